@@ -1,0 +1,28 @@
+/**
+ * The contract of one harness adapter (DESIGN.md §4): LaunchSpec → native command, and native record →
+ * RunEvents. Nothing else lives in an adapter.
+ */
+import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
+import type { RunEvent } from "./run-event.ts";
+
+/** A native command before the process layer adds cwd and the base environment. */
+export interface HarnessCommand {
+	file: string;
+	args: string[];
+	/** Variables to set (string) or remove (`undefined`) on top of the launch environment. */
+	env: Record<string, string | undefined>;
+	/** Task text delivered on stdin (then closed); `undefined` means stdin is ignored. */
+	stdin?: string;
+}
+
+/** Maps native stdout records to RunEvents; one parser per run, since some harnesses need state. */
+export interface EventParser {
+	parse(record: unknown): RunEvent[];
+}
+
+export interface HarnessAdapter {
+	harness: Harness;
+	/** @throws LaunchError when the spec asks for something this harness cannot honour. */
+	buildCommand(spec: LaunchSpec): HarnessCommand;
+	createParser(spec: LaunchSpec): EventParser;
+}

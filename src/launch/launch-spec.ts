@@ -1,0 +1,96 @@
+/**
+ * The harness-neutral description of one child launch (DESIGN.md §2). Everything above `harness/`
+ * produces LaunchSpecs; each harness adapter translates one into a native command line.
+ */
+
+/** The native CLI that runs a child. `claude_code` is Anthropic's `claude`. */
+export type Harness = "pi" | "codex" | "claude_code";
+
+export const HARNESSES: readonly Harness[] = ["pi", "codex", "claude_code"];
+
+/**
+ * Resource selection (spec/rosters-resources-resume.md §Resource choices and limits). Paths are
+ * absolute and lexical by the time they reach a LaunchSpec. `undefined` means "not selected".
+ */
+export interface Resources {
+	/** Skill files or directories (pi: `--skill`). */
+	skills: string[];
+	/** Plugin directories (claude: `--plugin-dir`; rejected for pi). */
+	plugins: string[];
+	/** Extension files or directories (pi: `-e`). */
+	extensions: string[];
+	/** Must be empty: this package never installs packages. */
+	packages: string[];
+	/** `null` inherits the harness's MCP servers, `[]` disables them; a non-empty list is rejected. */
+	mcp_servers: string[] | null;
+	inherit_personal_resources: boolean;
+	inherit_project_resources: boolean;
+	include_instruction_files: boolean;
+	include_home_system_prompt: boolean;
+}
+
+/** Limits applied to one child run. Units: ms and bytes. */
+export interface RunLimits {
+	/** Wall-clock limit for the whole run, ms. */
+	timeoutMs: number;
+	/** Grace between SIGTERM and SIGKILL to the process group, ms. */
+	killGraceMs: number;
+	/** How long a child may keep running after its terminal event before it is killed, ms. */
+	terminalGraceMs: number;
+	/** How long stdout is drained after the child exits (a grandchild may hold the pipe), ms. */
+	drainMs: number;
+	/** Longest stdout record accepted, bytes; a longer one is a protocol fault. */
+	maxLineBytes: number;
+	/** Size of the kept stderr tail, bytes. */
+	stderrTailBytes: number;
+}
+
+/** Where a launch came from: kept in records and results, used by resume checks. */
+export interface LaunchProvenance {
+	/** Markdown agent definition name, when the launch came from one. */
+	agentName?: string;
+	agentFile?: string;
+	agentSource?: "user" | "project";
+	/** Roster file and entry name, when the launch came from a roster entry. */
+	rosterSource?: string;
+	rosterEntry?: string;
+	/** Normalized `agent.json` of the entry, when it came from one. */
+	agentDefinitionFile?: string;
+	/** sha256 of the parsed definition the launch used. */
+	definitionDigest?: string;
+}
+
+/** A new native session, or a resumed one. */
+export type SessionChoice = { kind: "new" } | { kind: "resume"; nativeSessionId: string };
+
+export interface LaunchSpec {
+	harness: Harness;
+	/** The text handed to the child, delivered byte for byte (never through argv when large). */
+	task: string;
+	/** Short label for rendering and records. */
+	taskName?: string;
+	/** Absolute working directory of the child. */
+	cwd: string;
+	/** Harness-native model selector (`provider/id` for pi). */
+	model?: string;
+	/** Harness-native effort / thinking level (pi `--thinking`, codex `model_reasoning_effort`, claude `--effort`). */
+	effort?: string;
+	/** Tool allowlist (pi `--tools`, claude `--allowedTools`). */
+	allowedTools?: string[];
+	/** Tool denylist (pi `--exclude-tools`, claude `--disallowedTools`). */
+	disallowedTools?: string[];
+	/** Bypass approvals / sandbox for this call only. */
+	autoApprove: boolean;
+	/** The parent's project trust; pi children get an explicit `--approve` / `--no-approve` from it. */
+	projectTrusted: boolean;
+	/** Text appended to the child's system prompt (an agent definition's body). */
+	systemPromptAddition?: string;
+	resources?: Resources;
+	/** Roster file selected for the child (`PI_AGENTSHELL_ROSTER_FILE`), absolute; pi only. */
+	rosterFile?: string;
+	session: SessionChoice;
+	/** Delegation depth of the child: the parent's depth + 1. */
+	depth: number;
+	limits: RunLimits;
+	provenance: LaunchProvenance;
+}

@@ -1,0 +1,64 @@
+/**
+ * Shapes shared by the process layer (DESIGN.md §3). The layer is harness-agnostic: it spawns a
+ * command, frames stdout into JSON records, keeps a stderr tail and ends the process group cleanly.
+ */
+import type { RunLimits } from "../launch/launch-spec.ts";
+
+/** A fully resolved command. `env` is the complete child environment (nothing else is inherited). */
+export interface ChildCommand {
+	/** Executable path or name; spawned without a shell. */
+	file: string;
+	args: string[];
+	/** Absolute working directory. */
+	cwd: string;
+	env: Record<string, string>;
+	/** Text written to stdin, which is then closed. `undefined`: stdin is ignored (/dev/null). */
+	stdin?: string;
+}
+
+export interface ProcessCallbacks {
+	/** One parsed JSON value per stdout line. */
+	onRecord(record: unknown): void;
+	/** A stdout line that is not JSON (kept as a diagnostic, never a crash). */
+	onDiagnostic(line: string): void;
+}
+
+export interface ProcessOptions extends ProcessCallbacks {
+	limits: Pick<RunLimits, "timeoutMs" | "killGraceMs" | "terminalGraceMs" | "drainMs" | "maxLineBytes" | "stderrTailBytes">;
+	/** Aborting kills the whole process group (SIGTERM, then SIGKILL after `killGraceMs`). */
+	signal?: AbortSignal;
+}
+
+/**
+ * How the process ended, from the process layer's point of view:
+ * - `exited`: it exited by itself (any code or signal);
+ * - `killed_after_terminal`: the caller reported a terminal event and the child did not exit within `terminalGraceMs`;
+ * - `aborted`: the abort signal fired first;
+ * - `timed_out`: `timeoutMs` passed first;
+ * - `spawn_failed`: the command could not be started (`spawnError` says why).
+ */
+export type ProcessEnd = "exited" | "killed_after_terminal" | "aborted" | "timed_out" | "spawn_failed";
+
+export interface ProcessOutcome {
+	end: ProcessEnd;
+	exitCode: number | null;
+	/** Signal name that ended the process, e.g. "SIGTERM". */
+	signal: string | null;
+	spawnError?: string;
+	/** Last `stderrTailBytes` bytes of stderr, decoded as UTF-8. */
+	stderrTail: string;
+	/** Framing problems: over-long records, output cut off mid-record. */
+	protocolFaults: string[];
+	/** Wall time from spawn to the end of the drain, ms. */
+	durationMs: number;
+	pid?: number;
+}
+
+export interface RunningProcess {
+	/** pid of the child, which is also its process-group id. `undefined` if the spawn failed. */
+	pid: number | undefined;
+	/** Tell the layer the harness emitted its terminal event: the child gets `terminalGraceMs` to exit. */
+	terminalSeen(): void;
+	/** Resolves once the child has exited (or been killed) and stdout has drained. Never rejects. */
+	done: Promise<ProcessOutcome>;
+}

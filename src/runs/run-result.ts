@@ -1,0 +1,62 @@
+/**
+ * The outcome of one child run (DESIGN.md §2), as returned in the tool result's `details`.
+ */
+import type { Harness } from "../launch/launch-spec.ts";
+import type { Usage } from "../harness/run-event.ts";
+
+export type RunStatus = "completed" | "failed" | "aborted" | "timed_out";
+
+/** One tool call the child made, in order. `output` is bounded. */
+export interface ToolActivity {
+	toolCallId: string;
+	toolName: string;
+	args: unknown;
+	output?: string;
+	isError?: boolean;
+	/** Still running when the run ended. */
+	pending: boolean;
+}
+
+/** A transcript item kept for rendering; the list is bounded (oldest dropped first). */
+export type TranscriptItem =
+	| { kind: "text"; text: string }
+	| { kind: "thinking"; text: string }
+	| { kind: "tool"; toolCallId: string; toolName: string; args: unknown };
+
+export interface RunResult {
+	status: RunStatus;
+	harness: Harness;
+	/** Agent definition or roster entry name; absent for ad-hoc runs. */
+	agent?: string;
+	taskName?: string;
+	task: string;
+	cwd: string;
+	/** Last non-empty assistant text. */
+	finalAnswer: string;
+	/** Set when the final answer had to fall back (e.g. to partial text of an unfinished message). */
+	finalAnswerWarning?: string;
+	/** Why the run did not complete; absent on success. */
+	error?: string;
+	transcript: TranscriptItem[];
+	tools: ToolActivity[];
+	usage: Usage;
+	/** Model as reported by the child's own assistant messages; `undefined` until one arrives. */
+	model?: string;
+	nativeSessionId?: string;
+	exitCode: number | null;
+	signal: string | null;
+	/** Bounded tail of stderr. */
+	stderrTail: string;
+	/** Non-JSON stdout lines and protocol faults. Bounded. */
+	diagnostics: string[];
+	/** Absolute path of the file with the full answer, when the answer given to the model was truncated. */
+	artifactPath?: string;
+	/** Wall time, ms. */
+	durationMs: number;
+	/** The command that ran, for error messages: `file arg…` with the task text elided. */
+	command: string;
+}
+
+export function emptyUsage(): Usage {
+	return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, turns: 0 };
+}

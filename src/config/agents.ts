@@ -1,0 +1,245 @@
+/**
+ * Markdown agent definitions (DESIGN.md §5 "Markdown agents"; issue 2 item 5).
+ *
+ * An agent file is `*.md` with YAML frontmatter parsed by Pi's own `parseFrontmatter`; the body is
+ * appended to the child's system prompt. Frontmatter keys:
+ *
+ * | key           | type                          | default | meaning                                   |
+ * |---------------|-------------------------------|---------|-------------------------------------------|
+ * | `name`        | non-empty string (required)   |         | what `subagent({ agent })` selects        |
+ * | `description` | non-empty string (required)   |         | shown in agent lists                      |
+ * | `tools`       | `"read, bash"` or `[read, bash]` | all  | tool allowlist for the child              |
+ * | `model`       | non-empty string              | harness | harness-native model selector             |
+ * | `effort`      | non-empty string              | harness | harness-native effort / thinking level    |
+ * | `harness`     | `pi` / `codex` / `claude_code`| `pi`    | which native CLI runs the child           |
+ *
+ * Unknown keys are errors naming the key: a typo such as `modle:` would otherwise launch the child on
+ * the wrong model without a word. A bad file is reported in `errors` and never hides other agents.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
+import { z } from "zod";
+import { HARNESSES, type Harness } from "../launch/launch-spec.ts";
+import { describeZodIssues } from "./zod-issues.ts";
+
+/** Which agent directories are searched: user scope is the default, project scope is opt-in. */
+export type AgentScope = "user" | "project" | "both";
+
+/** Where a definition was found. Project definitions are project-controlled and need trust. */
+export type AgentSource = "user" | "project";
+
+/** Pi's thinking levels, listed for documentation; `effort` stays harness-native (any non-empty string). */
+export const PI_EFFORT_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+
+/** One valid Markdown agent definition. */
+export interface AgentDefinition {
+	name: string;
+	description: string;
+	/** Tool allowlist; `undefined` means the harness default. An explicit empty list means no tools. */
+	tools?: string[];
+	model?: string;
+	effort?: string;
+	harness: Harness;
+	/** The Markdown body after the frontmatter, trimmed; appended to the child's system prompt. */
+	systemPrompt: string;
+	source: AgentSource;
+	/** Absolute path of the `.md` file. */
+	filePath: string;
+}
+
+/** A file (or agents directory) that could not be used, with every reason found. */
+export interface AgentFileError {
+	/** Absolute path of the file or directory. */
+	filePath: string;
+	source: AgentSource;
+	/** Human-readable reasons, each naming the frontmatter field when there is one. */
+	problems: string[];
+}
+
+export interface AgentDiscovery {
+	/** Valid definitions, sorted by name; in scope `both`, a project definition replaces a user one of the same name. */
+	agents: AgentDefinition[];
+	errors: AgentFileError[];
+	/** The nearest `.pi/agents` directory above `cwd`, whatever the scope (callers use it in trust prompts). */
+	projectAgentsDir: string | null;
+}
+
+export interface DiscoverAgentsOptions {
+	/** Directory the project search starts from (absolute). */
+	cwd: string;
+	/** Pi's agent directory (`getAgentDir()`, i.e. `PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
+	agentDir: string;
+	scope: AgentScope;
+}
+
+const nonEmpty = (field: string) =>
+	z
+		.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
+		.refine((s) => s.trim() !== "", `${field} must not be empty`);
+
+/** Optional fields accept YAML null (`model:` with nothing after it) as "not set". */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+const toolsSchema = z
+	.union([z.string(), z.array(z.string({ error: "each tool must be a string" }))], {
+		error: "tools must be a comma-separated string or a list of strings",
+	})
+	.transform((value) =>
+		(Array.isArray(value) ? value : value.split(",")).map((tool) => tool.trim()).filter((tool) => tool !== ""),
+	);
+
+/** zod schema of the frontmatter mapping; strict, so unknown keys are reported by name. */
+export const agentFrontmatterSchema = z.strictObject({
+	name: nonEmpty("name"),
+	description: nonEmpty("description"),
+	tools: optional(toolsSchema),
+	model: optional(nonEmpty("model")),
+	effort: optional(nonEmpty("effort")),
+	harness: optional(
+		z.enum(HARNESSES as [Harness, ...Harness[]], { error: `harness must be one of ${HARNESSES.join(", ")}` }),
+	),
+});
+
+type ParseResult = { ok: true; agent: AgentDefinition } | { ok: false; problems: string[] };
+
+/**
+ * Parses one agent file's text. Pure: no filesystem access.
+ * Returns every problem found (YAML syntax, non-mapping frontmatter, each bad or unknown field).
+ */
+export function parseAgentFile(content: string, filePath: string, source: AgentSource): ParseResult {
+	let parsed: { frontmatter: unknown; body: string };
+	try {
+		parsed = parseFrontmatter(content);
+	} catch (error) {
+		return { ok: false, problems: [`frontmatter is not valid YAML: ${(error as Error).message}`] };
+	}
+	const { frontmatter, body } = parsed;
+	if (frontmatter === null || typeof frontmatter !== "object" || Array.isArray(frontmatter)) {
+		return { ok: false, problems: ["frontmatter must be a YAML mapping with name and description"] };
+	}
+	const result = agentFrontmatterSchema.safeParse(frontmatter);
+	if (!result.success) {
+		return { ok: false, problems: describeZodIssues(result.error.issues) };
+	}
+	const fm = result.data;
+	const agent: AgentDefinition = {
+		name: fm.name,
+		description: fm.description,
+		harness: fm.harness ?? "pi",
+		systemPrompt: body.trim(),
+		source,
+		filePath,
+	};
+	if (fm.tools !== undefined) agent.tools = fm.tools;
+	if (fm.model !== undefined) agent.model = fm.model;
+	if (fm.effort !== undefined) agent.effort = fm.effort;
+	return { ok: true, agent };
+}
+
+function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The nearest `<dir>/.pi/agents` directory walking up from `cwd` (inclusive), or null.
+ * Source: DESIGN.md §5 ("the nearest `.pi/agents/`").
+ */
+export function findProjectAgentsDir(cwd: string): string | null {
+	let dir = resolve(cwd);
+	for (;;) {
+		const candidate = join(dir, CONFIG_DIR_NAME, "agents");
+		if (isDirectory(candidate)) return candidate;
+		const parent = join(dir, "..");
+		if (parent === dir) return null;
+		dir = parent;
+	}
+}
+
+/**
+ * Loads every `*.md` file directly inside `dir` (not recursive; symlinked files are followed).
+ * A missing directory yields nothing; an unreadable one is an error. Within one directory a second
+ * file with an already used name is an error (files are read in name order, so the first one wins).
+ */
+export function loadAgentsFromDir(
+	dir: string,
+	source: AgentSource,
+): { agents: AgentDefinition[]; errors: AgentFileError[] } {
+	const agents: AgentDefinition[] = [];
+	const errors: AgentFileError[] = [];
+	let names: string[];
+	try {
+		names = readdirSync(dir).filter((name) => name.endsWith(".md"));
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") return { agents, errors };
+		return { agents, errors: [{ filePath: dir, source, problems: [`cannot read agents directory: ${code}`] }] };
+	}
+	names.sort();
+	const seen = new Map<string, string>();
+	for (const name of names) {
+		const filePath = join(dir, name);
+		let content: string;
+		try {
+			if (!statSync(filePath).isFile()) continue;
+			content = readFileSync(filePath, "utf8");
+		} catch (error) {
+			errors.push({ filePath, source, problems: [`cannot read file: ${(error as NodeJS.ErrnoException).code}`] });
+			continue;
+		}
+		const result = parseAgentFile(content, filePath, source);
+		if (!result.ok) {
+			errors.push({ filePath, source, problems: result.problems });
+			continue;
+		}
+		const earlier = seen.get(result.agent.name);
+		if (earlier !== undefined) {
+			errors.push({
+				filePath,
+				source,
+				problems: [`name: "${result.agent.name}" is already defined by ${earlier}`],
+			});
+			continue;
+		}
+		seen.set(result.agent.name, filePath);
+		agents.push(result.agent);
+	}
+	return { agents, errors };
+}
+
+/**
+ * Discovers Markdown agent definitions.
+ *
+ * - user scope: `<agentDir>/agents/*.md`;
+ * - project scope: the nearest `.pi/agents/*.md` walking up from `cwd`;
+ * - `both`: project definitions override user definitions of the same name.
+ *
+ * Never throws for bad files: each is listed in `errors` with its reasons, and the others still load.
+ */
+export function discoverAgents(options: DiscoverAgentsOptions): AgentDiscovery {
+	const { cwd, agentDir, scope } = options;
+	const projectAgentsDir = findProjectAgentsDir(cwd);
+	const byName = new Map<string, AgentDefinition>();
+	const errors: AgentFileError[] = [];
+	if (scope !== "project") {
+		const user = loadAgentsFromDir(join(agentDir, "agents"), "user");
+		for (const agent of user.agents) byName.set(agent.name, agent);
+		errors.push(...user.errors);
+	}
+	if (scope !== "user" && projectAgentsDir !== null) {
+		const project = loadAgentsFromDir(projectAgentsDir, "project");
+		for (const agent of project.agents) byName.set(agent.name, agent);
+		errors.push(...project.errors);
+	}
+	const agents = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	return { agents, errors, projectAgentsDir };
+}
+
+/** One line per problem, `<file>: <problem>`, for tool results and notifications. */
+export function formatAgentFileErrors(errors: readonly AgentFileError[]): string[] {
+	return errors.flatMap((error) => error.problems.map((problem) => `${error.filePath}: ${problem}`));
+}

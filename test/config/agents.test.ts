@@ -1,0 +1,161 @@
+import { chmodSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { discoverAgents, formatAgentFileErrors, parseAgentFile } from "../../src/config/agents.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+
+const agentMd = (frontmatter: string, body = "You are helpful.") => `---\n${frontmatter}\n---\n${body}\n`;
+
+function setup() {
+	const root = tempDir();
+	const agentDir = join(root, "agent-home");
+	const project = join(root, "project");
+	const cwd = join(project, "src", "deep");
+	mkdirSync(cwd, { recursive: true });
+	writeTree(agentDir, {
+		"agents/scout.md": agentMd("name: scout\ndescription: User scout\nmodel: fake/user-model", "User scout body"),
+		"agents/writer.md": agentMd("name: writer\ndescription: Writes\ntools: read, bash , edit"),
+	});
+	writeTree(project, {
+		".pi/agents/scout.md": agentMd(
+			"name: scout\ndescription: Project scout\nharness: codex\neffort: high",
+			"Project body",
+		),
+		".pi/agents/reviewer.md": agentMd("name: reviewer\ndescription: Reviews\ntools:\n  - read\n  - grep"),
+	});
+	return { root, agentDir, project, cwd };
+}
+
+describe("discoverAgents", () => {
+	it("finds user-scope agents only by default scope user", () => {
+		const { agentDir, cwd, project } = setup();
+		const result = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(result.agents.map((a) => [a.name, a.source])).toEqual([
+			["scout", "user"],
+			["writer", "user"],
+		]);
+		expect(result.errors).toEqual([]);
+		expect(result.projectAgentsDir).toBe(join(project, ".pi", "agents"));
+	});
+
+	it("finds the nearest .pi/agents walking up from cwd in project scope", () => {
+		const { agentDir, cwd } = setup();
+		const result = discoverAgents({ cwd, agentDir, scope: "project" });
+		expect(result.agents.map((a) => [a.name, a.source])).toEqual([
+			["reviewer", "project"],
+			["scout", "project"],
+		]);
+	});
+
+	it("lets a project agent override a user agent of the same name in scope both", () => {
+		const { agentDir, cwd, project } = setup();
+		const result = discoverAgents({ cwd, agentDir, scope: "both" });
+		expect(result.agents.map((a) => a.name)).toEqual(["reviewer", "scout", "writer"]);
+		const scout = result.agents.find((a) => a.name === "scout");
+		expect(scout).toMatchObject({
+			description: "Project scout",
+			source: "project",
+			harness: "codex",
+			effort: "high",
+			systemPrompt: "Project body",
+			filePath: join(project, ".pi", "agents", "scout.md"),
+		});
+		expect(scout?.model).toBeUndefined();
+	});
+
+	it("reads tools from a comma string and from a YAML list", () => {
+		const { agentDir, cwd } = setup();
+		const { agents } = discoverAgents({ cwd, agentDir, scope: "both" });
+		expect(agents.find((a) => a.name === "writer")?.tools).toEqual(["read", "bash", "edit"]);
+		expect(agents.find((a) => a.name === "reviewer")?.tools).toEqual(["read", "grep"]);
+		expect(agents.find((a) => a.name === "scout")?.tools).toBeUndefined();
+	});
+
+	it("defaults harness to pi and keeps the body as the system prompt", () => {
+		const { agentDir, cwd } = setup();
+		const { agents } = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(agents.find((a) => a.name === "scout")).toMatchObject({
+			harness: "pi",
+			model: "fake/user-model",
+			systemPrompt: "User scout body",
+		});
+	});
+
+	it("reports a bad file without hiding the other agents", () => {
+		const { agentDir, cwd } = setup();
+		writeTree(agentDir, {
+			"agents/broken-yaml.md": agentMd("name: [unclosed\ndescription: x"),
+			"agents/no-description.md": agentMd("name: lonely"),
+			"agents/no-frontmatter.md": "just text\n",
+			"agents/typo.md": agentMd("name: typo\ndescription: d\nmodle: fake/x"),
+			"agents/bad-harness.md": agentMd("name: bh\ndescription: d\nharness: opencode"),
+			"agents/empty-effort.md": agentMd('name: ee\ndescription: d\neffort: ""'),
+			"agents/notes.txt": "not an agent",
+		});
+		const result = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(result.agents.map((a) => a.name)).toEqual(["scout", "writer"]);
+		const byFile = Object.fromEntries(
+			result.errors.map((e) => [e.filePath.slice(e.filePath.lastIndexOf("/") + 1), e.problems.join(" | ")]),
+		);
+		expect(Object.keys(byFile).sort()).toEqual([
+			"bad-harness.md",
+			"broken-yaml.md",
+			"empty-effort.md",
+			"no-description.md",
+			"no-frontmatter.md",
+			"typo.md",
+		]);
+		expect(byFile["broken-yaml.md"]).toMatch(/not valid YAML/);
+		expect(byFile["no-description.md"]).toBe("description: description is required");
+		expect(byFile["no-frontmatter.md"]).toMatch(/name: name is required/);
+		expect(byFile["typo.md"]).toBe('modle: unknown key "modle"');
+		expect(byFile["bad-harness.md"]).toMatch(/harness: harness must be one of pi, codex, claude_code/);
+		expect(byFile["empty-effort.md"]).toBe("effort: effort must not be empty");
+		expect(
+			formatAgentFileErrors(result.errors).some((line) => line.endsWith('typo.md: modle: unknown key "modle"')),
+		).toBe(true);
+	});
+
+	it("reports a second file with an already used name in the same directory", () => {
+		const { agentDir, cwd } = setup();
+		writeTree(agentDir, { "agents/zz-scout-copy.md": agentMd("name: scout\ndescription: copy") });
+		const result = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(result.agents.find((a) => a.name === "scout")?.description).toBe("User scout");
+		expect(result.errors).toHaveLength(1);
+		expect(result.errors[0].problems[0]).toMatch(/name: "scout" is already defined by .*scout\.md/);
+	});
+
+	it("returns no agents and no errors when no agent directories exist", () => {
+		const root = tempDir();
+		const result = discoverAgents({ cwd: root, agentDir: join(root, "nowhere"), scope: "both" });
+		expect(result).toEqual({ agents: [], errors: [], projectAgentsDir: null });
+	});
+
+	it.skipIf(process.getuid?.() === 0)("reports an unreadable agent file", () => {
+		const { agentDir, cwd } = setup();
+		writeTree(agentDir, { "agents/secret.md": agentMd("name: secret\ndescription: d") });
+		chmodSync(join(agentDir, "agents", "secret.md"), 0o000);
+		const result = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(result.agents.map((a) => a.name)).toEqual(["scout", "writer"]);
+		expect(result.errors[0].problems[0]).toMatch(/cannot read file: EACCES/);
+	});
+});
+
+describe("parseAgentFile", () => {
+	it("treats an empty YAML value of an optional field as not set", () => {
+		const result = parseAgentFile(agentMd("name: a\ndescription: d\nmodel:\ntools:"), "/x/a.md", "user");
+		expect(result).toMatchObject({ ok: true, agent: { name: "a", harness: "pi" } });
+		if (result.ok) {
+			expect(result.agent.model).toBeUndefined();
+			expect(result.agent.tools).toBeUndefined();
+		}
+	});
+
+	it("rejects a tools value that is neither a string nor a list of strings", () => {
+		const result = parseAgentFile(agentMd("name: a\ndescription: d\ntools: 3"), "/x/a.md", "user");
+		expect(result).toEqual({
+			ok: false,
+			problems: ["tools: tools must be a comma-separated string or a list of strings"],
+		});
+	});
+});

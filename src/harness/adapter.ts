@@ -22,7 +22,17 @@ export interface EventParser {
 
 export interface HarnessAdapter {
 	harness: Harness;
-	/** @throws LaunchError when the spec asks for something this harness cannot honour. */
-	buildCommand(spec: LaunchSpec): HarnessCommand;
+	/**
+	 * @param runDir a private (0700) directory for this run's files (e.g. a system-prompt file),
+	 *   removed by the caller after the run.
+	 * @throws LaunchError when the spec asks for something this harness cannot honour.
+	 */
+	buildCommand(spec: LaunchSpec, runDir: string): HarnessCommand;
 	createParser(spec: LaunchSpec): EventParser;
+	/**
+	 * Checks, without side effects, that this harness can honour `spec`; run for every child of a call
+	 * before any of them is spawned.
+	 * @throws LaunchError naming the harness and each option it cannot honour.
+	 */
+	validate(spec: LaunchSpec): void;
 }

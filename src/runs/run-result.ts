@@ -1,8 +1,9 @@
 /**
  * The outcome of one child run (DESIGN.md §2), as returned in the tool result's `details`.
  */
-import type { Harness } from "../launch/launch-spec.ts";
+
 import type { Usage } from "../harness/run-event.ts";
+import type { Harness } from "../launch/launch-spec.ts";
 
 export type RunStatus = "completed" | "failed" | "aborted" | "timed_out";
 
@@ -43,6 +44,8 @@ export interface RunResult {
 	/** Model as reported by the child's own assistant messages; `undefined` until one arrives. */
 	model?: string;
 	nativeSessionId?: string;
+	/** pid of the child, which led its own process group. */
+	pid?: number;
 	exitCode: number | null;
 	signal: string | null;
 	/** Bounded tail of stderr. */

@@ -1,0 +1,42 @@
+/**
+ * The subset of Pi's `--mode json` records the pi adapter reads (docs/json.md of Pi 1.6).
+ * Wire types only; the mapping to RunEvents is in `pi.ts`.
+ */
+
+export interface PiUsage {
+	input?: number;
+	output?: number;
+	cacheRead?: number;
+	cacheWrite?: number;
+	totalTokens?: number;
+	cost?: { total?: number };
+}
+
+export type PiContent =
+	| { type: "text"; text: string }
+	| { type: "thinking"; thinking: string }
+	| { type: "toolCall"; id: string; name: string; arguments: unknown };
+
+export interface PiAssistantMessage {
+	role: "assistant";
+	content: PiContent[];
+	model?: string;
+	provider?: string;
+	usage?: PiUsage;
+	stopReason?: "pending" | "stop" | "length" | "toolUse" | "error" | "aborted" | "deferred";
+	errorMessage?: string;
+}
+
+export type PiRecord =
+	| { type: "session"; id: string; cwd?: string }
+	| { type: "message_update"; assistantMessageEvent?: { type: string; delta?: string } }
+	| { type: "message_end"; message: PiAssistantMessage | { role: "user" | "system" | "toolResult" } }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args?: unknown }
+	| {
+			type: "tool_execution_end";
+			toolCallId: string;
+			toolName: string;
+			result?: { content?: Array<{ type: string; text?: string }> };
+			isError?: boolean;
+	  }
+	| { type: "agent_settled"; aborted?: boolean };

@@ -1,0 +1,56 @@
+/**
+ * How to start the same Pi the user runs (DESIGN.md §4 "the child is the same Pi the user runs").
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { getPackageDir } from "@earendil-works/pi-coding-agent";
+
+/** `file` plus leading `args` that start Pi; the adapter appends Pi's own flags. */
+export interface PiInvocation {
+	file: string;
+	args: string[];
+}
+
+let cached: PiInvocation | undefined;
+
+/**
+ * Resolves the running Pi: the current Node executable plus the `pi` bin script of the
+ * `@earendil-works/pi-coding-agent` package that loaded this extension. A single-file Pi binary
+ * (no package.json beside it, e.g. Bun-compiled) is started as `process.execPath` itself.
+ * `PI_NATIVE_SUBAGENTS_PI_COMMAND` (a JSON array of strings) overrides the detection.
+ *
+ * @throws Error when the override is not a non-empty JSON array of strings.
+ */
+export function resolvePiInvocation(env: NodeJS.ProcessEnv = process.env): PiInvocation {
+	const override = env.PI_NATIVE_SUBAGENTS_PI_COMMAND;
+	if (override) return parseOverride(override);
+	if (cached) return cached;
+	const packageDir = getPackageDir();
+	let bin: string | undefined;
+	try {
+		const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+			bin?: string | Record<string, string>;
+		};
+		bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pi;
+	} catch {
+		bin = undefined;
+	}
+	cached = bin ? { file: process.execPath, args: [join(packageDir, bin)] } : { file: process.execPath, args: [] };
+	return cached;
+}
+
+function parseOverride(text: string): PiInvocation {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		value = undefined;
+	}
+	if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v.length > 0)) {
+		throw new Error(
+			`PI_NATIVE_SUBAGENTS_PI_COMMAND must be a JSON array of non-empty strings, e.g. ["node","/path/to/pi/cli.js"]; got ${JSON.stringify(text)}`,
+		);
+	}
+	const [file, ...args] = value as string[];
+	return { file, args };
+}

@@ -1,0 +1,205 @@
+/**
+ * The pi harness adapter (DESIGN.md §4; flags from `pi --help` of Pi 1.6, see
+ * reference/pi-cli-and-extension-api.md §2). LaunchSpec → `pi --mode json …`, and Pi's JSON records →
+ * RunEvents.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LaunchError } from "../launch/launch-error.ts";
+import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
+import type { EventParser, HarnessAdapter, HarnessCommand } from "./adapter.ts";
+import type { PiAssistantMessage, PiRecord } from "./pi-events.ts";
+import type { PiInvocation } from "./pi-invocation.ts";
+import type { RunEvent } from "./run-event.ts";
+
+export interface PiAdapterOptions {
+	/** How to start Pi (see `resolvePiInvocation`). */
+	invocation: PiInvocation;
+	/** Private directory for child sessions (`--session-dir`), so children stay out of the user's `/resume` list. */
+	sessionDir: string;
+	/** The agent dir children share (`PI_CODING_AGENT_DIR`); used to check for a home `SYSTEM.md`. */
+	agentDir: string;
+}
+
+/** Builds the pi adapter. */
+export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
+	return {
+		harness: "pi",
+		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
+		createParser: () => new PiEventParser(),
+		validate(spec) {
+			if (spec.resources) piResourceFlags(spec.resources, spec.cwd, options.agentDir);
+		},
+	};
+}
+
+function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
+	const args = [...options.invocation.args, "--mode", "json"];
+	// Sessions are persisted (resumable by id) but in our own directory.
+	args.push("--session-dir", options.sessionDir);
+	if (spec.session.kind === "resume") args.push("--session", spec.session.nativeSessionId);
+	if (spec.model) args.push("--model", spec.model);
+	if (spec.effort) args.push("--thinking", spec.effort);
+	if (spec.allowedTools) {
+		args.push(...(spec.allowedTools.length > 0 ? ["--tools", spec.allowedTools.join(",")] : ["--no-tools"]));
+	}
+	if (spec.disallowedTools && spec.disallowedTools.length > 0) {
+		args.push("--exclude-tools", spec.disallowedTools.join(","));
+	}
+	if (spec.systemPromptAddition) {
+		// A file, not argv: the body may be large or look like a flag or a path.
+		const file = join(runDir, "append-system-prompt.md");
+		writeFileSync(file, spec.systemPromptAddition, { mode: 0o600 });
+		args.push("--append-system-prompt", file);
+	}
+	if (spec.resources) args.push(...piResourceFlags(spec.resources, spec.cwd, options.agentDir));
+	// Project trust is always explicit: the child follows the parent's decision (Pi `-a` / `-na`).
+	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
+	// The task goes through stdin: no argv size limit, and text starting with `-` or `@` is not parsed
+	// as an option or a file reference. Pi trims surrounding whitespace of piped stdin (main.js readPipedStdin).
+	return { file: options.invocation.file, args, env: {}, stdin: spec.task };
+}
+
+/**
+ * Maps a resource selection to Pi's flags (spec/rosters-resources-resume.md §Resource choices and limits).
+ * @throws LaunchError listing every option Pi cannot honour.
+ */
+export function piResourceFlags(resources: Resources, cwd: string, agentDir: string): string[] {
+	const problems: string[] = [];
+	const flags: string[] = [];
+	for (const skill of resources.skills) flags.push("--skill", skill);
+	for (const extension of resources.extensions) flags.push("-e", extension);
+	if (resources.plugins.length > 0) {
+		problems.push("resources.plugins: the pi harness has no plugins; use extensions or skills");
+	}
+	if (resources.packages.length > 0) {
+		problems.push("resources.packages: must be empty; this package never installs packages");
+	}
+	if (resources.mcp_servers !== null && resources.mcp_servers.length > 0) {
+		problems.push("resources.mcp_servers: only null (inherit) or [] (disable) are supported");
+	}
+	const personal = resources.inherit_personal_resources;
+	const project = resources.inherit_project_resources;
+	if (personal !== project) {
+		problems.push(
+			"resources.inherit_personal_resources / inherit_project_resources: pi can exclude personal and project discovery only together; set both to false (with mcp_servers: []) or both to true",
+		);
+	} else if (!personal) {
+		if (resources.mcp_servers === null || resources.mcp_servers.length > 0) {
+			problems.push(
+				"resources.mcp_servers: must be [] when both inheritance flags are false (pi excludes MCP with discovery)",
+			);
+		} else {
+			// Explicit --skill / -e paths above still load with these exclusions (Pi docs/cli.md).
+			flags.push("--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes");
+		}
+	}
+	if (resources.mcp_servers !== null && resources.mcp_servers.length === 0) flags.push("--no-mcp");
+	if (!resources.include_instruction_files) flags.push("--no-context-files");
+	if (!resources.include_home_system_prompt) {
+		// Pi has no flag that drops only the home SYSTEM.md: honour the option when there is none, refuse otherwise.
+		const homePrompt = join(agentDir, "SYSTEM.md");
+		if (existsSync(homePrompt)) {
+			problems.push(`resources.include_home_system_prompt: false cannot be honoured by pi while ${homePrompt} exists`);
+		}
+		const projectPrompt = join(cwd, ".pi", "SYSTEM.md");
+		if (existsSync(projectPrompt)) {
+			problems.push(
+				`resources.include_home_system_prompt: false is refused while ${projectPrompt} exists (it would change the project prompt)`,
+			);
+		}
+	}
+	if (problems.length > 0) throw new LaunchError(problems.map((p) => `pi harness: ${p}`));
+	return flags;
+}
+
+/** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */
+class PiEventParser implements EventParser {
+	private lastAssistant: PiAssistantMessage | undefined;
+
+	parse(raw: unknown): RunEvent[] {
+		const record = raw as PiRecord;
+		switch (record?.type) {
+			case "session":
+				return typeof record.id === "string" ? [{ type: "session", nativeSessionId: record.id }] : [];
+			case "message_update": {
+				const event = record.assistantMessageEvent;
+				if (event?.type === "text_delta" && event.delta)
+					return [{ type: "assistant_text", text: event.delta, final: false }];
+				if (event?.type === "thinking_delta" && event.delta) return [{ type: "thinking", text: event.delta }];
+				return [];
+			}
+			case "message_end":
+				return record.message?.role === "assistant" ? this.assistantEnd(record.message as PiAssistantMessage) : [];
+			case "tool_execution_start":
+				return [{ type: "tool_start", toolCallId: record.toolCallId, toolName: record.toolName, args: record.args }];
+			case "tool_execution_end": {
+				const output = (record.result?.content ?? [])
+					.map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`))
+					.join("");
+				return [
+					{
+						type: "tool_end",
+						toolCallId: record.toolCallId,
+						toolName: record.toolName,
+						output,
+						isError: record.isError === true,
+					},
+				];
+			}
+			case "agent_settled":
+				return [this.settled(record.aborted === true)];
+			default:
+				return [];
+		}
+	}
+
+	private assistantEnd(message: PiAssistantMessage): RunEvent[] {
+		this.lastAssistant = message;
+		const model = message.provider && message.model ? `${message.provider}/${message.model}` : message.model;
+		const events: RunEvent[] = [];
+		const text = (message.content ?? [])
+			.filter((part) => part.type === "text")
+			.map((part) => (part as { text: string }).text)
+			.join("");
+		events.push({ type: "assistant_text", text, final: true, model });
+		const usage = message.usage;
+		if (usage) {
+			events.push({
+				type: "usage",
+				model,
+				usage: {
+					inputTokens: usage.input ?? 0,
+					outputTokens: usage.output ?? 0,
+					cacheReadTokens: usage.cacheRead ?? 0,
+					cacheWriteTokens: usage.cacheWrite ?? 0,
+					costUsd: usage.cost?.total,
+					contextTokens: usage.totalTokens,
+					turns: 1,
+				},
+			});
+		}
+		if (message.stopReason === "error") {
+			events.push({ type: "error", message: message.errorMessage ?? "the model returned an error" });
+		}
+		return events;
+	}
+
+	private settled(aborted: boolean): RunEvent {
+		if (aborted || this.lastAssistant?.stopReason === "aborted") {
+			return {
+				type: "done",
+				status: "aborted",
+				error: this.lastAssistant?.errorMessage ?? "the child aborted its run",
+			};
+		}
+		if (this.lastAssistant?.stopReason === "error") {
+			return {
+				type: "done",
+				status: "failed",
+				error: this.lastAssistant.errorMessage ?? "the model returned an error",
+			};
+		}
+		return { type: "done", status: "completed" };
+	}
+}

@@ -1,0 +1,42 @@
+/**
+ * The delegation depth gate (DESIGN.md §5 "Depth"; spec §Paths and child environments: "The inherited
+ * maximum delegation depth still applies before extension startup, regardless of the child's roster or
+ * harness"). Checked before anything is spawned.
+ */
+import { DEPTH_ENV, MAX_DEPTH_ENV } from "./child-env.ts";
+import { LaunchError } from "./launch-error.ts";
+
+export interface DepthState {
+	/** Depth of this Pi process: 0 at the root. */
+	depth: number;
+	/** The maximum in force: inherited from the parent's environment when present, else the local setting. */
+	maxDepth: number;
+}
+
+/**
+ * Reads this process's depth and the inherited maximum. A child cannot raise the maximum it inherited.
+ * @param settingMaxDepth the local settings' `max_sub_agent_depth`, used only at the root.
+ * @throws LaunchError when the variables hold something other than non-negative integers.
+ */
+export function readDepthState(env: NodeJS.ProcessEnv, settingMaxDepth: number): DepthState {
+	const depth = parseDepth(env[DEPTH_ENV], DEPTH_ENV) ?? 0;
+	const inherited = parseDepth(env[MAX_DEPTH_ENV], MAX_DEPTH_ENV);
+	return { depth, maxDepth: inherited ?? settingMaxDepth };
+}
+
+/** @throws LaunchError naming both numbers when a child at `depth + 1` would exceed `maxDepth`. */
+export function assertDepthAllows(state: DepthState): void {
+	const childDepth = state.depth + 1;
+	if (childDepth > state.maxDepth) {
+		throw new LaunchError(
+			`delegation depth limit reached: this session is at depth ${state.depth} and max_sub_agent_depth is ${state.maxDepth}, so a child at depth ${childDepth} is refused (the root's settings file sets max_sub_agent_depth; children inherit it)`,
+		);
+	}
+}
+
+function parseDepth(value: string | undefined, name: string): number | undefined {
+	if (value === undefined || value === "") return undefined;
+	if (!/^\d+$/.test(value))
+		throw new LaunchError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+	return Number(value);
+}

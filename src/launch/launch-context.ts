@@ -1,0 +1,21 @@
+/**
+ * What the launch layer needs to know about the calling Pi session. Built by the tool layer from the
+ * tool's `ctx`; plain data plus one callback, so resolution is testable without a Pi runtime.
+ */
+import type { RunLimits } from "./launch-spec.ts";
+
+export interface LaunchContext {
+	/** The tool context's cwd (absolute): ad-hoc `cwd` resolves against it. */
+	cwd: string;
+	/** Pi's agent directory (`PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
+	agentDir: string;
+	/** `ctx.isProjectTrusted()` of the parent session. */
+	projectTrusted: boolean;
+	/** Asks the user a yes/no question; `undefined` when there is no UI (print/json mode). */
+	confirm?: (title: string, message: string) => Promise<boolean>;
+	/** Depth of the calling session: 0 at the root. */
+	depth: number;
+	/** Maximum delegation depth in force (from the root's settings, inherited by children). */
+	maxDepth: number;
+	limits: RunLimits;
+}

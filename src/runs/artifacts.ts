@@ -1,0 +1,29 @@
+/**
+ * Full-result artifacts (DESIGN.md §7; runtime-contracts "Full-result artifacts for truncated
+ * notifications persist in the ephemeral session task area; artifact failures MUST remain visible").
+ */
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Directory for one parent session's artifacts: `<tmpdir>/pi-native-subagents/<session id>`. */
+export function artifactDir(parentSessionId: string): string {
+	return join(tmpdir(), "pi-native-subagents", parentSessionId.replace(/[^A-Za-z0-9._-]/g, "_"));
+}
+
+/**
+ * Writes `text` atomically (temp file in the same directory, then rename) to `<dir>/<name>.md`.
+ * @returns the absolute path, or an `error` message naming the path when the write failed.
+ */
+export function writeArtifact(dir: string, name: string, text: string): { path: string } | { error: string } {
+	const path = join(dir, `${name.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
+	try {
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		const temp = `${path}.${process.pid}.tmp`;
+		writeFileSync(temp, text, { mode: 0o600 });
+		renameSync(temp, path);
+		return { path };
+	} catch (error) {
+		return { error: `could not write the full answer to ${path}: ${(error as Error).message}` };
+	}
+}

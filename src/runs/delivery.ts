@@ -1,0 +1,79 @@
+/**
+ * What the parent model receives for each child (DESIGN.md §7): the final answer capped at
+ * `maxBytes` / `maxLines`, the full text in an artifact when cut, and for failures the reason,
+ * exit code or signal, and the stderr tail.
+ */
+import { truncateHead } from "@earendil-works/pi-coding-agent";
+import { writeArtifact } from "./artifacts.ts";
+import type { RunResult } from "./run-result.ts";
+
+export interface OutputCaps {
+	/** Bytes of answer per child given to the model (default 50 KB). */
+	maxBytes: number;
+	/** Lines of answer per child given to the model (default 2,000). */
+	maxLines: number;
+}
+
+export interface Delivery {
+	/** Text for the model. */
+	text: string;
+	/** Set on the result as `artifactPath` when the answer was truncated and the artifact was written. */
+	artifactPath?: string;
+	/** Set when the artifact could not be written; it is also in `text`. */
+	artifactError?: string;
+}
+
+/**
+ * Caps `result.finalAnswer` and writes the artifact when it was cut. Mutates `result.artifactPath`.
+ * @param artifactName unique per run within `artifactDir`.
+ */
+export function deliverAnswer(
+	result: RunResult,
+	caps: OutputCaps,
+	artifactDir: string,
+	artifactName: string,
+): Delivery {
+	const answer = result.finalAnswer;
+	const cut = truncateHead(answer, { maxBytes: caps.maxBytes, maxLines: caps.maxLines });
+	// truncateHead keeps whole lines only: a first line over the byte cap would leave nothing.
+	let text = cut.firstLineExceedsLimit ? sliceUtf8(answer, caps.maxBytes) : cut.content;
+	const delivery: Delivery = { text };
+	if (cut.truncated) {
+		const written = writeArtifact(artifactDir, artifactName, answer);
+		const size = cut.totalBytes;
+		const shownBytes = Buffer.byteLength(text, "utf8");
+		const shownLines = text === "" ? 0 : text.split("\n").length;
+		if ("path" in written) {
+			result.artifactPath = written.path;
+			delivery.artifactPath = written.path;
+			text += `\n\n[answer truncated: ${shownLines} of ${cut.totalLines} lines, ${shownBytes} of ${size} bytes shown; full answer in ${written.path}]`;
+		} else {
+			delivery.artifactError = written.error;
+			text += `\n\n[answer truncated: ${shownLines} of ${cut.totalLines} lines, ${shownBytes} of ${size} bytes shown; ${written.error}]`;
+		}
+	}
+	if (result.finalAnswerWarning) text += `\n\n[warning: ${result.finalAnswerWarning}]`;
+	delivery.text = text;
+	return delivery;
+}
+
+/** The first `maxBytes` bytes of `text`, never splitting a character. */
+function sliceUtf8(text: string, maxBytes: number): string {
+	return Buffer.from(text, "utf8")
+		.subarray(0, maxBytes)
+		.toString("utf8")
+		.replace(/\uFFFD$/, "");
+}
+
+/** One paragraph on why a run did not complete: reason, how the process ended, stderr tail. */
+export function describeFailure(result: RunResult): string {
+	const lines = [`${result.status}: ${result.error ?? "no reason reported"}`];
+	const how =
+		result.signal !== null ? `signal ${result.signal}` : result.exitCode !== null ? `exit code ${result.exitCode}` : "";
+	if (how) lines.push(`process: ${how}`);
+	const stderr = result.stderrTail.trim();
+	if (stderr) lines.push(`stderr (tail):\n${stderr.split("\n").slice(-20).join("\n")}`);
+	const faults = result.diagnostics.filter((d) => d.startsWith("protocol fault:"));
+	if (faults.length > 0) lines.push(faults.join("\n"));
+	return lines.join("\n");
+}

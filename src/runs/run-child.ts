@@ -1,0 +1,135 @@
+/**
+ * Runs one child to a RunResult (DESIGN.md §3–§4): adapter → command, process core → records,
+ * parser → RunEvents, RunState → RunResult. Decides the final status from the harness's verdict
+ * and how the process ended.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { HarnessAdapter } from "../harness/adapter.ts";
+import { applyEnvOverrides } from "../launch/child-env.ts";
+import type { LaunchSpec } from "../launch/launch-spec.ts";
+import { startProcess } from "../process/spawn.ts";
+import type { ProcessOutcome } from "../process/types.ts";
+import type { RunResult } from "./run-result.ts";
+import { RunState } from "./run-state.ts";
+
+export interface RunChildOptions {
+	/** The complete base environment of the child (see `buildChildEnv`). */
+	env: Record<string, string>;
+	/** Aborting kills the child's whole process group; the result is `aborted` and keeps partial output. */
+	signal?: AbortSignal;
+	/** Called with a snapshot of the result whenever something visible changes (throttled by the caller). */
+	onUpdate?: (partial: RunResult) => void;
+}
+
+/**
+ * Runs `spec` with `adapter` and resolves with its RunResult. Never rejects for child failures:
+ * spawn errors, crashes, timeouts and protocol faults become a non-`completed` status with a reason.
+ *
+ * @throws LaunchError when the adapter refuses the spec (before anything is spawned).
+ */
+export async function runChild(
+	spec: LaunchSpec,
+	adapter: HarnessAdapter,
+	options: RunChildOptions,
+): Promise<RunResult> {
+	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
+	try {
+		const command = adapter.buildCommand(spec, runDir);
+		const parser = adapter.createParser(spec);
+		const state = new RunState(spec, describeCommand(command.file, command.args));
+		const emit = () => options.onUpdate?.(snapshot(state.result));
+		const running = startProcess(
+			{
+				file: command.file,
+				args: command.args,
+				cwd: spec.cwd,
+				env: applyEnvOverrides(options.env, command.env),
+				stdin: command.stdin,
+			},
+			{
+				limits: spec.limits,
+				signal: options.signal,
+				onRecord(record) {
+					let changed = false;
+					for (const event of parser.parse(record)) {
+						if (state.apply(event)) changed = true;
+						if (event.type === "done") running.terminalSeen();
+					}
+					if (changed) emit();
+				},
+				onDiagnostic(line) {
+					state.addDiagnostic(line);
+				},
+			},
+		);
+		const outcome = await running.done;
+		settle(state, outcome);
+		return state.result;
+	} finally {
+		rmSync(runDir, { recursive: true, force: true });
+	}
+}
+
+/** Final status from the process outcome and the harness's terminal verdict (DESIGN.md §3 last rule). */
+function settle(state: RunState, outcome: ProcessOutcome): void {
+	const result = state.result;
+	result.pid = outcome.pid;
+	result.exitCode = outcome.exitCode;
+	result.signal = outcome.signal;
+	result.stderrTail = outcome.stderrTail;
+	result.durationMs = outcome.durationMs;
+	for (const fault of outcome.protocolFaults) state.addDiagnostic(`protocol fault: ${fault}`);
+	state.settleAnswer();
+	const verdict = state.terminal;
+	switch (outcome.end) {
+		case "spawn_failed":
+			state.setStatus("failed", outcome.spawnError ?? `could not start ${result.command}`);
+			return;
+		case "aborted":
+			state.setStatus("aborted", "aborted by the caller; the child's process group was killed");
+			return;
+		case "timed_out":
+			state.setStatus(
+				"timed_out",
+				`timed out after ${Math.round(outcome.durationMs)} ms; the child's process group was killed`,
+			);
+			return;
+		case "killed_after_terminal":
+		case "exited":
+			break;
+	}
+	if (verdict) {
+		if (verdict.status === "completed") {
+			state.setStatus("completed");
+			return;
+		}
+		state.setStatus(verdict.status, verdict.error ?? state.lastError ?? `the child reported ${verdict.status}`);
+		return;
+	}
+	const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
+	if (outcome.exitCode === 0) {
+		const faults = outcome.protocolFaults.length > 0 ? ` (${outcome.protocolFaults.join("; ")})` : "";
+		state.setStatus("failed", `protocol: the child ${how} without a terminal event${faults}`);
+	} else {
+		state.setStatus("failed", state.lastError ? `${state.lastError}; the child ${how}` : `the child ${how}`);
+	}
+}
+
+function snapshot(result: RunResult): RunResult {
+	return {
+		...result,
+		usage: { ...result.usage },
+		tools: result.tools.map((t) => ({ ...t })),
+		transcript: [...result.transcript],
+	};
+}
+
+/** `file arg…` for messages; long arguments are elided. */
+function describeCommand(file: string, args: string[]): string {
+	return [file, ...args]
+		.map((part) => (part.length > 120 ? `${part.slice(0, 60)}…` : part))
+		.map((part) => (/[\s"'\\$]/.test(part) ? JSON.stringify(part) : part))
+		.join(" ");
+}

@@ -1,0 +1,167 @@
+/**
+ * Folds RunEvents into a RunResult as they arrive (DESIGN.md §2 RunResult). Pure: no I/O.
+ */
+import type { RunEvent, Usage } from "../harness/run-event.ts";
+import type { LaunchSpec } from "../launch/launch-spec.ts";
+import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "./run-result.ts";
+import { emptyUsage } from "./run-result.ts";
+
+/** Transcript items kept per run (oldest dropped first). */
+export const MAX_TRANSCRIPT_ITEMS = 200;
+/** Characters of one tool's output kept in `details`. */
+export const MAX_TOOL_OUTPUT_CHARS = 4_000;
+/** Diagnostics kept per run. */
+export const MAX_DIAGNOSTICS = 50;
+
+/** The harness's own verdict, once its terminal event has arrived. */
+export interface TerminalVerdict {
+	status: "completed" | "failed" | "aborted";
+	error?: string;
+}
+
+export class RunState {
+	readonly result: RunResult;
+	terminal: TerminalVerdict | undefined;
+	/** The last model error seen (a later success does not clear it from history, only from the verdict). */
+	lastError: string | undefined;
+	private partialText = "";
+
+	constructor(spec: LaunchSpec, command: string) {
+		this.result = {
+			status: "completed",
+			harness: spec.harness,
+			agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
+			taskName: spec.taskName,
+			task: spec.task,
+			cwd: spec.cwd,
+			finalAnswer: "",
+			transcript: [],
+			tools: [],
+			usage: emptyUsage(),
+			exitCode: null,
+			signal: null,
+			stderrTail: "",
+			diagnostics: [],
+			durationMs: 0,
+			command,
+		};
+	}
+
+	/** Applies one event. Returns true when the event changes what a renderer would show. */
+	apply(event: RunEvent): boolean {
+		const result = this.result;
+		switch (event.type) {
+			case "session":
+				result.nativeSessionId = event.nativeSessionId;
+				return true;
+			case "assistant_text":
+				if (event.model) result.model = event.model;
+				if (!event.final) {
+					this.partialText += event.text;
+					return false;
+				}
+				this.partialText = "";
+				if (event.text.trim().length > 0) {
+					result.finalAnswer = event.text;
+					this.pushTranscript({ kind: "text", text: event.text });
+				}
+				return true;
+			case "thinking":
+				return false;
+			case "tool_start":
+				result.tools.push({
+					toolCallId: event.toolCallId,
+					toolName: event.toolName,
+					args: event.args,
+					pending: true,
+				});
+				this.pushTranscript({ kind: "tool", toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
+				return true;
+			case "tool_end": {
+				const tool = findPendingTool(result.tools, event.toolCallId);
+				const output =
+					event.output.length > MAX_TOOL_OUTPUT_CHARS
+						? `${event.output.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [${event.output.length - MAX_TOOL_OUTPUT_CHARS} more characters]`
+						: event.output;
+				if (tool) {
+					tool.output = output;
+					tool.isError = event.isError;
+					tool.pending = false;
+				} else {
+					result.tools.push({
+						toolCallId: event.toolCallId,
+						toolName: event.toolName,
+						args: undefined,
+						output,
+						isError: event.isError,
+						pending: false,
+					});
+				}
+				return true;
+			}
+			case "usage":
+				if (event.model) result.model = event.model;
+				addUsage(result.usage, event.usage);
+				return true;
+			case "error":
+				this.lastError = event.message;
+				return true;
+			case "done":
+				this.terminal = { status: event.status, error: event.error };
+				return true;
+		}
+	}
+
+	addDiagnostic(line: string): void {
+		const diagnostics = this.result.diagnostics;
+		if (diagnostics.length >= MAX_DIAGNOSTICS) diagnostics.shift();
+		diagnostics.push(line.length > 1_000 ? `${line.slice(0, 1_000)}…` : line);
+	}
+
+	/** Streaming text of an assistant message that has not ended yet. */
+	get pendingText(): string {
+		return this.partialText;
+	}
+
+	/**
+	 * Settles the final answer: the last non-empty complete assistant text, or (with a warning) the
+	 * partial text of a message that never ended.
+	 */
+	settleAnswer(): void {
+		const result = this.result;
+		if (!result.finalAnswer && this.partialText.trim().length > 0) {
+			result.finalAnswer = this.partialText;
+			result.finalAnswerWarning = "the child's last message did not finish; this is its partial text";
+		}
+	}
+
+	setStatus(status: RunStatus, error?: string): void {
+		this.result.status = status;
+		if (error) this.result.error = error;
+		else delete this.result.error;
+	}
+
+	private pushTranscript(item: TranscriptItem): void {
+		const transcript = this.result.transcript;
+		if (transcript.length >= MAX_TRANSCRIPT_ITEMS) transcript.shift();
+		transcript.push(item);
+	}
+}
+
+function findPendingTool(tools: ToolActivity[], toolCallId: string): ToolActivity | undefined {
+	for (let i = tools.length - 1; i >= 0; i--) {
+		if (tools[i].toolCallId === toolCallId) return tools[i];
+	}
+	return undefined;
+}
+
+/** Adds `delta` into `total` in place. Cost stays `undefined` until some event reports one. */
+export function addUsage(total: Usage, delta: Partial<Usage>): void {
+	total.inputTokens += delta.inputTokens ?? 0;
+	total.outputTokens += delta.outputTokens ?? 0;
+	total.cacheReadTokens += delta.cacheReadTokens ?? 0;
+	total.cacheWriteTokens += delta.cacheWriteTokens ?? 0;
+	total.turns += delta.turns ?? 0;
+	if (delta.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + delta.costUsd;
+	if (delta.contextTokens !== undefined) total.contextTokens = delta.contextTokens;
+}

@@ -1,0 +1,110 @@
+/**
+ * Schedules the children of one `subagent` call (DESIGN.md §1): single, parallel (bounded per call and
+ * by a limit shared by every call of the parent session) and chain (`{previous}` substituted literally).
+ */
+import type { LimitFunction } from "p-limit";
+import pLimit from "p-limit";
+import type { HarnessAdapter } from "../harness/adapter.ts";
+import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
+import { runChild } from "./run-child.ts";
+import type { RunResult, RunStatus } from "./run-result.ts";
+
+export type CallMode = "single" | "parallel" | "chain";
+
+/** Where one child stands. `skipped`: it never started (an abort, or an earlier chain step failed). */
+export type ChildPhase = "pending" | "running" | RunStatus | "skipped";
+
+export interface ChildRun {
+	/** 0-based position in the call. */
+	index: number;
+	harness: Harness;
+	agent?: string;
+	taskName?: string;
+	/** The task as given (for chain steps, the template before `{previous}` is substituted). */
+	task: string;
+	model?: string;
+	phase: ChildPhase;
+	/** Present once the child has started (live snapshot while running). */
+	result?: RunResult;
+	/** Why the child failed without a result (its launch was refused at run time). */
+	error?: string;
+}
+
+export interface ScheduleOptions {
+	adapters: Record<Harness, HarnessAdapter>;
+	/** The complete environment for one child. */
+	envFor(spec: LaunchSpec): Record<string, string>;
+	/** Children running at once in this call. */
+	concurrency: number;
+	/** Limit shared by all calls of the parent session (children running at once overall). */
+	globalLimit: LimitFunction;
+	signal?: AbortSignal;
+	/** Called whenever a child changes; `children` is the live list (do not keep references). */
+	onUpdate?: (children: ChildRun[]) => void;
+}
+
+/** The placeholder a chain step's task uses for the previous step's final answer. */
+export const PREVIOUS_PLACEHOLDER = "{previous}";
+
+/**
+ * Runs every spec and resolves with one ChildRun per spec, in call order. Never rejects for child
+ * failures. Aborting kills running children and keeps queued ones from starting.
+ */
+export async function runCall(mode: CallMode, specs: LaunchSpec[], options: ScheduleOptions): Promise<ChildRun[]> {
+	const children: ChildRun[] = specs.map((spec, index) => ({
+		index,
+		harness: spec.harness,
+		agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
+		taskName: spec.taskName,
+		task: spec.task,
+		model: spec.model,
+		phase: "pending",
+	}));
+	const update = () => options.onUpdate?.(children);
+
+	const runOne = async (index: number, spec: LaunchSpec): Promise<void> => {
+		const child = children[index];
+		if (options.signal?.aborted) {
+			child.phase = "skipped";
+			return;
+		}
+		child.phase = "running";
+		update();
+		try {
+			const result = await runChild(spec, options.adapters[spec.harness], {
+				env: options.envFor(spec),
+				signal: options.signal,
+				onUpdate(partial) {
+					child.result = partial;
+					update();
+				},
+			});
+			child.result = result;
+			child.phase = result.status;
+		} catch (error) {
+			child.phase = "failed";
+			child.error = (error as Error).message;
+		}
+		update();
+	};
+
+	if (mode === "chain") {
+		let previous = "";
+		for (let i = 0; i < specs.length; i++) {
+			// split/join, not String.replace: `$&`, `$1` in the answer must survive literally.
+			const spec = { ...specs[i], task: specs[i].task.split(PREVIOUS_PLACEHOLDER).join(previous) };
+			await options.globalLimit(() => runOne(i, spec));
+			const child = children[i];
+			if (child.phase !== "completed") {
+				for (const rest of children.slice(i + 1)) rest.phase = "skipped";
+				break;
+			}
+			previous = child.result?.finalAnswer ?? "";
+		}
+	} else {
+		const local = pLimit(Math.max(1, options.concurrency));
+		await Promise.all(specs.map((spec, i) => local(() => options.globalLimit(() => runOne(i, spec)))));
+	}
+	update();
+	return children;
+}

@@ -1,0 +1,70 @@
+/**
+ * The text the parent model receives from a `subagent` call (DESIGN.md §7): every child's answer (capped,
+ * with its artifact path when cut), and for failures the reason, exit code or signal and stderr tail.
+ * A summary line never stands in for an answer.
+ */
+import type { Usage as PiUsage } from "@earendil-works/pi-ai";
+import type { Usage } from "../harness/run-event.ts";
+import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
+import type { CallMode, ChildRun } from "../runs/scheduler.ts";
+
+/** Label of a child in results and renders: `agent "task name"` or the harness. */
+export function childLabel(child: ChildRun): string {
+	const who = child.agent ?? child.harness;
+	return child.taskName ? `${who} "${child.taskName}"` : who;
+}
+
+/**
+ * Builds the model-facing text and writes artifacts for truncated answers.
+ * @param artifactDir directory for full answers; `callId` keeps file names unique.
+ */
+export function buildResultText(
+	mode: CallMode,
+	children: ChildRun[],
+	caps: OutputCaps,
+	artifactDir: string,
+	callId: string,
+): string {
+	const sections = children.map((child) => {
+		const head =
+			mode === "single"
+				? ""
+				: `## ${mode === "chain" ? "Step" : "Task"} ${child.index + 1}: ${childLabel(child)} — ${child.phase}\n`;
+		const result = child.result;
+		if (child.phase === "skipped") {
+			return `${head}never started${mode === "chain" ? " (an earlier step did not complete)" : " (the call was aborted first)"}`;
+		}
+		if (!result) return `${head}failed: ${child.error ?? "no result"}`;
+		const answer = deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
+		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}`;
+		const partial = answer ? `\n\nPartial output:\n${answer}` : "";
+		return `${head}${describeFailure(result)}${partial}`;
+	});
+	if (mode === "single") return sections[0] ?? "";
+	const done = children.filter((c) => c.phase === "completed").length;
+	const summary = `${done}/${children.length} ${mode === "chain" ? "steps" : "tasks"} completed`;
+	const stopped = mode === "chain" ? children.find((c) => c.phase !== "completed" && c.phase !== "skipped") : undefined;
+	const stop = stopped
+		? `; the chain stopped at step ${stopped.index + 1} (${childLabel(stopped)}: ${stopped.phase})`
+		: "";
+	return `${summary}${stop}\n\n${sections.join("\n\n")}`;
+}
+
+/** Sums children's usage as Pi's `Usage`, so it counts in the parent session's totals (extensions.md "Usage accounting"). */
+export function totalUsage(children: ChildRun[]): PiUsage {
+	const usages: Usage[] = children.flatMap((child) => (child.result ? [child.result.usage] : []));
+	const sum = (pick: (u: Usage) => number) => usages.reduce((total, usage) => total + pick(usage), 0);
+	const input = sum((u) => u.inputTokens);
+	const output = sum((u) => u.outputTokens);
+	const cacheRead = sum((u) => u.cacheReadTokens);
+	const cacheWrite = sum((u) => u.cacheWriteTokens);
+	const cost = sum((u) => u.costUsd ?? 0);
+	return {
+		input,
+		output,
+		cacheRead,
+		cacheWrite,
+		totalTokens: input + output + cacheRead + cacheWrite,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost },
+	};
+}

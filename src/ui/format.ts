@@ -1,0 +1,54 @@
+/**
+ * Plain-text formatting of usage, tool calls and status for renders (DESIGN.md §7). Pure.
+ */
+import type { Usage } from "../harness/run-event.ts";
+import type { ChildPhase } from "../runs/scheduler.ts";
+
+/** `1.2k` style counts. */
+export function formatTokens(count: number): string {
+	if (count < 1_000) return String(count);
+	if (count < 10_000) return `${(count / 1_000).toFixed(1)}k`;
+	if (count < 1_000_000) return `${Math.round(count / 1_000)}k`;
+	return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
+/** `3 turns ↑1.2k ↓340 R1k W0 $0.0123 ctx:5k`; parts that are zero or unknown are left out. */
+export function formatUsage(usage: Usage, model?: string): string {
+	const parts: string[] = [];
+	if (usage.turns) parts.push(`${usage.turns} turn${usage.turns === 1 ? "" : "s"}`);
+	if (usage.inputTokens) parts.push(`↑${formatTokens(usage.inputTokens)}`);
+	if (usage.outputTokens) parts.push(`↓${formatTokens(usage.outputTokens)}`);
+	if (usage.cacheReadTokens) parts.push(`R${formatTokens(usage.cacheReadTokens)}`);
+	if (usage.cacheWriteTokens) parts.push(`W${formatTokens(usage.cacheWriteTokens)}`);
+	if (usage.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
+	if (usage.contextTokens) parts.push(`ctx:${formatTokens(usage.contextTokens)}`);
+	parts.push(model ?? "model unknown");
+	return parts.join(" ");
+}
+
+/** One-line description of a tool call: `$ cmd` for shell tools, `name {args}` otherwise. */
+export function formatToolCall(toolName: string, args: unknown): string {
+	const record = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
+	const command = record.command ?? record.cmd;
+	if (typeof command === "string") return `$ ${oneLine(command, 100)}`;
+	const path = record.path ?? record.file_path;
+	if (typeof path === "string") return `${toolName} ${path}`;
+	const json = args === undefined ? "" : JSON.stringify(args);
+	return `${toolName} ${oneLine(json ?? "", 100)}`.trim();
+}
+
+/** First line of `text`, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+	const line = text.replace(/\s+/g, " ").trim();
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export const PHASE_ICONS: Record<ChildPhase, string> = {
+	pending: "◦",
+	running: "⏳",
+	completed: "✓",
+	failed: "✗",
+	aborted: "⊘",
+	timed_out: "⌛",
+	skipped: "–",
+};

@@ -1,0 +1,99 @@
+/**
+ * `renderCall` / `renderResult` of the `subagent` tool (DESIGN.md §7). Collapsed: one block per child
+ * with status icon, agent or harness, model, latest activity and usage. Expanded: the task, every tool
+ * call and the answer as Markdown.
+ */
+import type { AgentToolResult, Theme, ToolRenderResultOptions } from "@earendil-works/pi-coding-agent";
+import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
+import { type Component, Container, Markdown, Spacer, Text } from "@earendil-works/pi-tui";
+import type { ChildPhase, ChildRun } from "../runs/scheduler.ts";
+import type { SubagentArgs } from "../tools/subagent-schema.ts";
+import type { SubagentDetails } from "../tools/subagent-tool.ts";
+import { formatToolCall, formatUsage, oneLine, PHASE_ICONS } from "./format.ts";
+
+type Color = Parameters<Theme["fg"]>[0];
+
+const PHASE_COLORS: Record<ChildPhase, Color> = {
+	pending: "muted",
+	running: "warning",
+	completed: "success",
+	failed: "error",
+	aborted: "error",
+	timed_out: "error",
+	skipped: "muted",
+};
+
+export function renderSubagentCall(args: SubagentArgs, theme: Theme): Component {
+	const title = theme.fg("toolTitle", theme.bold("subagent "));
+	const items = args.tasks ?? args.chain;
+	if (items) {
+		const kind = args.tasks ? `parallel (${items.length} tasks)` : `chain (${items.length} steps)`;
+		let text = title + theme.fg("accent", kind);
+		for (const [i, item] of items.slice(0, 4).entries()) {
+			text += `\n  ${theme.fg("muted", `${i + 1}.`)} ${theme.fg("accent", item.agent ?? "?")} ${theme.fg("dim", oneLine(item.task ?? "", 60))}`;
+		}
+		if (items.length > 4) text += `\n  ${theme.fg("muted", `… +${items.length - 4} more`)}`;
+		return new Text(text, 0, 0);
+	}
+	return new Text(
+		`${title}${theme.fg("accent", args.agent ?? "?")} ${theme.fg("dim", oneLine(args.task ?? "", 80))}`,
+		0,
+		0,
+	);
+}
+
+export function renderSubagentResult(
+	result: AgentToolResult<SubagentDetails>,
+	options: ToolRenderResultOptions,
+	theme: Theme,
+): Component {
+	const details = result.details;
+	if (!details || details.children.length === 0) {
+		const first = result.content[0];
+		return new Text(theme.fg("error", first?.type === "text" ? first.text : "(no output)"), 0, 0);
+	}
+	const container = new Container();
+	for (const [i, child] of details.children.entries()) {
+		if (i > 0) container.addChild(new Spacer(1));
+		renderChild(container, child, details.children.length > 1, options.expanded, theme);
+	}
+	if (!options.expanded) container.addChild(new Text(theme.fg("muted", "(Ctrl+O to expand)"), 0, 0));
+	return container;
+}
+
+function renderChild(container: Container, child: ChildRun, numbered: boolean, expanded: boolean, theme: Theme): void {
+	const result = child.result;
+	const icon = theme.fg(PHASE_COLORS[child.phase], PHASE_ICONS[child.phase]);
+	const number = numbered ? theme.fg("muted", `${child.index + 1}. `) : "";
+	const name = theme.fg("accent", child.agent ?? child.harness);
+	const label = child.taskName ? ` ${theme.fg("dim", `"${child.taskName}"`)}` : "";
+	const harness = child.agent ? theme.fg("muted", ` [${child.harness}]`) : "";
+	container.addChild(new Text(`${icon} ${number}${name}${label}${harness} ${theme.fg("muted", child.phase)}`, 0, 0));
+	if (expanded) container.addChild(new Text(theme.fg("dim", `task: ${child.task}`), 0, 0));
+	const tools = result?.tools ?? [];
+	const shownTools = expanded ? tools : tools.slice(-3);
+	for (const tool of shownTools) {
+		const mark = tool.pending ? "→" : tool.isError ? "✗" : "→";
+		container.addChild(
+			new Text(
+				`  ${theme.fg("muted", mark)} ${theme.fg("toolOutput", formatToolCall(tool.toolName, tool.args))}`,
+				0,
+				0,
+			),
+		);
+	}
+	if (result) {
+		const problem = result.status !== "completed" && child.phase !== "running" ? result.error : undefined;
+		if (problem)
+			container.addChild(new Text(theme.fg("error", `  ${oneLine(problem, expanded ? 10_000 : 160)}`), 0, 0));
+		if (expanded && result.finalAnswer) {
+			container.addChild(new Markdown(result.finalAnswer, 0, 0, getMarkdownTheme()));
+		} else {
+			const latest = result.finalAnswer || "";
+			if (latest) container.addChild(new Text(`  ${theme.fg("toolOutput", oneLine(latest, 160))}`, 0, 0));
+		}
+		container.addChild(new Text(theme.fg("dim", `  ${formatUsage(result.usage, result.model)}`), 0, 0));
+	} else if (child.error) {
+		container.addChild(new Text(theme.fg("error", `  ${child.error}`), 0, 0));
+	}
+}

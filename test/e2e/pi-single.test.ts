@@ -1,0 +1,166 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+
+let env: E2eEnv;
+
+beforeAll(async () => {
+	env = await startE2eEnv({
+		agents: {
+			echo: { description: "Answers plainly", body: "You answer plainly." },
+			shell: { description: "Runs shell commands", body: "You run commands.", tools: ["bash"] },
+		},
+	});
+});
+afterAll(async () => env?.close());
+
+function runOf(details: SubagentDetails, index = 0) {
+	const run = details.children[index]?.result;
+	if (!run) throw new Error(`no result for child ${index}: ${JSON.stringify(details)}`);
+	return run;
+}
+
+describe("a real pi child in single mode", () => {
+	it("returns a plain-text answer with usage and a native session id", async () => {
+		env.server.scriptFor("say hello", { text: "Hello from the child", usage: { input: 120, output: 30 } });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "say hello",
+		});
+		expect(isError).toBe(false);
+		expect(result.content[0]).toMatchObject({ type: "text", text: "Hello from the child" });
+		const run = runOf(result.details);
+		expect(run.status).toBe("completed");
+		expect(run.nativeSessionId).toMatch(/\S/);
+		expect(run.usage.inputTokens).toBe(120);
+		expect(run.usage.outputTokens).toBe(30);
+		expect(run.usage.costUsd).toBeGreaterThan(0);
+		expect(run.model).toBe("fake/fake-model");
+		expect(result.usage?.input).toBe(120);
+		expect(result.usage?.output).toBe(30);
+		const request = env.server.requests.find((r) => r.lastUserText.includes("say hello"));
+		expect(request?.systemPrompt).toContain("You answer plainly.");
+	});
+
+	it("accepts prompt as an alias of task", async () => {
+		env.server.scriptFor("alias check", { text: "alias ok" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			prompt: "alias check",
+		});
+		expect(isError).toBe(false);
+		expect(runOf(result.details).finalAnswer).toBe("alias ok");
+	});
+
+	it("reports a bash tool call in details and answers with the final text", async () => {
+		env.server.scriptFor(
+			"run a command",
+			{ toolCalls: [{ name: "bash", arguments: { command: "echo tool-output-42" } }] },
+			(request) => ({ text: `The command printed ${request.lastToolOutput?.trim()}` }),
+		);
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "shell",
+			task: "run a command",
+		});
+		expect(isError).toBe(false);
+		const run = runOf(result.details);
+		expect(run.finalAnswer).toBe("The command printed tool-output-42");
+		expect(run.tools).toHaveLength(1);
+		expect(run.tools[0]).toMatchObject({ toolName: "bash", args: { command: "echo tool-output-42" }, pending: false });
+		expect(run.tools[0].output).toContain("tool-output-42");
+		expect(run.usage.turns).toBe(2);
+		const request = env.server.requests.find((r) => r.lastUserText.includes("run a command"));
+		expect(request?.toolNames).toEqual(["bash"]);
+	});
+
+	it("fails with the provider's message when the model answers HTTP 500", async () => {
+		env.server.scriptFor("provoke an error", { error: { status: 500, message: "upstream exploded (fake)" } });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "provoke an error",
+		});
+		expect(isError).toBe(true);
+		const run = runOf(result.details);
+		expect(run.status).toBe("failed");
+		expect(run.error).toContain("upstream exploded (fake)");
+		const text = (result.content[0] as { text: string }).text;
+		expect(text).toContain("upstream exploded (fake)");
+		expect(text).toContain("exit code 0");
+	});
+
+	it("kills the whole process group on abort and keeps the partial output", async () => {
+		const pidDir = join(env.workDir, "abort-pids");
+		mkdirSync(pidDir, { recursive: true });
+		const command = `sleep 1000 & echo $! > ${pidDir}/bg.pid; echo $$ > ${pidDir}/fg.pid; exec sleep 1000`;
+		env.server.scriptFor("start sleeping", {
+			text: "Starting the sleeps now.",
+			toolCalls: [{ name: "bash", arguments: { command } }],
+		});
+		const controller = new AbortController();
+		const call = env.session.callTool<SubagentDetails>(
+			"subagent",
+			{ agent: "shell", task: "start sleeping" },
+			controller.signal,
+		);
+		await waitUntil(
+			() => existsSync(join(pidDir, "fg.pid")) && existsSync(join(pidDir, "bg.pid")),
+			"the sleeps to start",
+		);
+		const bg = Number(readFileSync(join(pidDir, "bg.pid"), "utf8"));
+		const fg = Number(readFileSync(join(pidDir, "fg.pid"), "utf8"));
+		expect(isAlive(bg) && isAlive(fg)).toBe(true);
+		controller.abort();
+		const { result } = await call;
+		const run = runOf(result.details);
+		expect(run.status).toBe("aborted");
+		expect(run.pid).toBeGreaterThan(0);
+		await waitUntil(
+			() => !isAlive(bg) && !isAlive(fg) && groupMembers(run.pid as number).length === 0,
+			"the group to die",
+			5_000,
+		);
+		expect(run.tools[0]).toMatchObject({ toolName: "bash", pending: true });
+		expect(run.finalAnswer).toBe("Starting the sleeps now.");
+	});
+
+	it("delivers a 300 KB task starting with - and containing @file text byte for byte", async () => {
+		writeFileSync(join(env.workDir, "secret.txt"), "FILE CONTENT MUST NOT BE INLINED");
+		const unit = "line with @secret.txt and --flag and ünïcödé ✓\n";
+		const task = `-${unit.repeat(Math.ceil(300_000 / Buffer.byteLength(unit))).trimEnd()}`;
+		expect(Buffer.byteLength(task)).toBeGreaterThan(300_000);
+		env.server.scriptFor("line with @secret.txt", { text: "received" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { agent: "echo", task });
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText.includes("line with @secret.txt"));
+		expect(request?.lastUserText === task).toBe(true);
+		expect(runOf(result.details).finalAnswer).toBe("received");
+	});
+
+	it("names the available agents when the agent is unknown and spawns nothing", async () => {
+		const before = env.server.requests.length;
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { agent: "nope", task: "x" });
+		expect(isError).toBe(true);
+		const text = (result.content[0] as { text: string }).text;
+		expect(text).toContain('unknown agent "nope"');
+		expect(text).toContain("echo (user)");
+		expect(text).toContain("shell (user)");
+		expect(result.details.children).toEqual([]);
+		expect(env.server.requests.length).toBe(before);
+	});
+
+	it("names a missing cwd and spawns nothing", async () => {
+		const before = env.server.requests.length;
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "x",
+			cwd: "no/such/dir",
+		});
+		expect(isError).toBe(true);
+		const text = (result.content[0] as { text: string }).text;
+		expect(text).toContain(`cwd "no/such/dir" (${join(env.workDir, "no/such/dir")}) does not exist`);
+		expect(env.server.requests.length).toBe(before);
+	});
+});

@@ -1,0 +1,140 @@
+/**
+ * A real in-process Pi session (Pi's SDK, docs/sdk.md) with this extension loaded, for end-to-end tests
+ * through Pi's public boundary: the parent model's turn calls the registered tools, so Pi applies
+ * `prepareArguments`, schema validation, execution, streaming updates and abort exactly as in use. The parent's model is
+ * pi-ai's faux provider, scripted to call the tools under test; children are real processes talking to the fake
+ * model server through the isolated home in `process.env`.
+ */
+import { join, resolve } from "node:path";
+import type { AgentToolResult } from "@earendil-works/pi-agent-core";
+import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
+import {
+	createAgentSession,
+	DefaultResourceLoader,
+	ModelRuntime,
+	SessionManager,
+	SettingsManager,
+} from "@earendil-works/pi-coding-agent";
+
+export const EXTENSION_PATH = resolve(import.meta.dirname, "../../src/index.ts");
+
+export interface ExtensionSessionOptions {
+	cwd: string;
+	agentDir: string;
+	/** Default true. */
+	projectTrusted?: boolean;
+}
+
+export interface ToolCallOutcome<T = unknown> {
+	result: AgentToolResult<T>;
+	isError: boolean;
+	/** Every partial result the tool streamed, in order. */
+	updates: AgentToolResult<T>[];
+}
+
+export interface ToolCallRequest {
+	name: string;
+	args: unknown;
+}
+
+export interface ExtensionSession {
+	/**
+	 * The parent model calls every tool in one assistant turn (Pi runs prepareArguments, validation and
+	 * execute); resolves when the turn settles. Aborting `signal` aborts the session's run.
+	 */
+	callTools(calls: ToolCallRequest[], signal?: AbortSignal): Promise<ToolCallOutcome[]>;
+	/** One tool call in its own turn. */
+	callTool<T = unknown>(name: string, args: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<T>>;
+	/** The registered tool definition (for renderers). */
+	toolDefinition(name: string): unknown;
+	dispose(): void;
+}
+
+/**
+ * Starts a session in `cwd` with `agentDir` as Pi's agent dir. The caller must have set
+ * `process.env.PI_CODING_AGENT_DIR` to `agentDir` (the extension reads Pi's agent dir at load).
+ */
+export async function createExtensionSession(options: ExtensionSessionOptions): Promise<ExtensionSession> {
+	const { cwd, agentDir } = options;
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: null,
+		refreshOnCreate: false,
+	});
+	const faux = fauxProvider({ api: "faux-test", provider: "faux", models: [{ id: "faux-1" }] });
+	modelRuntime.registerNativeProvider(faux.provider);
+	const settingsManager = SettingsManager.inMemory(
+		{ retry: { enabled: false }, compaction: { enabled: false } },
+		{ projectTrusted: options.projectTrusted ?? true },
+	);
+	const resourceLoader = new DefaultResourceLoader({
+		cwd,
+		agentDir,
+		settingsManager,
+		additionalExtensionPaths: [EXTENSION_PATH],
+		noSkills: true,
+		noPromptTemplates: true,
+		noThemes: true,
+		noContextFiles: true,
+	});
+	await resourceLoader.reload();
+	const loadErrors = resourceLoader.getExtensions().errors;
+	if (loadErrors.length > 0) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
+	const { session } = await createAgentSession({
+		cwd,
+		agentDir,
+		modelRuntime,
+		model: faux.getModel(),
+		thinkingLevel: "off",
+		resourceLoader,
+		settingsManager,
+		sessionManager: SessionManager.inMemory(cwd),
+	});
+	await session.bindExtensions({ mode: "print" });
+	const runner = session.extensionRunner;
+	let callCount = 0;
+
+	const callTools = async (calls: ToolCallRequest[], signal?: AbortSignal): Promise<ToolCallOutcome[]> => {
+		const ids = calls.map(() => `call_test_${++callCount}`);
+		const outcomes = new Map<string, ToolCallOutcome>();
+		for (const id of ids)
+			outcomes.set(id, { result: { content: [], details: undefined }, isError: false, updates: [] });
+		faux.setResponses([
+			fauxAssistantMessage(
+				calls.map((call, i) => fauxToolCall(call.name, call.args as Record<string, unknown>, { id: ids[i] })),
+				{ stopReason: "toolUse" },
+			),
+			fauxAssistantMessage("done"),
+		]);
+		const unsubscribe = session.subscribe((event) => {
+			if (event.type === "tool_execution_update") {
+				outcomes.get(event.toolCallId)?.updates.push(event.partialResult as AgentToolResult<unknown>);
+			} else if (event.type === "tool_execution_end") {
+				const outcome = outcomes.get(event.toolCallId);
+				if (outcome) {
+					outcome.result = event.result as AgentToolResult<unknown>;
+					outcome.isError = event.isError;
+				}
+			}
+		});
+		const onAbort = () => void session.abort();
+		signal?.addEventListener("abort", onAbort, { once: true });
+		try {
+			await session.prompt("run the tools");
+		} finally {
+			signal?.removeEventListener("abort", onAbort);
+			unsubscribe();
+		}
+		return ids.map((id) => outcomes.get(id) as ToolCallOutcome);
+	};
+
+	return {
+		callTools,
+		async callTool<T>(name: string, args: unknown, signal?: AbortSignal) {
+			const [outcome] = await callTools([{ name, args }], signal);
+			return outcome as ToolCallOutcome<T>;
+		},
+		toolDefinition: (name) => runner.getToolDefinition(name),
+		dispose: () => session.dispose(),
+	};
+}

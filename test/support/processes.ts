@@ -1,0 +1,53 @@
+/** Process liveness checks for tests that prove nothing survives. */
+import { readFileSync } from "node:fs";
+
+/** True while `pid` exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+	} catch {
+		return false;
+	}
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+	} catch {
+		return false;
+	}
+}
+
+/** pids of every live process whose process group is `pgid`. */
+export function groupMembers(pgid: number): number[] {
+	const members: number[] = [];
+	for (const entry of readdirSafe("/proc")) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+			const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+			// fields[0] is state, fields[2] is pgrp (proc(5)).
+			if (Number(fields[2]) === pgid && fields[0] !== "Z") members.push(Number(entry));
+		} catch {
+			// The process ended while we looked.
+		}
+	}
+	return members;
+}
+
+/** Waits until `check()` is true, polling every 50 ms; rejects with `what` after `timeoutMs`. */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+import { readdirSync } from "node:fs";
+
+function readdirSafe(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
+	}
+}

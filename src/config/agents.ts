@@ -21,7 +21,7 @@ import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
 import { z } from "zod";
 import { HARNESSES, type Harness } from "../launch/launch-spec.ts";
-import { describeZodIssues } from "./zod-issues.ts";
+import { describeZodIssues, requiredString } from "./zod-issues.ts";
 
 /** Which agent directories are searched: user scope is the default, project scope is opt-in. */
 export type AgentScope = "user" | "project" | "both";
@@ -73,17 +73,12 @@ export interface DiscoverAgentsOptions {
 	scope: AgentScope;
 }
 
-const nonEmpty = (field: string) =>
-	z
-		.string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })
-		.refine((s) => s.trim() !== "", `${field} must not be empty`);
-
 /** Optional fields accept YAML null (`model:` with nothing after it) as "not set". */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 const toolsSchema = z
-	.union([z.string(), z.array(z.string({ error: "each tool must be a string" }))], {
-		error: "tools must be a comma-separated string or a list of strings",
+	.union([z.string(), z.array(z.string({ error: "expected a string" }))], {
+		error: "expected a comma-separated string or a list of strings",
 	})
 	.transform((value) =>
 		(Array.isArray(value) ? value : value.split(",")).map((tool) => tool.trim()).filter((tool) => tool !== ""),
@@ -91,14 +86,12 @@ const toolsSchema = z
 
 /** zod schema of the frontmatter mapping; strict, so unknown keys are reported by name. */
 export const agentFrontmatterSchema = z.strictObject({
-	name: nonEmpty("name"),
-	description: nonEmpty("description"),
+	name: requiredString(),
+	description: requiredString(),
 	tools: optional(toolsSchema),
-	model: optional(nonEmpty("model")),
-	effort: optional(nonEmpty("effort")),
-	harness: optional(
-		z.enum(HARNESSES as [Harness, ...Harness[]], { error: `harness must be one of ${HARNESSES.join(", ")}` }),
-	),
+	model: optional(requiredString()),
+	effort: optional(requiredString()),
+	harness: optional(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(", ")}` })),
 });
 
 type ParseResult = { ok: true; agent: AgentDefinition } | { ok: false; problems: string[] };

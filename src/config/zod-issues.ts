@@ -1,8 +1,9 @@
 /**
  * Turns zod validation issues into field-path messages a user can act on (STYLE.md: errors name the
- * file, the entry and the field, and list every problem found).
+ * file, the entry and the field, and list every problem found), plus the small schema helpers shared by
+ * every config file this package reads.
  */
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
  * Formats a zod issue path as `a.b[0].c`. Numeric segments become indexes; an empty path is `(root)`.
@@ -16,20 +17,87 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 	return out === "" ? "(root)" : out;
 }
 
-/**
- * One message per problem: `<field path>: <what was expected>`. Unknown keys are reported one message
- * per key, with the key's full path, so a typo names itself.
- */
-export function describeZodIssues(issues: readonly z.core.$ZodIssue[]): string[] {
-	const messages: string[] = [];
+/** One problem at one field path. */
+export interface FieldProblem {
+	path: PropertyKey[];
+	message: string;
+}
+
+/** Flattens zod issues into one problem per field; an unknown-keys issue becomes one problem per key. */
+export function fieldProblems(issues: readonly z.core.$ZodIssue[]): FieldProblem[] {
+	const problems: FieldProblem[] = [];
 	for (const issue of issues) {
 		if (issue.code === "unrecognized_keys") {
-			for (const key of issue.keys) {
-				messages.push(`${formatFieldPath([...issue.path, key])}: unknown key "${key}"`);
-			}
+			for (const key of issue.keys) problems.push({ path: [...issue.path, key], message: `unknown key "${key}"` });
 		} else {
-			messages.push(`${formatFieldPath(issue.path)}: ${issue.message}`);
+			problems.push({ path: [...issue.path], message: issue.message });
 		}
 	}
-	return messages;
+	return problems;
+}
+
+/** One message per problem: `<field path>: <what was expected>`. */
+export function describeZodIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+	return fieldProblems(issues).map((p) => `${formatFieldPath(p.path)}: ${p.message}`);
+}
+
+/** A required, non-empty string (whitespace-only counts as empty). */
+export function requiredString() {
+	return z
+		.string({
+			error: (issue) =>
+				issue.input === undefined
+					? "is required (a non-empty string)"
+					: `expected a string, got ${typeName(issue.input)}`,
+		})
+		.refine((s) => s.trim() !== "", "must not be empty");
+}
+
+/** `typeof`, but `null` and arrays named as such, for messages. */
+export function typeName(value: unknown): string {
+	if (value === null) return "null";
+	if (Array.isArray(value)) return "array";
+	return typeof value;
+}
+
+/** A boolean with a default; a wrong type says what it got. */
+export function booleanWithDefault(value: boolean) {
+	return z.boolean({ error: (issue) => `expected true or false, got ${typeName(issue.input)}` }).default(value);
+}
+
+/** `roster.roles[3] "feature-owner"`, using the raw entry's name when it has a usable one. */
+function roleLabel(rawDoc: unknown, rosterKey: PropertyKey[], index: number): string {
+	const roles = dig(rawDoc, [...rosterKey, "roles"]);
+	const entry = Array.isArray(roles) ? roles[index] : undefined;
+	const name = dig(entry, ["name"]);
+	const base = `${formatFieldPath([...rosterKey, "roles", index])}`;
+	return typeof name === "string" && name.trim() !== "" ? `${base} "${name}"` : base;
+}
+
+function dig(value: unknown, path: readonly PropertyKey[]): unknown {
+	let current = value;
+	for (const key of path) {
+		if (current === null || typeof current !== "object") return undefined;
+		current = (current as Record<PropertyKey, unknown>)[key];
+	}
+	return current;
+}
+
+/**
+ * Formats a schema problem so it names the roster entry: `roster.roles[2] "reviewer": model: must not be
+ * empty` when the field is inside `<rosterKey>.roles[i]` (the entry's raw name is used when usable),
+ * else `<field path>: <message>`.
+ */
+export function locateProblem(rawDoc: unknown, problem: FieldProblem, rosterKey: PropertyKey[] = ["roster"]): string {
+	const { path, message } = problem;
+	const n = rosterKey.length;
+	const inRoles =
+		path.length > n + 1 &&
+		rosterKey.every((key, i) => path[i] === key) &&
+		path[n] === "roles" &&
+		typeof path[n + 1] === "number";
+	if (!inRoles) return `${formatFieldPath(path)}: ${message}`;
+	const label = roleLabel(rawDoc, rosterKey, path[n + 1] as number);
+	const rest = path.slice(n + 2);
+	return rest.length === 0 ? `${label}: ${message}` : `${label}: ${formatFieldPath(rest)}: ${message}`;
 }

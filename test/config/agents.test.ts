@@ -106,11 +106,11 @@ describe("discoverAgents", () => {
 			"typo.md",
 		]);
 		expect(byFile["broken-yaml.md"]).toMatch(/not valid YAML/);
-		expect(byFile["no-description.md"]).toBe("description: description is required");
-		expect(byFile["no-frontmatter.md"]).toMatch(/name: name is required/);
+		expect(byFile["no-description.md"]).toBe("description: is required (a non-empty string)");
+		expect(byFile["no-frontmatter.md"]).toMatch(/name: is required/);
 		expect(byFile["typo.md"]).toBe('modle: unknown key "modle"');
-		expect(byFile["bad-harness.md"]).toMatch(/harness: harness must be one of pi, codex, claude_code/);
-		expect(byFile["empty-effort.md"]).toBe("effort: effort must not be empty");
+		expect(byFile["bad-harness.md"]).toMatch(/harness: expected one of pi, codex, claude_code/);
+		expect(byFile["empty-effort.md"]).toBe("effort: must not be empty");
 		expect(
 			formatAgentFileErrors(result.errors).some((line) => line.endsWith('typo.md: modle: unknown key "modle"')),
 		).toBe(true);
@@ -155,7 +155,7 @@ describe("parseAgentFile", () => {
 		const result = parseAgentFile(agentMd("name: a\ndescription: d\ntools: 3"), "/x/a.md", "user");
 		expect(result).toEqual({
 			ok: false,
-			problems: ["tools: tools must be a comma-separated string or a list of strings"],
+			problems: ["tools: expected a comma-separated string or a list of strings"],
 		});
 	});
 });

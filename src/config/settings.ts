@@ -1,0 +1,205 @@
+/**
+ * The personal settings file `<agentDir>/extensions/agentshell.json` (DESIGN.md §5; spec
+ * §Native inline rosters: "That file also owns limits, silent mode, interactive defaults, and the root's
+ * `max_sub_agent_depth`. A selected roster cannot change them.").
+ *
+ * Every object is strict: an unknown key is an error naming its path. Absent file or absent keys take
+ * the built-in defaults below; a malformed file is never silently replaced by defaults.
+ *
+ * ```json
+ * {
+ *   "limits": {
+ *     "max_parallel_tasks": 8,       // tasks accepted in one parallel call
+ *     "concurrency": 4,              // children of one call running at once
+ *     "global_concurrency": 4,       // children running at once across all calls and background jobs
+ *     "timeout_ms": 1800000,         // wall-clock limit per child, ms (30 min)
+ *     "kill_grace_ms": 5000,         // SIGTERM → SIGKILL grace, ms
+ *     "output_max_bytes": 51200,     // final answer cap per child, bytes (50 KB); the rest goes to an artifact
+ *     "output_max_lines": 2000       // final answer cap per child, lines
+ *   },
+ *   "silent": false,                 // true: no UI notifications for background job progress/completion
+ *   "interactive": {
+ *     "stay_open": false,            // keep the tmux session after the child finishes
+ *     "inactivity_timeout_ms": null  // end an interactive run after this long without screen change; null: never
+ *   },
+ *   "max_sub_agent_depth": 1,        // the root's delegation depth limit; children inherit it
+ *   "roster": { "enabled": false, "roles": [] }   // the personal roster (inline entry shape)
+ * }
+ * ```
+ */
+import {
+	closeSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	statSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { LaunchError } from "../launch/launch-error.ts";
+import { settingsFilePath } from "../launch/paths.ts";
+import { inlineRosterSchema } from "./roster-schema.ts";
+import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
+
+export { settingsFilePath };
+
+const integer = (min: number, fallback: number, unit: string) =>
+	z
+		.int({ error: (issue) => `expected an integer (${unit}), got ${describe(issue.input)}` })
+		.min(min, `must be at least ${min} (${unit})`)
+		.default(fallback);
+
+function describe(value: unknown): string {
+	return typeof value === "number" ? String(value) : typeName(value);
+}
+
+const strictSection = <T extends z.core.$ZodLooseShape>(shape: T) =>
+	z.strictObject(shape, {
+		error: (issue) => (issue.code === "invalid_type" ? `expected an object, got ${typeName(issue.input)}` : undefined),
+	});
+
+/** Limits; see the module docstring for units and meaning. */
+export const limitsSchema = strictSection({
+	max_parallel_tasks: integer(1, 8, "tasks"),
+	concurrency: integer(1, 4, "children"),
+	global_concurrency: integer(1, 4, "children"),
+	timeout_ms: integer(1, 30 * 60 * 1000, "ms"),
+	kill_grace_ms: integer(0, 5000, "ms"),
+	output_max_bytes: integer(1, 50 * 1024, "bytes"),
+	output_max_lines: integer(1, 2000, "lines"),
+});
+
+/** Interactive (tmux) defaults, used when a call omits them. */
+export const interactiveSchema = strictSection({
+	stay_open: booleanWithDefault(false),
+	inactivity_timeout_ms: z
+		.int({ error: (issue) => `expected an integer (ms) or null, got ${describe(issue.input)}` })
+		.min(1, "must be at least 1 (ms), or null for no inactivity timeout")
+		.nullable()
+		.default(null),
+});
+
+/** The whole settings file. */
+export const settingsSchema = strictSection({
+	limits: limitsSchema.prefault({}),
+	silent: booleanWithDefault(false),
+	interactive: interactiveSchema.prefault({}),
+	max_sub_agent_depth: integer(0, 1, "levels of delegation below the root"),
+	roster: inlineRosterSchema.prefault({}),
+});
+
+export type Settings = z.output<typeof settingsSchema>;
+export type SettingsLimits = Settings["limits"];
+export type InteractiveDefaults = Settings["interactive"];
+
+/**
+ * Built-in defaults (what an absent file means). `max_sub_agent_depth` 1 lets the root delegate one
+ * level (children at depth 1) and no further; multi-level rosters need a larger value at the root.
+ */
+export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
+
+function readSettingsText(file: string): string | undefined {
+	try {
+		return readFileSync(file, "utf8");
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") return undefined;
+		throw new LaunchError(`${file}: cannot read settings file (${code})`);
+	}
+}
+
+function parseJson(file: string, text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw new LaunchError(`${file}: malformed JSON: ${(error as Error).message}`);
+	}
+}
+
+/**
+ * Validates settings already parsed from JSON. Pure.
+ * @param file used only in messages.
+ * @throws LaunchError listing every problem as `<file>: <field path>: <reason>` (roster entries are
+ *   named: `<file>: roster.roles[0] "scout": model: must not be empty`).
+ */
+export function parseSettings(raw: unknown, file: string): Settings {
+	const result = settingsSchema.safeParse(raw);
+	if (!result.success) {
+		throw new LaunchError(
+			fieldProblems(result.error.issues).map((problem) => `${file}: ${locateProblem(raw, problem)}`),
+		);
+	}
+	return result.data;
+}
+
+/**
+ * Loads `<agentDir>/extensions/agentshell.json`, applying built-in defaults for an absent file or
+ * absent keys. Roster paths are not checked here (see `rosterFromSettings`).
+ * @throws LaunchError naming the file and each bad field: unreadable file, malformed JSON, unknown keys,
+ *   wrong types or out-of-range values.
+ */
+export function loadSettings(agentDir: string): Settings {
+	const file = settingsFilePath(agentDir);
+	const text = readSettingsText(file);
+	if (text === undefined) return settingsSchema.parse({});
+	return parseSettings(parseJson(file, text), file);
+}
+
+/**
+ * Persists the personal roster's `enabled` toggle (the `/agentshell-roster` command without a roster
+ * override). Every other key of the file is kept as parsed (JSON formatting becomes 2-space indented);
+ * an absent file is created with only `{ "roster": { "enabled": … } }`.
+ *
+ * Atomic: the new content is written and fsynced to a temporary file in the same directory, then
+ * renamed over the settings file, so readers see either the old or the new file, never a partial one.
+ * @throws LaunchError when the existing file is unreadable, is malformed JSON, or its `roster` is not an
+ *   object (the file is left untouched); or when writing fails.
+ */
+export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
+	const file = settingsFilePath(agentDir);
+	const text = readSettingsText(file);
+	const raw = text === undefined ? {} : parseJson(file, text);
+	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+		throw new LaunchError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
+	}
+	const document = raw as Record<string, unknown>;
+	const roster = document.roster ?? {};
+	if (roster === null || typeof roster !== "object" || Array.isArray(roster)) {
+		throw new LaunchError(`${file}: roster: expected an object, got ${typeName(roster)}; not changing it`);
+	}
+	document.roster = { ...(roster as Record<string, unknown>), enabled };
+	writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
+}
+
+function writeFileAtomic(file: string, content: string): void {
+	const dir = dirname(file);
+	mkdirSync(dir, { recursive: true });
+	let mode = 0o600;
+	try {
+		mode = statSync(file).mode & 0o777;
+	} catch {
+		// A new file: private by default, since it may name local paths.
+	}
+	const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
+	try {
+		const fd = openSync(temp, "wx", mode);
+		try {
+			writeSync(fd, content);
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+		renameSync(temp, file);
+	} catch (error) {
+		try {
+			unlinkSync(temp);
+		} catch {
+			// Already renamed or never created.
+		}
+		throw new LaunchError(`${file}: cannot write settings file (${(error as NodeJS.ErrnoException).code ?? error})`);
+	}
+}

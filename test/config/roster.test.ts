@@ -1,0 +1,390 @@
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadRosterFile, type RosterEntry, recheckNormalizedEntry, settingsDigest } from "../../src/config/roster.ts";
+import { LaunchError } from "../../src/launch/launch-error.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/config/rosters");
+const invalid = (name: string) => join(fixtures, "invalid", name);
+
+function loadError(file: string): LaunchError {
+	try {
+		loadRosterFile(file);
+	} catch (error) {
+		if (error instanceof LaunchError) return error;
+		throw error;
+	}
+	throw new Error(`expected ${file} to be rejected`);
+}
+
+const def = (name: string, extra: Record<string, unknown> = {}, roles: string[] = []) => ({
+	agent: { name, description: `${name} role`, agent_type: "pi", model: "fake/fake-model", effort: "medium", ...extra },
+	roster: { enabled: roles.length > 0, roles: roles.map((agent_file) => ({ agent_file })) },
+});
+
+describe("roster validation table", () => {
+	// Each row: fixture, then fragments the message must contain: file, entry, field and reason.
+	const table: Array<[rule: string, file: string, fragments: string[]]> = [
+		["unknown top-level key", invalid("unknown-top-level-key.json"), ['limits: unknown key "limits"']],
+		[
+			"unknown entry key",
+			invalid("unknown-entry-key.json"),
+			['roster.roles[0] "scout": instructions: unknown key "instructions"'],
+		],
+		[
+			"missing required string",
+			invalid("missing-required-string.json"),
+			['roster.roles[0] "scout": model: is required (a non-empty string)'],
+		],
+		[
+			"empty required string",
+			invalid("empty-required-string.json"),
+			['roster.roles[0] "scout": effort: must not be empty'],
+		],
+		[
+			"agent_type outside pi, codex, claude_code",
+			invalid("bad-agent-type.json"),
+			['roster.roles[0] "scout": agent_type: expected one of pi, codex, claude_code, got "opencode"'],
+		],
+		[
+			"duplicate name",
+			invalid("duplicate-name.json"),
+			['roster.roles[1] "scout": name: duplicate name "scout" (already used by roster.roles[0])'],
+		],
+		[
+			"roster_file on a non-pi entry",
+			invalid("roster-file-on-non-pi.json"),
+			['roster.roles[0] "scout": roster_file: is Pi-only, but agent_type is "codex"'],
+		],
+		[
+			"bad resource value",
+			invalid("bad-resource-value.json"),
+			['roster.roles[0] "scout": resources.inherit_personal_resources: expected true or false, got string'],
+		],
+		[
+			"non-empty packages",
+			invalid("non-empty-packages.json"),
+			['roster.roles[0] "scout": resources.packages: must be empty'],
+		],
+		[
+			"non-empty mcp_servers",
+			invalid("non-empty-mcp-servers.json"),
+			['roster.roles[0] "scout": resources.mcp_servers: a non-empty list is not supported'],
+		],
+		[
+			"missing path",
+			invalid("missing-path.json"),
+			[`roster.roles[0] "scout": cwd: ${invalid("no-such-dir")} does not exist`],
+		],
+		[
+			"missing path in a disabled roster",
+			invalid("missing-path-disabled.json"),
+			[`roster.roles[0] "scout": resources.skills[0]: ${invalid("skills/missing/SKILL.md")} does not exist`],
+		],
+		[
+			"non-pi normalized definition with an enabled roster",
+			invalid("non-pi-enabled/agent.json"),
+			['roster.enabled: must be false because agent_type is "codex"'],
+		],
+		[
+			"non-pi normalized child definition with a non-empty roster",
+			invalid("non-pi-child-with-roles/parent/agent.json"),
+			[
+				`roster.roles[0] → ${invalid("non-pi-child-with-roles/child/agent.json")}: roster.roles: must be empty because agent_type is "claude_code"`,
+			],
+		],
+		[
+			"normalized entry with extra keys",
+			invalid("normalized-entry-extra-keys/agent.json"),
+			['roster.roles[0]: model: unknown key "model"'],
+		],
+		[
+			"normalized entry whose agent_file is missing",
+			invalid("normalized-missing-agent-file/agent.json"),
+			[`roster.roles[0]: agent_file: ${invalid("nowhere/agent.json")} does not exist`],
+		],
+		[
+			"normalized agent with an inline-only key",
+			invalid("normalized-roster-file-key/agent.json"),
+			['agent.roster_file: unknown key "roster_file"'],
+		],
+	];
+
+	it.each(table)("rejects %s naming the file, entry and field", (_rule, file, fragments) => {
+		const error = loadError(file);
+		for (const fragment of fragments) {
+			expect(error.problems).toContainEqual(expect.stringContaining(`${file}: ${fragment}`));
+		}
+	});
+
+	it("rejects malformed JSON naming the file", () => {
+		const dir = tempDir();
+		const file = join(dir, "roster.json");
+		writeFileSync(file, '{"roster": {"enabled": true,, "roles": []}}');
+		expect(loadError(file).problems).toEqual([expect.stringMatching(new RegExp(`^${file}: malformed JSON: `))]);
+	});
+
+	it("rejects a missing roster file naming it", () => {
+		const file = invalid("not-there.json");
+		expect(loadError(file).problems).toEqual([`${file}: file does not exist`]);
+	});
+
+	it("rejects a document that is neither format", () => {
+		const dir = tempDir();
+		writeTree(dir, { "roster.json": { roles: [] } });
+		expect(loadError(join(dir, "roster.json")).message).toMatch(
+			/expected a native inline roster .* found keys "roles"/,
+		);
+	});
+
+	it("rejects a normalized definition without its roster section", () => {
+		const dir = tempDir();
+		writeTree(dir, { "agent.json": { agent: def("solo").agent } });
+		expect(loadError(join(dir, "agent.json")).problems).toEqual([
+			`${join(dir, "agent.json")}: roster: is required (an object)`,
+		]);
+	});
+
+	it("lists every problem of a file, not just the first", () => {
+		const dir = tempDir();
+		writeTree(dir, {
+			"roster.json": {
+				roster: {
+					enabled: "yes",
+					roles: [
+						{ name: "a", description: "", agent_type: "pi", model: "m", effort: "e", colour: "red" },
+						{ name: "b", description: "d", agent_type: "codex", model: "m", effort: "e", cwd: "missing" },
+					],
+				},
+			},
+		});
+		const problems = loadError(join(dir, "roster.json")).problems;
+		expect(problems).toHaveLength(3);
+		expect(problems.join("\n")).toMatch(/roster\.enabled: expected true or false, got string/);
+		expect(problems.join("\n")).toMatch(/roster\.roles\[0\] "a": description: must not be empty/);
+		expect(problems.join("\n")).toMatch(/roster\.roles\[0\] "a": colour: unknown key "colour"/);
+	});
+});
+
+describe("loading valid rosters", () => {
+	it("accepts a native inline roster and resolves its paths against the file's directory", () => {
+		const dir = join(fixtures, "inline");
+		const roster = loadRosterFile(join(dir, "roster.json"));
+		expect(roster).toMatchObject({ source: join(dir, "roster.json"), format: "inline", enabled: true });
+		expect(roster.entries.map((e) => [e.name, e.harness])).toEqual([
+			["feature-owner", "pi"],
+			["Feature-Owner", "claude_code"],
+			["codex-helper", "codex"],
+		]);
+		const owner = roster.entries[0];
+		expect(owner).toMatchObject({
+			model: "fake/fake-model",
+			effort: "high",
+			cwd: join(dir, "work"),
+			rosterFile: join(dir, "child-roster.json"),
+			resources: {
+				skills: [join(dir, "skills/ownership/SKILL.md"), join(dir, "skills")],
+				extensions: [join(dir, "extensions/tool.ts")],
+				plugins: [],
+				packages: [],
+				mcp_servers: [],
+				inherit_personal_resources: false,
+				inherit_project_resources: false,
+				include_instruction_files: true,
+				include_home_system_prompt: false,
+			},
+		});
+		expect(owner.agentFile).toBeUndefined();
+		expect(roster.entries[1].resources).toEqual({
+			skills: [],
+			plugins: [join(dir, "plugins/review-plugin")],
+			extensions: [],
+			packages: [],
+			mcp_servers: null,
+			inherit_personal_resources: true,
+			inherit_project_resources: true,
+			include_instruction_files: true,
+			include_home_system_prompt: true,
+		});
+		expect(roster.entries[2].resources).toBeUndefined();
+		expect(roster.entries[2].cwd).toBeUndefined();
+	});
+
+	it("defaults an inline roster to disabled with no roles", () => {
+		const dir = tempDir();
+		writeTree(dir, { "roster.json": { roster: {} } });
+		expect(loadRosterFile(join(dir, "roster.json"))).toEqual({
+			source: join(dir, "roster.json"),
+			format: "inline",
+			enabled: false,
+			entries: [],
+		});
+	});
+
+	it("accepts a normalized definition and snapshots its direct children", () => {
+		const dir = join(fixtures, "normalized");
+		const roster = loadRosterFile(join(dir, "foreman/agent.json"));
+		expect(roster).toMatchObject({ format: "normalized", enabled: true, source: join(dir, "foreman/agent.json") });
+		expect(roster.entries.map((e) => e.name)).toEqual(["feature-owner", "foreman"]);
+		const [owner, self] = roster.entries;
+		expect(owner).toMatchObject({
+			harness: "pi",
+			agentFile: join(dir, "feature-owner/agent.json"),
+			rosterFile: join(dir, "feature-owner/agent.json"),
+			cwd: dir,
+			resources: { skills: [join(dir, "feature-owner/skills/ownership/SKILL.md")], mcp_servers: null },
+		});
+		expect(self).toMatchObject({ effort: "high", agentFile: join(dir, "foreman/agent.json") });
+	});
+
+	it("gives non-pi normalized children no roster selection while pi leaves get their own file", () => {
+		const dir = join(fixtures, "normalized");
+		const roster = loadRosterFile(join(dir, "feature-owner/agent.json"));
+		const byName = Object.fromEntries(roster.entries.map((e) => [e.name, e]));
+		expect(byName.implementation).toMatchObject({
+			harness: "codex",
+			agentFile: join(dir, "implementation/agent.json"),
+		});
+		expect(byName.implementation.rosterFile).toBeUndefined();
+		expect(byName.reviewer.harness).toBe("claude_code");
+		expect(byName.foreman.rosterFile).toBe(join(dir, "foreman/agent.json"));
+	});
+
+	it("accepts cyclic and self references", () => {
+		const dir = join(fixtures, "normalized");
+		expect(() => loadRosterFile(join(dir, "foreman/agent.json"))).not.toThrow();
+		expect(() => loadRosterFile(join(dir, "feature-owner/agent.json"))).not.toThrow();
+	});
+
+	it("does not read grandchild definitions, only checks that they exist", () => {
+		const dir = tempDir();
+		writeTree(dir, {
+			"parent/agent.json": def("parent", {}, ["../child/agent.json"]),
+			"child/agent.json": def("child", {}, ["../grandchild/agent.json"]),
+			"grandchild/agent.json": "{ this is not JSON",
+		});
+		const roster = loadRosterFile(join(dir, "parent/agent.json"));
+		expect(roster.entries.map((e) => e.name)).toEqual(["child"]);
+		rmSync(join(dir, "grandchild"), { recursive: true });
+		expect(loadError(join(dir, "parent/agent.json")).problems).toEqual([
+			`${join(dir, "parent/agent.json")}: roster.roles[0] → ${join(dir, "child/agent.json")}: roster.roles[0]: agent_file: ${join(dir, "grandchild/agent.json")} does not exist`,
+		]);
+	});
+
+	it("rejects two normalized children with the same resolved name", () => {
+		const dir = tempDir();
+		writeTree(dir, {
+			"parent/agent.json": def("parent", {}, ["../a/agent.json", "../b/agent.json"]),
+			"a/agent.json": def("twin"),
+			"b/agent.json": def("twin"),
+		});
+		expect(loadError(join(dir, "parent/agent.json")).problems).toEqual([
+			`${join(dir, "parent/agent.json")}: roster.roles[1] "twin": name: duplicate name "twin" (already used by roster.roles[0])`,
+		]);
+	});
+
+	it("resolves a symlinked roster's paths against the symlink's directory", () => {
+		const dir = tempDir();
+		writeTree(dir, {
+			"real/roster.json": { roster: { roles: [{ ...def("x").agent, cwd: "work" }] } },
+			"link/work/README.md": "work",
+		});
+		symlinkSync(join(dir, "real/roster.json"), join(dir, "link/roster.json"));
+		const roster = loadRosterFile(join(dir, "link/roster.json"));
+		expect(roster.source).toBe(join(dir, "link/roster.json"));
+		expect(roster.entries[0].cwd).toBe(join(dir, "link/work"));
+		expect(() => loadRosterFile(join(dir, "real/roster.json"))).toThrow(/real\/work does not exist/);
+	});
+
+	it("rejects ~ and URL paths instead of expanding them", () => {
+		const dir = tempDir();
+		writeTree(dir, {
+			"roster.json": {
+				roster: {
+					roles: [{ ...def("x").agent, cwd: "~/work", resources: { skills: ["https://example.com/SKILL.md"] } }],
+				},
+			},
+		});
+		const problems = loadError(join(dir, "roster.json")).problems.join("\n");
+		expect(problems).toMatch(/cwd: "~\/work": "~" is not expanded/);
+		expect(problems).toMatch(/resources\.skills\[0\]: "https:\/\/example\.com\/SKILL\.md": URLs and package selectors/);
+	});
+});
+
+describe("snapshot digests and recheckNormalizedEntry", () => {
+	function setup() {
+		const dir = tempDir();
+		writeTree(dir, {
+			"parent/agent.json": def("parent", {}, ["../child/agent.json"]),
+			"child/agent.json": def("child", { effort: "low" }),
+		});
+		const [entry] = loadRosterFile(join(dir, "parent/agent.json")).entries;
+		return { dir, entry, childFile: join(dir, "child/agent.json") };
+	}
+
+	it("passes when the child definition is unchanged, whatever its formatting", () => {
+		const { entry, childFile } = setup();
+		writeFileSync(childFile, JSON.stringify(def("child", { effort: "low" })));
+		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+	});
+
+	it("passes when only the child's own roster changed (read at its launch)", () => {
+		const { entry, childFile } = setup();
+		writeTree(dirname(childFile), { "agent.json": def("child", { effort: "low" }, ["./agent.json"]) });
+		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+	});
+
+	it("fails naming the file and /reload when the child definition changed", () => {
+		const { entry, childFile } = setup();
+		writeTree(dirname(childFile), { "agent.json": def("child", { effort: "high" }) });
+		expect(() => recheckNormalizedEntry(entry)).toThrow(
+			new RegExp(`^${childFile}: the agent definition of roster entry "child" changed after load; run /reload`),
+		);
+	});
+
+	it("fails naming the file and /reload when the child definition was deleted", () => {
+		const { entry, childFile } = setup();
+		rmSync(childFile);
+		expect(() => recheckNormalizedEntry(entry)).toThrow(/was deleted after load; run \/reload/);
+	});
+
+	it("fails listing the problems when the child definition became invalid", () => {
+		const { entry, childFile } = setup();
+		writeFileSync(childFile, "{");
+		const error = (() => {
+			try {
+				recheckNormalizedEntry(entry);
+			} catch (e) {
+				return e as LaunchError;
+			}
+		})();
+		expect(error?.problems[0]).toMatch(/changed after load and is no longer valid; fix it and run \/reload/);
+		expect(error?.problems[1]).toMatch(new RegExp(`^${childFile}: malformed JSON`));
+	});
+
+	it("ignores entries that do not come from an agent file", () => {
+		const entry: RosterEntry = { name: "x", description: "d", harness: "pi", model: "m", effort: "e", digest: "" };
+		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+	});
+
+	it("computes the same digest for the same settings in any key order", () => {
+		expect(settingsDigest({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe(
+			settingsDigest({ a: { c: null, d: [1, { x: 1, y: 2 }] }, b: 1 }),
+		);
+		expect(settingsDigest({ a: 1 })).not.toBe(settingsDigest({ a: 2 }));
+	});
+
+	it("treats a defaulted resource field and an explicit default as the same settings", () => {
+		const dir = tempDir();
+		writeTree(dir, {
+			"p/agent.json": def("p", {}, ["../c/agent.json"]),
+			"c/agent.json": def("c", { resources: {} }),
+		});
+		const [entry] = loadRosterFile(join(dir, "p/agent.json")).entries;
+		mkdirSync(join(dir, "c"), { recursive: true });
+		writeTree(dir, { "c/agent.json": def("c", { resources: { skills: [], mcp_servers: null } }) });
+		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+	});
+});

@@ -1,0 +1,189 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { rosterFromSettings } from "../../src/config/roster.ts";
+import {
+	DEFAULT_SETTINGS,
+	loadSettings,
+	parseSettings,
+	saveRosterEnabled,
+	settingsFilePath,
+} from "../../src/config/settings.ts";
+import { LaunchError } from "../../src/launch/launch-error.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+
+function problemsOf(fn: () => unknown): string[] {
+	try {
+		fn();
+	} catch (error) {
+		if (error instanceof LaunchError) return error.problems;
+		throw error;
+	}
+	throw new Error("expected a LaunchError");
+}
+
+const role = (name: string, extra: Record<string, unknown> = {}) => ({
+	name,
+	description: `${name} role`,
+	agent_type: "pi",
+	model: "fake/fake-model",
+	effort: "medium",
+	...extra,
+});
+
+describe("settings file", () => {
+	it("uses the built-in defaults when the file is absent", () => {
+		const agentDir = tempDir();
+		expect(loadSettings(agentDir)).toEqual({
+			limits: {
+				max_parallel_tasks: 8,
+				concurrency: 4,
+				global_concurrency: 4,
+				timeout_ms: 1_800_000,
+				kill_grace_ms: 5000,
+				output_max_bytes: 51_200,
+				output_max_lines: 2000,
+			},
+			silent: false,
+			interactive: { stay_open: false, inactivity_timeout_ms: null },
+			max_sub_agent_depth: 1,
+			roster: { enabled: false, roles: [] },
+		});
+		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
+	});
+
+	it("fills in defaults for keys the file leaves out", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, {
+			"extensions/agentshell.json": { limits: { concurrency: 2 }, silent: true, max_sub_agent_depth: 3 },
+		});
+		const settings = loadSettings(agentDir);
+		expect(settings.limits).toMatchObject({ concurrency: 2, max_parallel_tasks: 8, timeout_ms: 1_800_000 });
+		expect(settings).toMatchObject({ silent: true, max_sub_agent_depth: 3, roster: { enabled: false, roles: [] } });
+	});
+
+	it("rejects malformed JSON naming the file", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, { "extensions/agentshell.json": '{"silent": true,}' });
+		expect(problemsOf(() => loadSettings(agentDir))).toEqual([
+			expect.stringMatching(new RegExp(`^${settingsFilePath(agentDir)}: malformed JSON: `)),
+		]);
+	});
+
+	it("lists every malformed field with the file and field path", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, {
+			"extensions/agentshell.json": {
+				limits: { timeout_ms: "30m", concurrency: 0 },
+				silent: "yes",
+				interactive: { inactivity_timeout_ms: 1.5 },
+				max_sub_agent_depth: -1,
+				roster: { roles: [role("scout", { model: "" })] },
+			},
+		});
+		const file = settingsFilePath(agentDir);
+		expect(problemsOf(() => loadSettings(agentDir)).sort()).toEqual(
+			[
+				`${file}: limits.timeout_ms: expected an integer (ms), got string`,
+				`${file}: limits.concurrency: must be at least 1 (children)`,
+				`${file}: silent: expected true or false, got string`,
+				`${file}: interactive.inactivity_timeout_ms: expected an integer (ms) or null, got 1.5`,
+				`${file}: max_sub_agent_depth: must be at least 0 (levels of delegation below the root)`,
+				`${file}: roster.roles[0] "scout": model: must not be empty`,
+			].sort(),
+		);
+	});
+
+	it("rejects unknown keys at any level, naming each", () => {
+		const problems = problemsOf(() =>
+			parseSettings({ limit: {}, limits: { timeout: 5 }, interactive: { attach: true } }, "/x/agentshell.json"),
+		);
+		expect(problems.sort()).toEqual([
+			'/x/agentshell.json: interactive.attach: unknown key "attach"',
+			'/x/agentshell.json: limit: unknown key "limit"',
+			'/x/agentshell.json: limits.timeout: unknown key "timeout"',
+		]);
+	});
+
+	it("rejects a settings file that is not an object", () => {
+		expect(problemsOf(() => parseSettings([], "/x/agentshell.json"))).toEqual([
+			"/x/agentshell.json: (root): expected an object, got array",
+		]);
+	});
+});
+
+describe("personal roster from the settings file", () => {
+	it("resolves roster paths against <agentDir>/extensions", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, {
+			"extensions/agentshell.json": {
+				roster: { enabled: true, roles: [role("scout", { cwd: "work", resources: { skills: ["../skills/a"] } })] },
+			},
+			"extensions/work/README.md": "work",
+			"skills/a/SKILL.md": "# a",
+		});
+		const roster = rosterFromSettings(loadSettings(agentDir), agentDir);
+		expect(roster).toMatchObject({ source: "settings", format: "settings", enabled: true });
+		expect(roster.entries[0]).toMatchObject({
+			name: "scout",
+			cwd: join(agentDir, "extensions/work"),
+			resources: { skills: [join(agentDir, "skills/a")] },
+		});
+	});
+
+	it("rejects a missing path in a disabled personal roster naming the settings file and entry", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, {
+			"extensions/agentshell.json": { roster: { enabled: false, roles: [role("scout", { cwd: "gone" })] } },
+		});
+		const settings = loadSettings(agentDir);
+		expect(problemsOf(() => rosterFromSettings(settings, agentDir))).toEqual([
+			`${settingsFilePath(agentDir)}: roster.roles[0] "scout": cwd: ${join(agentDir, "extensions/gone")} does not exist`,
+		]);
+	});
+});
+
+describe("saveRosterEnabled", () => {
+	it("persists the toggle and keeps every other setting", () => {
+		const agentDir = tempDir();
+		const original = {
+			limits: { concurrency: 2 },
+			silent: true,
+			roster: { enabled: false, roles: [role("scout")] },
+		};
+		writeTree(agentDir, { "extensions/agentshell.json": original });
+		saveRosterEnabled(agentDir, true);
+		expect(JSON.parse(readFileSync(settingsFilePath(agentDir), "utf8"))).toEqual({
+			...original,
+			roster: { ...original.roster, enabled: true },
+		});
+		expect(loadSettings(agentDir).roster.enabled).toBe(true);
+		saveRosterEnabled(agentDir, false);
+		expect(loadSettings(agentDir).roster.enabled).toBe(false);
+	});
+
+	it("writes atomically: the file is replaced by rename and no temporary file is left", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, { "extensions/agentshell.json": { silent: true } });
+		const file = settingsFilePath(agentDir);
+		const before = statSync(file).ino;
+		saveRosterEnabled(agentDir, true);
+		expect(statSync(file).ino).not.toBe(before);
+		expect(readdirSync(join(agentDir, "extensions"))).toEqual(["agentshell.json"]);
+	});
+
+	it("creates the settings file when it does not exist yet", () => {
+		const agentDir = tempDir();
+		saveRosterEnabled(agentDir, true);
+		expect(JSON.parse(readFileSync(settingsFilePath(agentDir), "utf8"))).toEqual({ roster: { enabled: true } });
+	});
+
+	it("refuses to overwrite a malformed settings file", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, { "extensions/agentshell.json": "{ broken" });
+		expect(problemsOf(() => saveRosterEnabled(agentDir, true))[0]).toMatch(/malformed JSON/);
+		expect(readFileSync(settingsFilePath(agentDir), "utf8")).toBe("{ broken");
+		writeFileSync(settingsFilePath(agentDir), '{"roster": []}');
+		expect(problemsOf(() => saveRosterEnabled(agentDir, true))[0]).toMatch(/roster: expected an object, got array/);
+	});
+});

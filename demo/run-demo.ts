@@ -1,0 +1,155 @@
+/**
+ * `npm run demo`: the whole package offline, no API keys. Starts the scripted fake model server, runs
+ * the real `pi` with this extension loaded (`pi -e <this package>`), and lets the scripted parent model
+ * call `subagent` three times — single, parallel and chain — while real pi children answer. Prints the
+ * transcript. Everything lives in a temporary directory that is removed at the end; nothing under ~ is
+ * read or written.
+ *
+ * Exit code 0 when the parent finished and every child answered; 1 otherwise.
+ */
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type RecordedRequest, type StepData, startFakeModelServer } from "../test/support/fake-model/index.ts";
+import { createPiHome } from "../test/support/pi-home.ts";
+
+const PACKAGE_DIR = resolve(import.meta.dirname, "..");
+const PI_CLI = join(PACKAGE_DIR, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+
+const PARENT_CALLS: Array<Record<string, unknown>> = [
+	{ agent: "scout", task: "List the files of this project and say what it is." },
+	{
+		tasks: [
+			{ agent: "scout", task: "Which file documents the project?", task_name: "docs" },
+			{ agent: "reviewer", task: "Review notes.md for clarity.", task_name: "review notes" },
+		],
+	},
+	{
+		chain: [
+			{ agent: "scout", task: "Find the entry point of the project." },
+			{ agent: "planner", task: "Plan how to add a --verbose flag, given these findings: {previous}" },
+		],
+	},
+];
+
+/** The parent (it alone is offered the `subagent` tool): one call per turn, then a summary. */
+function parentStep(request: RecordedRequest): StepData {
+	const done = request.roles.filter((role) => role === "tool").length;
+	const call = PARENT_CALLS[done];
+	if (call) return { toolCalls: [{ name: "subagent", arguments: call }] };
+	return { text: "All three delegations finished: the single scout run, the parallel pair and the chain." };
+}
+
+/** Children: which agent is answering shows in its system prompt (the agent file's body). */
+function childStep(request: RecordedRequest): StepData {
+	const agent = /You are (scout|planner|reviewer|worker)\b/.exec(request.systemPrompt)?.[1] ?? "child";
+	const task = request.lastUserText;
+	if (agent === "scout") {
+		if (request.lastToolOutput === undefined) return { toolCalls: [{ name: "bash", arguments: { command: "ls -1" } }] };
+		const files = request.lastToolOutput.trim().split("\n").join(", ");
+		if (task.includes("entry point")) return { text: "The entry point is main.py (it defines main())." };
+		if (task.includes("documents")) return { text: "README.md documents the project." };
+		return { text: `This is a small Python project. Files: ${files}.` };
+	}
+	if (agent === "reviewer") return { text: "notes.md is clear; one nit: the second sentence repeats the first." };
+	if (agent === "planner") {
+		const findings = task.slice(task.indexOf("findings:") + 9).trim();
+		return { text: `Plan (from "${findings}"):\n1. Add argparse to main.py.\n2. Add --verbose.\n3. Test it.` };
+	}
+	return { text: `${agent} did: ${task}` };
+}
+
+async function main(): Promise<number> {
+	const server = await startFakeModelServer({
+		fallback: (request) => (request.toolNames.includes("subagent") ? parentStep(request) : childStep(request)),
+	});
+	const home = createPiHome(server);
+	try {
+		mkdirSync(join(home.agentDir, "agents"), { recursive: true });
+		for (const file of readdirSync(join(PACKAGE_DIR, "agents"))) {
+			copyFileSync(join(PACKAGE_DIR, "agents", file), join(home.agentDir, "agents", file));
+		}
+		const project = join(realpathSync(home.dir), "project");
+		mkdirSync(project);
+		writeFileSync(join(project, "README.md"), "# tiny\nA tiny demo project.\n");
+		writeFileSync(join(project, "main.py"), "def main():\n    print('hi')\n");
+		writeFileSync(join(project, "notes.md"), "Notes. These are notes.\n");
+
+		console.log("pi-native-subagents demo: a real pi parent delegates to real pi children (model: scripted, offline)\n");
+		const prompt = "Explore this project with your sub-agents.";
+		console.log(`user> ${prompt}\n`);
+		const events = await runPi(["-e", PACKAGE_DIR, "--mode", "json", "--no-session", prompt], project, {
+			...process.env,
+			...home.env,
+		});
+		let answered = 0;
+		let failed = 0;
+		for (const event of events) {
+			if (event.type === "message_end" && event.message?.role === "assistant") {
+				for (const part of event.message.content ?? []) {
+					if (part.type === "text" && part.text) console.log(`parent> ${part.text}\n`);
+					if (part.type === "toolCall") console.log(`parent calls ${part.name} ${JSON.stringify(part.arguments)}\n`);
+				}
+			}
+			if (event.type === "tool_execution_end" && event.toolName === "subagent") {
+				const text = (event.result?.content ?? []).map((c: { text?: string }) => c.text ?? "").join("");
+				console.log(indent(text, "  │ "));
+				for (const child of event.result?.details?.children ?? []) {
+					for (const tool of child.result?.tools ?? []) {
+						console.log(`  (${child.agent} child ran ${tool.toolName}: ${JSON.stringify(tool.args)})`);
+					}
+					if (child.phase === "completed") answered++;
+					else failed++;
+				}
+				console.log("");
+			}
+		}
+		const children = server.requests.filter((r) => !r.toolNames.includes("subagent")).length;
+		console.log(`children answered: ${answered}, failed: ${failed}; model requests: ${server.requests.length} (${children} from children)`);
+		return answered === 5 && failed === 0 ? 0 : 1;
+	} finally {
+		await server.close();
+		home.cleanup();
+	}
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Pi's JSON events, printed loosely.
+type PiEvent = Record<string, any>;
+
+function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<PiEvent[]> {
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+			stdout += chunk;
+		});
+		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+			stderr += chunk;
+		});
+		child.on("error", reject);
+		child.on("close", (code) => {
+			if (code !== 0) return reject(new Error(`pi exited with ${code}\n${stderr}`));
+			const events = stdout
+				.split("\n")
+				.filter((line) => line.startsWith("{"))
+				.map((line) => JSON.parse(line) as PiEvent);
+			resolvePromise(events);
+		});
+	});
+}
+
+function indent(text: string, prefix: string): string {
+	return text
+		.split("\n")
+		.map((line) => prefix + line)
+		.join("\n");
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(`demo failed: ${error.message}`);
+		process.exit(1);
+	},
+);

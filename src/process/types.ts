@@ -24,7 +24,10 @@ export interface ProcessCallbacks {
 }
 
 export interface ProcessOptions extends ProcessCallbacks {
-	limits: Pick<RunLimits, "timeoutMs" | "killGraceMs" | "terminalGraceMs" | "drainMs" | "maxLineBytes" | "stderrTailBytes">;
+	limits: Pick<
+		RunLimits,
+		"timeoutMs" | "killGraceMs" | "terminalGraceMs" | "drainMs" | "maxLineBytes" | "stderrTailBytes"
+	>;
 	/** Aborting kills the whole process group (SIGTERM, then SIGKILL after `killGraceMs`). */
 	signal?: AbortSignal;
 }

@@ -1,0 +1,119 @@
+/**
+ * Test helpers for the process layer: build a ChildCommand for a fault-injection fixture, run it while
+ * collecting records, and wait for events (a record, a pid's disappearance) instead of sleeping.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { startProcess } from "../../src/process/spawn.ts";
+import type { ChildCommand, ProcessOptions, ProcessOutcome, RunningProcess } from "../../src/process/types.ts";
+
+export const FAULT_CLI_DIR = fileURLToPath(new URL("../support/fault-cli/", import.meta.url));
+
+/** Short graces so the suite stays fast; the timeout is only a backstop. */
+export const TEST_LIMITS: ProcessOptions["limits"] = {
+	timeoutMs: 20_000,
+	killGraceMs: 300,
+	terminalGraceMs: 300,
+	drainMs: 300,
+	maxLineBytes: 1024 * 1024,
+	stderrTailBytes: 4096,
+};
+
+/** `node <fixture>.mjs ...args` with a minimal complete environment. */
+export function fixture(name: string, args: string[] = [], overrides: Partial<ChildCommand> = {}): ChildCommand {
+	return {
+		file: process.execPath,
+		args: [`${FAULT_CLI_DIR}${name}.mjs`, ...args],
+		cwd: FAULT_CLI_DIR,
+		env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+		...overrides,
+	};
+}
+
+export interface FixtureRun {
+	running: RunningProcess;
+	records: Record<string, unknown>[];
+	diagnostics: string[];
+	done: Promise<ProcessOutcome>;
+	/** Resolves with the first record (already seen or future) matching `predicate`. */
+	waitForRecord(predicate: (record: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+export function run(
+	command: ChildCommand,
+	options: {
+		limits?: Partial<ProcessOptions["limits"]>;
+		signal?: AbortSignal;
+		onRecord?: (record: unknown) => void;
+	} = {},
+): FixtureRun {
+	const records: Record<string, unknown>[] = [];
+	const diagnostics: string[] = [];
+	const waiters: {
+		predicate: (record: Record<string, unknown>) => boolean;
+		resolve: (r: Record<string, unknown>) => void;
+	}[] = [];
+	const running = startProcess(command, {
+		limits: { ...TEST_LIMITS, ...options.limits },
+		signal: options.signal,
+		onRecord(value) {
+			const record = value as Record<string, unknown>;
+			records.push(record);
+			for (const waiter of [...waiters]) {
+				if (waiter.predicate(record)) {
+					waiters.splice(waiters.indexOf(waiter), 1);
+					waiter.resolve(record);
+				}
+			}
+			options.onRecord?.(value);
+		},
+		onDiagnostic: (line) => diagnostics.push(line),
+	});
+	return {
+		running,
+		records,
+		diagnostics,
+		done: running.done,
+		waitForRecord(predicate) {
+			const seen = records.find(predicate);
+			if (seen) return Promise.resolve(seen);
+			return new Promise((resolve, reject) => {
+				waiters.push({ predicate, resolve });
+				void running.done.then(() => reject(new Error("the run ended before the awaited record")));
+			});
+		},
+	};
+}
+
+export const ofType =
+	(type: string) =>
+	(record: Record<string, unknown>): boolean =>
+		record.type === type;
+
+/** Alive and not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped). */
+export function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+	} catch {
+		return false;
+	}
+	try {
+		// /proc/<pid>/stat: "pid (comm) state ..."; comm may contain spaces, so read after the last ')'.
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Resolves once `pid` is gone; rejects after `timeoutMs`. A SIGKILLed process disappears asynchronously
+ * (the kernel tears it down, then its new parent reaps it) and no event announces that, so this polls.
+ */
+export async function waitUntilGone(pid: number, timeoutMs = 3000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (isAlive(pid)) {
+		if (Date.now() > deadline) throw new Error(`process ${pid} is still alive after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}

@@ -7,7 +7,7 @@
  */
 import { join, resolve } from "node:path";
 import type { AgentToolResult } from "@earendil-works/pi-agent-core";
-import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
+import { fauxAssistantMessage, fauxProvider, fauxToolCall, type JsonObject } from "@earendil-works/pi-ai";
 import {
 	createAgentSession,
 	DefaultResourceLoader,
@@ -101,7 +101,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 			outcomes.set(id, { result: { content: [], details: undefined }, isError: false, updates: [] });
 		faux.setResponses([
 			fauxAssistantMessage(
-				calls.map((call, i) => fauxToolCall(call.name, call.args as Record<string, unknown>, { id: ids[i] })),
+				calls.map((call, i) => fauxToolCall(call.name, call.args as JsonObject, { id: ids[i] })),
 				{ stopReason: "toolUse" },
 			),
 			fauxAssistantMessage("done"),

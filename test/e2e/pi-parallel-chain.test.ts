@@ -1,0 +1,175 @@
+import { readFileSync, statSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+
+let env: E2eEnv;
+
+beforeAll(async () => {
+	env = await startE2eEnv({ agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
+});
+afterAll(async () => env?.close());
+
+const textOf = (result: { content: Array<{ type: string; text?: string }> }) =>
+	result.content.map((part) => part.text ?? "").join("");
+
+describe("parallel calls", () => {
+	it("returns three distinct answers in task order, whatever order they finish in", async () => {
+		env.server.scriptFor("task alpha", { text: "answer A", delayMs: 600 });
+		env.server.scriptFor("task beta", { text: "answer B", delayMs: 300 });
+		env.server.scriptFor("task gamma", { text: "answer C" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			tasks: [
+				{ agent: "echo", task: "task alpha", task_name: "first" },
+				{ agent: "echo", task: "task beta", task_name: "second" },
+				{ agent: "echo", task: "task gamma", task_name: "third" },
+			],
+		});
+		expect(isError).toBe(false);
+		const answers = result.details.children.map((child) => child.result?.finalAnswer);
+		expect(answers).toEqual(["answer A", "answer B", "answer C"]);
+		const text = textOf(result);
+		expect(text).toMatch(/^3\/3 tasks completed/);
+		const positions = ['echo "first"', "answer A", 'echo "second"', "answer B", 'echo "third"', "answer C"].map((s) =>
+			text.indexOf(s),
+		);
+		expect(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]))).toBe(true);
+		expect(result.usage?.output).toBe(
+			result.details.children.reduce((sum, child) => sum + (child.result?.usage.outputTokens ?? 0), 0),
+		);
+		expect(result.usage?.output).toBeGreaterThan(0);
+	});
+
+	it("finishes two parallel calls made in the same assistant turn under the global limit", async () => {
+		const before = env.server.requests.length;
+		const tasks = (prefix: string) => [1, 2, 3].map((n) => ({ agent: "echo", task: `${prefix} item ${n}` }));
+		for (const prefix of ["left", "right"]) {
+			for (const n of [1, 2, 3])
+				env.server.scriptFor(`${prefix} item ${n}`, { text: `${prefix} ${n} done`, delayMs: 200 });
+		}
+		const outcomes = await env.session.callTools([
+			{ name: "subagent", args: { tasks: tasks("left") } },
+			{ name: "subagent", args: { tasks: tasks("right") } },
+		]);
+		for (const [i, prefix] of ["left", "right"].entries()) {
+			const details = outcomes[i].result.details as SubagentDetails;
+			expect(details.children.map((c) => c.result?.finalAnswer)).toEqual([1, 2, 3].map((n) => `${prefix} ${n} done`));
+		}
+		const ours = env.server.requests.slice(before);
+		expect(ours).toHaveLength(6);
+		let peak = 0;
+		for (const request of ours) {
+			const overlapping = ours.filter(
+				(other) =>
+					other.receivedAt <= request.receivedAt && (other.endedAt ?? Number.POSITIVE_INFINITY) > request.receivedAt,
+			).length;
+			peak = Math.max(peak, overlapping);
+		}
+		expect(peak).toBeLessThanOrEqual(4);
+	});
+
+	it("kills every running child on abort, and queued tasks never reach the model", async () => {
+		const before = env.server.requests.length;
+		const markers = [1, 2, 3, 4, 5, 6].map((n) => `hang number ${n}`);
+		for (const marker of markers) env.server.scriptFor(marker, { hang: true });
+		const controller = new AbortController();
+		const call = env.session.callTool<SubagentDetails>(
+			"subagent",
+			{ tasks: markers.map((task) => ({ agent: "echo", task })) },
+			controller.signal,
+		);
+		await env.server.waitFor((requests) => requests.length - before >= 4);
+		controller.abort();
+		const { result } = await call;
+		const phases = result.details.children.map((child) => child.phase);
+		expect(phases.filter((p) => p === "aborted")).toHaveLength(4);
+		expect(phases.filter((p) => p === "skipped")).toHaveLength(2);
+		const pids = result.details.children.flatMap((child) => (child.result?.pid ? [child.result.pid] : []));
+		expect(pids).toHaveLength(4);
+		await waitUntil(
+			() => pids.every((pid) => !isAlive(pid) && groupMembers(pid).length === 0),
+			"children to die",
+			5_000,
+		);
+		expect(env.server.requests.length - before).toBe(4);
+		const text = textOf(result);
+		expect(text).toContain("0/6 tasks completed");
+		expect(text.match(/— aborted/g)).toHaveLength(4);
+		expect(text.match(/never started/g)).toHaveLength(2);
+	});
+
+	it("truncates a 200 KB answer for the model and keeps all of it in the artifact", async () => {
+		const line = `${"x".repeat(99)}\n`;
+		const big = line.repeat(2_000);
+		expect(big.length).toBe(200_000);
+		env.server.scriptFor("big answer please", { text: big });
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "big answer please",
+		});
+		const text = textOf(result);
+		const run = result.details.children[0].result;
+		expect(run?.artifactPath).toBeDefined();
+		expect(text).toContain(`full answer in ${run?.artifactPath}`);
+		expect(Buffer.byteLength(text)).toBeLessThan(52 * 1024);
+		expect(statSync(run?.artifactPath as string).size).toBe(200_000);
+		expect(readFileSync(run?.artifactPath as string, "utf8")).toBe(big);
+	});
+});
+
+describe("chain calls", () => {
+	it("passes the previous answer byte for byte, even with $&, $1, {previous} and U+2028", async () => {
+		const tricky = "A $& B $1 C {previous} D \u2028 E $$ F";
+		env.server.scriptFor("chain step one", { text: tricky });
+		env.server.scriptFor("step two got:", (request) => ({ text: `seen ${request.lastUserText.length} chars` }));
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			chain: [
+				{ agent: "echo", task: "chain step one" },
+				{ agent: "echo", task: "step two got: {previous} (end)" },
+			],
+		});
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText.startsWith("step two got:"));
+		expect(request?.lastUserText).toBe(`step two got: ${tricky} (end)`);
+		expect(result.details.children.map((c) => c.phase)).toEqual(["completed", "completed"]);
+	});
+
+	it("stops at a failing second step, names it, and keeps the first step's result", async () => {
+		const before = env.server.requests.length;
+		env.server.scriptFor("chain fail one", { text: "first is fine" });
+		env.server.scriptFor("chain fail two", { error: { status: 500, message: "step two blew up" } });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			chain: [
+				{ agent: "echo", task: "chain fail one" },
+				{ agent: "echo", task: "chain fail two after {previous}" },
+				{ agent: "echo", task: "chain fail three" },
+			],
+		});
+		expect(isError).toBe(true);
+		expect(result.details.children.map((c) => c.phase)).toEqual(["completed", "failed", "skipped"]);
+		const text = textOf(result);
+		expect(text).toContain("the chain stopped at step 2 (echo: failed)");
+		expect(text).toContain("first is fine");
+		expect(text).toContain("step two blew up");
+		expect(env.server.requests.slice(before).some((r) => r.lastUserText.includes("chain fail three"))).toBe(false);
+	});
+});
+
+describe("mode selection", () => {
+	it("refuses a call that mixes modes, listing the fields given", async () => {
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "x",
+			tasks: [{ agent: "echo", task: "y" }],
+		});
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain("got single (agent + task) and tasks (fields: agent, task, tasks)");
+	});
+
+	it("refuses a call with no mode", async () => {
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { cwd: "." });
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain("none was given");
+	});
+});

@@ -1,33 +1,27 @@
 /**
- * pi-native-subagents: wiring only (DESIGN.md §2). Registers the tools and lifecycle hooks; owns no logic.
+ * pi-native-subagents: wiring only (DESIGN.md §2). Registers the tools, the command and the lifecycle
+ * hooks; owns no logic.
  */
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import pLimit from "p-limit";
+import { ExtensionState } from "./config/extension-state.ts";
 import { createPiAdapter } from "./harness/pi.ts";
 import { resolvePiInvocation } from "./harness/pi-invocation.ts";
-import { readDepthState } from "./launch/depth.ts";
-import { createSubagentTool, type SubagentToolConfig } from "./tools/subagent-tool.ts";
-
-const DEFAULT_CONFIG: SubagentToolConfig = {
-	limits: {
-		timeoutMs: 30 * 60_000,
-		killGraceMs: 3_000,
-		terminalGraceMs: 2_000,
-		drainMs: 1_000,
-		maxLineBytes: 16 * 1024 * 1024,
-		stderrTailBytes: 16 * 1024,
-	},
-	caps: { maxBytes: 50 * 1024, maxLines: 2_000 },
-	callLimits: { maxParallelTasks: 8, maxChainSteps: 16 },
-	concurrency: 4,
-	updateIntervalMs: 100,
-};
+import { createRosterTool, registerRosterCommand } from "./tools/roster-tool.ts";
+import { createSubagentTool } from "./tools/subagent-tool.ts";
 
 export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
-	const globalLimit = pLimit(4);
+	const state = new ExtensionState(agentDir, process.env, process.cwd());
+	const globalLimit = pLimit(state.toolState().limits?.globalConcurrency ?? 4);
+	pi.on("session_start", (_event, ctx) => {
+		state.reload();
+		const limits = state.toolState().limits;
+		if (limits) globalLimit.concurrency = limits.globalConcurrency;
+		for (const problem of state.problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
+	});
 	pi.registerTool(
 		createSubagentTool({
 			adapters: {
@@ -37,11 +31,13 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 					agentDir,
 				}),
 			},
-			globalLimit,
-			config: () => DEFAULT_CONFIG,
-			depth: () => readDepthState(process.env, 1),
+			globalLimit: () => globalLimit,
+			state: () => state.toolState(),
 			agentDir,
 			baseEnv: () => process.env,
+			updateIntervalMs: 100,
 		}),
 	);
+	pi.registerTool(createRosterTool(state));
+	registerRosterCommand(pi, state);
 }

@@ -86,6 +86,11 @@ export interface LaunchSpec {
 	/** Text appended to the child's system prompt (an agent definition's body). */
 	systemPromptAddition?: string;
 	resources?: Resources;
+	/**
+	 * Normalized codex/claude roster children only: discovered absolute skill files delivered as a prompt
+	 * reference block appended to the task (spec §Selected skills for normalized Codex and Claude children).
+	 */
+	skillReferences?: string[];
 	/** Roster file selected for the child (`PI_AGENTSHELL_ROSTER_FILE`), absolute; pi only. */
 	rosterFile?: string;
 	session: SessionChoice;

@@ -1,89 +1,114 @@
 /**
- * Exactly one mode per call (issue 3 item 3): single, `tasks` or `chain`. Shape checks only; the launch
- * layer resolves names and paths.
+ * Exactly one mode per call (issue 3 item 3): single, `tasks` or `chain`; and exactly one kind per child
+ * (`agent`, `roster_entry` or `agent_type`). Shape checks only; the launch layer resolves names and paths.
  */
+import type { ChildCall } from "../launch/child-call.ts";
 import { LaunchError } from "../launch/launch-error.ts";
-import type { AgentTask } from "../launch/resolve-agent.ts";
 import type { CallMode } from "../runs/scheduler.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 
 export interface SelectedCall {
 	mode: CallMode;
-	tasks: AgentTask[];
+	calls: ChildCall[];
+	/** Per child, for messages: "" in single mode, "task N" / "step N" otherwise. */
+	labels: string[];
 }
 
 export interface CallLimits {
-	/** Most tasks in one `tasks` call. */
+	/** Most tasks in one `tasks` call (setting `limits.max_parallel_tasks`). */
 	maxParallelTasks: number;
 	/** Most steps in one `chain` call. */
 	maxChainSteps: number;
 }
 
+const CHILD_KEYS = ["agent", "roster_entry", "agent_type"] as const;
+const SINGLE_KEYS = [...CHILD_KEYS, "task"] as const;
+
 /**
- * @throws LaunchError listing every problem: no mode or several modes (naming the fields given), missing
- *   task text, `prompt` conflicting with `task`, too many tasks.
+ * @throws LaunchError listing every problem: no mode or several modes (naming the fields given), a child
+ *   with no kind or several, missing task text, `prompt` conflicting with `task`, too many children.
  */
 export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall {
-	const given: string[] = [];
-	const single = args.agent !== undefined || args.task !== undefined;
-	if (args.agent !== undefined) given.push("agent");
-	if (args.task !== undefined) given.push("task");
-	if (args.tasks !== undefined) given.push("tasks");
-	if (args.chain !== undefined) given.push("chain");
-	const modes = [
-		single && "single (agent + task)",
-		args.tasks !== undefined && "tasks",
-		args.chain !== undefined && "chain",
-	].filter(Boolean);
+	const singleFields = SINGLE_KEYS.filter((key) => args[key] !== undefined);
+	const modes: string[] = [];
+	if (singleFields.length > 0) modes.push(`single (${singleFields.join(", ")})`);
+	if (args.tasks !== undefined) modes.push("tasks");
+	if (args.chain !== undefined) modes.push("chain");
 	if (modes.length !== 1) {
 		throw new LaunchError(
-			`give exactly one mode: single ({ agent, task }), parallel ({ tasks: [...] }) or chain ({ chain: [...] }); ${
-				modes.length === 0 ? "none was given" : `got ${modes.join(" and ")} (fields: ${given.join(", ")})`
+			`give exactly one mode: single ({ agent | roster_entry | agent_type, task }), parallel ({ tasks: [...] }) or chain ({ chain: [...] }); ${
+				modes.length === 0 ? "none was given" : `got ${modes.join(" and ")}`
 			}`,
 		);
 	}
 	const problems: string[] = [];
-	const toTask = (item: ChildArgs & { prompt?: unknown }, where: string): AgentTask | undefined => {
-		if (item.prompt !== undefined) problems.push(`${where}: give task or prompt, not both with different text`);
-		if (typeof item.agent !== "string" || item.agent.trim() === "") problems.push(`${where}: agent is required`);
-		if (typeof item.task !== "string") problems.push(`${where}: task (or prompt) is required`);
-		if (problems.length > 0) return undefined;
-		return {
-			agent: item.agent,
-			task: item.task,
-			taskName: item.task_name,
-			cwd: item.cwd,
-			model: item.model,
-			effort: item.effort,
-		};
-	};
 	let mode: CallMode;
-	let items: Array<AgentTask | undefined>;
-	if (single) {
+	let items: ChildArgs[];
+	let prefix: string;
+	if (singleFields.length > 0) {
 		mode = "single";
-		items = [toTask({ ...(args as ChildArgs) }, "single call")];
+		items = [args];
+		prefix = "";
 	} else if (args.tasks !== undefined) {
 		mode = "parallel";
-		if (args.tasks.length === 0) problems.push("tasks: give at least one task");
-		if (args.tasks.length > limits.maxParallelTasks) {
+		items = args.tasks;
+		prefix = "task";
+		if (items.length === 0) problems.push("tasks: give at least one task");
+		if (items.length > limits.maxParallelTasks) {
 			problems.push(
-				`tasks: ${args.tasks.length} tasks given, at most ${limits.maxParallelTasks} are allowed per call (setting limits.max_parallel_tasks)`,
+				`tasks: ${items.length} tasks given, at most ${limits.maxParallelTasks} are allowed per call (setting limits.max_parallel_tasks)`,
 			);
 		}
-		items = args.tasks.map((item, i) => toTask(item, `tasks[${i}]`));
 	} else {
 		mode = "chain";
-		const chain = args.chain ?? [];
-		if (chain.length === 0) problems.push("chain: give at least one step");
-		if (chain.length > limits.maxChainSteps)
-			problems.push(`chain: ${chain.length} steps given, at most ${limits.maxChainSteps} are allowed`);
-		items = chain.map((item, i) => toTask(item, `chain[${i}]`));
+		items = args.chain ?? [];
+		prefix = "step";
+		if (items.length === 0) problems.push("chain: give at least one step");
+		if (items.length > limits.maxChainSteps) {
+			problems.push(`chain: ${items.length} steps given, at most ${limits.maxChainSteps} are allowed`);
+		}
 	}
-	if (mode !== "single" && (args.model !== undefined || args.effort !== undefined || args.cwd !== undefined)) {
+	if (mode !== "single") {
+		const topLevel = Object.keys(args).filter(
+			(key) =>
+				key !== "tasks" &&
+				key !== "chain" &&
+				key !== "agentScope" &&
+				(args as Record<string, unknown>)[key] !== undefined,
+		);
+		if (topLevel.length > 0)
+			problems.push(`${topLevel.join(", ")}: in ${mode} mode these go inside each item, not at the top level`);
+	}
+	const labels = items.map((_, i) => (prefix ? `${prefix} ${i + 1}` : ""));
+	const calls = items.map((item, i) => toChildCall(item, labels[i] ? `${labels[i]}: ` : "", problems));
+	if (problems.length > 0) throw new LaunchError(problems);
+	return { mode, calls: calls as ChildCall[], labels };
+}
+
+function toChildCall(item: ChildArgs & { prompt?: unknown }, where: string, problems: string[]): ChildCall | undefined {
+	const kinds = CHILD_KEYS.filter((key) => item[key] !== undefined);
+	const before = problems.length;
+	if (kinds.length !== 1) {
 		problems.push(
-			`${mode === "parallel" ? "tasks" : "chain"}: model, effort and cwd go inside each item, not at the top level`,
+			`${where}give exactly one of agent, roster_entry or agent_type; ${kinds.length === 0 ? "none was given" : `got ${kinds.join(" and ")}`}`,
 		);
 	}
-	if (problems.length > 0) throw new LaunchError(problems);
-	return { mode, tasks: items as AgentTask[] };
+	if (item.prompt !== undefined) problems.push(`${where}give task or prompt, not both with different text`);
+	if (typeof item.task !== "string") problems.push(`${where}task (or prompt) is required`);
+	if (problems.length > before) return undefined;
+	return {
+		agent: item.agent,
+		rosterEntry: item.roster_entry,
+		agentType: item.agent_type,
+		task: item.task as string,
+		taskName: item.task_name,
+		cwd: item.cwd,
+		model: item.model,
+		effort: item.effort,
+		resources: item.resources,
+		rosterFile: item.roster_file,
+		allowedTools: item.allowed_tools,
+		disallowedTools: item.disallowed_tools,
+		autoApprove: item.auto_approve,
+	};
 }

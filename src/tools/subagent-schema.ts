@@ -1,63 +1,96 @@
 /**
  * The `subagent` tool's argument schema (TypeBox; Pi validates it as JSON Schema). `prompt` is folded
- * into `task` by `prepareSubagentArguments` (DESIGN.md §1).
+ * into `task` by `prepareSubagentArguments` (DESIGN.md §1). Field names follow the spec's tool
+ * arguments (spec/rosters-resources-resume.md §Calling the existing tool).
  */
 import { type Static, Type } from "typebox";
+import { HARNESSES } from "../launch/launch-spec.ts";
 
 /** A string enum as `{type:"string",enum:[…]}` (what pi-ai's StringEnum builds; some providers reject anyOf/const). */
 function stringEnum<T extends string>(values: readonly T[], description: string) {
 	return Type.Unsafe<T>({ type: "string", enum: [...values], description });
 }
 
-const agentScope = stringEnum(
-	["user", "project", "both"] as const,
-	'Where agent definitions are looked up: "user" (default), "project" (nearest .pi/agents) or "both" (project overrides user).',
+const paths = (description: string) => Type.Optional(Type.Array(Type.String(), { description }));
+const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
+
+const resources = Type.Object(
+	{
+		skills: paths("Skill files or directories (pi: --skill)."),
+		plugins: paths("Plugin directories (claude: --plugin-dir; not supported by pi)."),
+		extensions: paths("Extension files or directories (pi: -e)."),
+		packages: paths("Must be empty: packages are never installed."),
+		mcp_servers: Type.Optional(
+			Type.Union([Type.Array(Type.String()), Type.Null()], {
+				description: "null inherits MCP servers; [] disables them.",
+			}),
+		),
+		inherit_personal_resources: flag("Default true."),
+		inherit_project_resources: flag("Default true."),
+		include_instruction_files: flag("AGENTS.md / CLAUDE.md discovery. Default true."),
+		include_home_system_prompt: flag("The home SYSTEM.md. Default true."),
+	},
+	{ description: "Resource selection; paths resolve against the child's cwd. Omit or null: not set." },
 );
 
+/** Fields every child has, in single mode (top level) and in `tasks` / `chain` items. */
 const childFields = {
-	agent: Type.String({ description: "Name of the agent definition to run." }),
-	task: Type.String({
-		description: "The text handed to the child. In a chain, {previous} is replaced by the prior step's answer.",
-	}),
+	agent: Type.Optional(Type.String({ description: "Name of a Markdown agent definition to run." })),
+	roster_entry: Type.Optional(
+		Type.String({ description: "Name of a roster entry to run; its harness, model, effort, cwd and resources apply." }),
+	),
+	agent_type: Type.Optional(stringEnum(HARNESSES, "Ad-hoc run of a harness: pi, codex or claude_code.")),
+	task: Type.Optional(
+		Type.String({
+			description: "The text handed to the child (alias: prompt). In a chain, {previous} is the prior step's answer.",
+		}),
+	),
 	task_name: Type.Optional(Type.String({ description: "Short label for this child in progress and results." })),
 	cwd: Type.Optional(Type.String({ description: "Working directory of the child, relative to the current one." })),
-	model: Type.Optional(
-		Type.String({ description: "Model override (harness-native selector, e.g. provider/id for pi)." }),
-	),
+	model: Type.Optional(Type.String({ description: "Model (harness-native selector, e.g. provider/id for pi)." })),
 	effort: Type.Optional(
-		Type.String({ description: "Effort / thinking level override (pi: off|minimal|low|medium|high|xhigh|max)." }),
+		Type.String({ description: "Effort / thinking level (pi: off|minimal|low|medium|high|xhigh|max)." }),
 	),
+	resources: Type.Optional(Type.Union([resources, Type.Null()])),
+	roster_file: Type.Optional(
+		Type.Union([Type.String(), Type.Null()], {
+			description: "Pi only: the child's own roster file (PI_AGENTSHELL_ROSTER_FILE). Omit or null: not set.",
+		}),
+	),
+	allowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool allowlist for this call." })),
+	disallowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool denylist for this call." })),
+	auto_approve: flag("Bypass the harness's approvals / sandbox for this call only. Default false."),
 };
 
+const child = Type.Object(childFields);
+
 export const subagentSchema = Type.Object({
-	agent: Type.Optional(Type.String({ description: "Single mode: the agent definition to run." })),
-	task: Type.Optional(Type.String({ description: "Single mode: the text handed to the child (alias: prompt)." })),
-	task_name: Type.Optional(Type.String({ description: "Single mode: short label for the child." })),
-	cwd: Type.Optional(
-		Type.String({ description: "Single mode: working directory of the child, relative to the current one." }),
-	),
-	model: childFields.model,
-	effort: childFields.effort,
+	...childFields,
 	tasks: Type.Optional(
-		Type.Array(Type.Object(childFields), {
+		Type.Array(child, {
 			description: "Parallel mode: children run at once (bounded); results come back in this order.",
 		}),
 	),
 	chain: Type.Optional(
-		Type.Array(Type.Object(childFields), {
+		Type.Array(child, {
 			description: "Chain mode: steps run in order; {previous} in a step's task is the prior step's final answer.",
 		}),
 	),
-	agentScope: Type.Optional(agentScope),
+	agentScope: Type.Optional(
+		stringEnum(
+			["user", "project", "both"] as const,
+			'Where agent definitions are looked up: "user" (default), "project" (nearest .pi/agents) or "both" (project overrides user).',
+		),
+	),
 });
 
 export type SubagentArgs = Static<typeof subagentSchema>;
-export type ChildArgs = NonNullable<SubagentArgs["tasks"]>[number];
+export type ChildArgs = Static<typeof child>;
 
 /**
  * Folds the documented alias `prompt` into `task`, at the top level and in `tasks` / `chain` items
- * (Pi runs `prepareArguments` before schema validation). When both are given, `prompt` is left in
- * place and `selectMode` reports the conflict unless they are equal.
+ * (Pi runs `prepareArguments` before schema validation). When both are given with different text,
+ * `prompt` is left in place and `selectMode` reports the conflict.
  */
 export function prepareSubagentArguments(raw: unknown): SubagentArgs {
 	if (!raw || typeof raw !== "object") return raw as SubagentArgs;

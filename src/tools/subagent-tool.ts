@@ -5,19 +5,19 @@
 import { randomUUID } from "node:crypto";
 import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { LimitFunction } from "p-limit";
+import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { HarnessAdapter } from "../harness/adapter.ts";
 import { buildChildEnv } from "../launch/child-env.ts";
 import type { DepthState } from "../launch/depth.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { LaunchError } from "../launch/launch-error.ts";
-import type { Harness, LaunchSpec, RunLimits } from "../launch/launch-spec.ts";
-import { resolveAgentTasks } from "../launch/resolve-agent.ts";
+import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
+import { type RosterState, resolveChildCalls } from "../launch/resolve-calls.ts";
 import { artifactDir } from "../runs/artifacts.ts";
-import type { OutputCaps } from "../runs/delivery.ts";
 import { type CallMode, type ChildRun, runCall } from "../runs/scheduler.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
-import { type CallLimits, selectMode } from "./select-mode.ts";
+import { selectMode } from "./select-mode.ts";
 import { prepareSubagentArguments, type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 
 /** `details` of every `subagent` result, partial or final. */
@@ -28,26 +28,25 @@ export interface SubagentDetails {
 	error?: string;
 }
 
-/** Settings the tool reads at each call (so `/reload` and settings edits apply). */
-export interface SubagentToolConfig {
-	limits: RunLimits;
-	caps: OutputCaps;
-	callLimits: CallLimits;
-	/** Children running at once within one call. */
-	concurrency: number;
-	/** ms between live updates to the UI. */
-	updateIntervalMs: number;
+/** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
+export interface SubagentToolState {
+	/** `undefined` when the settings file is malformed; `configError` then says why and calls are refused. */
+	limits?: EffectiveLimits;
+	configError?: string;
+	roster: RosterState;
+	depth: DepthState;
 }
 
 export interface SubagentToolDeps {
 	adapters: Partial<Record<Harness, HarnessAdapter>>;
 	/** Shared by every call of the parent session. */
-	globalLimit: LimitFunction;
-	config(): SubagentToolConfig;
-	depth(): DepthState;
+	globalLimit(): LimitFunction;
+	state(): SubagentToolState;
 	agentDir: string;
 	/** The parent's environment children start from. */
 	baseEnv(): NodeJS.ProcessEnv;
+	/** ms between live updates to the UI. */
+	updateIntervalMs: number;
 }
 
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
@@ -56,8 +55,8 @@ export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeo
 		label: "Subagent",
 		description: [
 			"Delegate work to sub-agents that run as separate native processes (pi, codex or claude), each with its own context.",
-			"Modes (give exactly one): single { agent, task }; parallel { tasks: [{ agent, task }, ...] }; chain { chain: [{ agent, task }, ...] } where {previous} in a step's task is replaced by the prior step's final answer.",
-			"Agents are Markdown definitions in the user's agents directory (agentScope 'project' or 'both' adds the project's .pi/agents).",
+			"Modes (give exactly one): single { agent | roster_entry | agent_type, task }; parallel { tasks: [...] }; chain { chain: [...] } where {previous} in a step's task is replaced by the prior step's final answer.",
+			"agent names a Markdown agent definition; roster_entry a roster entry (see subagent_roster); agent_type runs a harness ad hoc.",
 		].join(" "),
 		promptSnippet:
 			"Delegate tasks to sub-agents running as separate pi/codex/claude processes (single, parallel, chain)",
@@ -71,6 +70,52 @@ export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeo
 	};
 }
 
+function refusal(message: string): AgentToolResult<SubagentDetails> {
+	return {
+		content: [{ type: "text", text: `subagent: nothing was started.\n${message}` }],
+		details: { mode: "invalid", children: [], error: message },
+		isError: true,
+	};
+}
+
+/** Resolves the call into specs and checks each with its adapter; throws LaunchError with every problem. */
+async function planCall(
+	deps: SubagentToolDeps,
+	state: SubagentToolState,
+	limits: EffectiveLimits,
+	params: SubagentArgs,
+	ctx: ExtensionContext,
+): Promise<{ mode: CallMode; specs: LaunchSpec[] }> {
+	const call = selectMode(params, { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps });
+	const context: LaunchContext = {
+		cwd: ctx.cwd,
+		agentDir: deps.agentDir,
+		projectTrusted: ctx.isProjectTrusted(),
+		confirm: ctx.hasUI ? (title, message) => ctx.ui.confirm(title, message) : undefined,
+		depth: state.depth.depth,
+		maxDepth: state.depth.maxDepth,
+		limits: limits.run,
+	};
+	const specs = await resolveChildCalls(call.calls, call.labels, params.agentScope ?? "user", context, state.roster);
+	const problems: string[] = [];
+	specs.forEach((spec, i) => {
+		const label = call.labels[i] ? `${call.labels[i]}: ` : "";
+		const adapter = deps.adapters[spec.harness];
+		if (!adapter) {
+			problems.push(`${label}harness "${spec.harness}" is not available in this version`);
+			return;
+		}
+		try {
+			adapter.validate(spec);
+		} catch (error) {
+			if (!(error instanceof LaunchError)) throw error;
+			problems.push(...error.problems.map((problem) => `${label}${problem}`));
+		}
+	});
+	if (problems.length > 0) throw new LaunchError(problems);
+	return { mode: call.mode, specs };
+}
+
 async function executeSubagent(
 	deps: SubagentToolDeps,
 	toolCallId: string,
@@ -79,47 +124,18 @@ async function executeSubagent(
 	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
 	ctx: ExtensionContext,
 ): Promise<AgentToolResult<SubagentDetails>> {
-	const config = deps.config();
-	let mode: CallMode;
-	let specs: LaunchSpec[];
+	const state = deps.state();
+	const limits = state.limits;
+	if (!limits) return refusal(`the settings file is malformed:\n${state.configError ?? "unknown error"}`);
+	let plan: { mode: CallMode; specs: LaunchSpec[] };
 	try {
-		const call = selectMode(params, config.callLimits);
-		mode = call.mode;
-		const depth = deps.depth();
-		const context: LaunchContext = {
-			cwd: ctx.cwd,
-			agentDir: deps.agentDir,
-			projectTrusted: ctx.isProjectTrusted(),
-			confirm: ctx.hasUI ? (title, message) => ctx.ui.confirm(title, message) : undefined,
-			depth: depth.depth,
-			maxDepth: depth.maxDepth,
-			limits: config.limits,
-		};
-		specs = await resolveAgentTasks(call.tasks, params.agentScope ?? "user", context);
-		const problems: string[] = [];
-		for (const spec of specs) {
-			const adapter = deps.adapters[spec.harness];
-			if (!adapter) {
-				problems.push(`harness "${spec.harness}" is not available in this version`);
-				continue;
-			}
-			try {
-				adapter.validate(spec);
-			} catch (error) {
-				problems.push(...(error instanceof LaunchError ? error.problems : [(error as Error).message]));
-			}
-		}
-		if (problems.length > 0) throw new LaunchError(problems);
+		plan = await planCall(deps, state, limits, params, ctx);
 	} catch (error) {
 		if (!(error instanceof LaunchError)) throw error;
-		return {
-			content: [{ type: "text", text: `subagent: nothing was started.\n${error.message}` }],
-			details: { mode: "invalid", children: [], error: error.message },
-			isError: true,
-		};
+		return refusal(error.message);
 	}
+	const { mode, specs } = plan;
 
-	const depth = deps.depth();
 	const baseEnv = deps.baseEnv();
 	let lastUpdate = 0;
 	let latest: ChildRun[] = [];
@@ -135,14 +151,14 @@ async function executeSubagent(
 	const children = await runCall(mode, specs, {
 		adapters: deps.adapters as Record<Harness, HarnessAdapter>,
 		envFor: (spec) =>
-			buildChildEnv(baseEnv, { depth: spec.depth, maxDepth: depth.maxDepth, rosterFile: spec.rosterFile }),
-		concurrency: config.concurrency,
-		globalLimit: deps.globalLimit,
+			buildChildEnv(baseEnv, { depth: spec.depth, maxDepth: state.depth.maxDepth, rosterFile: spec.rosterFile }),
+		concurrency: limits.concurrency,
+		globalLimit: deps.globalLimit(),
 		signal,
 		onUpdate(current) {
 			if (!onUpdate) return;
 			latest = current;
-			const wait = config.updateIntervalMs - (Date.now() - lastUpdate);
+			const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
 			if (wait <= 0) flush();
 			else pending ??= setTimeout(flush, wait);
 		},
@@ -150,13 +166,12 @@ async function executeSubagent(
 	if (pending) clearTimeout(pending);
 
 	const sessionId = ctx.sessionManager.getSessionId();
-	const text = buildResultText(mode, children, config.caps, artifactDir(sessionId), toolCallId || randomUUID());
-	const failed = children.some((child) => child.phase !== "completed");
+	const text = buildResultText(mode, children, limits.caps, artifactDir(sessionId), toolCallId || randomUUID());
 	return {
 		content: [{ type: "text", text }],
 		details: { mode, children },
 		usage: totalUsage(children),
-		isError: failed,
+		isError: children.some((child) => child.phase !== "completed"),
 	};
 }
 

@@ -4,9 +4,13 @@ import { promisify } from "node:util";
 import { expect, it } from "vitest";
 
 it("runs the demo offline: exit 0 and the children's answers printed", async () => {
-	const { stdout } = await promisify(execFile)(process.execPath, [resolve(import.meta.dirname, "../../demo/run-demo.ts")], {
-		timeout: 60_000,
-	});
+	const { stdout } = await promisify(execFile)(
+		process.execPath,
+		[resolve(import.meta.dirname, "../../demo/run-demo.ts")],
+		{
+			timeout: 60_000,
+		},
+	);
 	expect(stdout).toContain("This is a small Python project. Files: README.md, main.py, notes.md.");
 	expect(stdout).toContain("notes.md is clear");
 	expect(stdout).toContain('Plan (from "The entry point is main.py (it defines main()).")');

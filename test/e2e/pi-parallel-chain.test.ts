@@ -164,7 +164,7 @@ describe("mode selection", () => {
 			tasks: [{ agent: "echo", task: "y" }],
 		});
 		expect(isError).toBe(true);
-		expect(textOf(result)).toContain("got single (agent + task) and tasks (fields: agent, task, tasks)");
+		expect(textOf(result)).toContain("got single (agent, task) and tasks");
 	});
 
 	it("refuses a call with no mode", async () => {

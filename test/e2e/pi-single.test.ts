@@ -160,7 +160,7 @@ describe("a real pi child in single mode", () => {
 		});
 		expect(isError).toBe(true);
 		const text = (result.content[0] as { text: string }).text;
-		expect(text).toContain(`cwd "no/such/dir" (${join(env.workDir, "no/such/dir")}) does not exist`);
+		expect(text).toContain(`cwd: ${join(env.workDir, "no/such/dir")} does not exist`);
 		expect(env.server.requests.length).toBe(before);
 	});
 });

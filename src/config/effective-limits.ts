@@ -1,0 +1,46 @@
+/**
+ * Settings → the limits every run and call uses (DESIGN.md §3 limits; settings file `limits`).
+ * Values the settings file does not expose are fixed here, with their units.
+ */
+import type { RunLimits } from "../launch/launch-spec.ts";
+import type { Settings } from "./settings.ts";
+
+export interface EffectiveLimits {
+	run: RunLimits;
+	/** Answer cap per child given to the model: bytes and lines. */
+	caps: { maxBytes: number; maxLines: number };
+	maxParallelTasks: number;
+	maxChainSteps: number;
+	/** Children of one call running at once. */
+	concurrency: number;
+	/** Children running at once across every call of the parent session. */
+	globalConcurrency: number;
+	/** Delegation depth limit at the root. */
+	maxDepth: number;
+}
+
+/** Most steps in one chain call. */
+export const MAX_CHAIN_STEPS = 16;
+
+export function effectiveLimits(settings: Settings): EffectiveLimits {
+	const limits = settings.limits;
+	return {
+		run: {
+			timeoutMs: limits.timeout_ms,
+			killGraceMs: limits.kill_grace_ms,
+			// A child that emitted its terminal event gets this long (ms) to exit before it is killed.
+			terminalGraceMs: 2_000,
+			// stdout is read this long (ms) after the child exits, for output still in the pipe.
+			drainMs: 1_000,
+			// Longest stdout record (bytes); Pi's largest records carry whole tool outputs.
+			maxLineBytes: 64 * 1024 * 1024,
+			stderrTailBytes: 16 * 1024,
+		},
+		caps: { maxBytes: limits.output_max_bytes, maxLines: limits.output_max_lines },
+		maxParallelTasks: limits.max_parallel_tasks,
+		maxChainSteps: MAX_CHAIN_STEPS,
+		concurrency: limits.concurrency,
+		globalConcurrency: limits.global_concurrency,
+		maxDepth: settings.max_sub_agent_depth,
+	};
+}

@@ -1,0 +1,102 @@
+/**
+ * The configuration state of one extension load: settings, the roster and its enabled flag, and this
+ * process's delegation depth. Rebuilt on session start and `/reload`.
+ *
+ * `/agentshell-roster` semantics (spec §Paths and child environments): without a roster override the
+ * toggle persists to the settings file; with `PI_AGENTSHELL_ROSTER_FILE` it is an in-memory toggle that
+ * `/reload` resets to the file's `enabled` value.
+ */
+import { readDepthState } from "../launch/depth.ts";
+import { LaunchError } from "../launch/launch-error.ts";
+import type { SubagentToolState } from "../tools/subagent-tool.ts";
+import { effectiveLimits } from "./effective-limits.ts";
+import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
+import { DEFAULT_SETTINGS, saveRosterEnabled } from "./settings.ts";
+
+export interface RosterToggle {
+	enabled: boolean;
+	/** True when written to the settings file; false for the in-memory toggle under an override. */
+	persisted: boolean;
+	message: string;
+}
+
+export class ExtensionState {
+	private config: RuntimeConfig = {};
+	private enabledOverride: boolean | undefined;
+
+	private readonly agentDir: string;
+	private readonly env: NodeJS.ProcessEnv;
+	private readonly processCwd: string;
+
+	/** @param processCwd base of a relative `PI_AGENTSHELL_ROSTER_FILE` (the parent process cwd at load). */
+	constructor(agentDir: string, env: NodeJS.ProcessEnv, processCwd: string) {
+		this.agentDir = agentDir;
+		this.env = env;
+		this.processCwd = processCwd;
+		this.reload();
+	}
+
+	/** Rereads settings and the roster; forgets an in-memory roster toggle. */
+	reload(): void {
+		this.config = loadRuntimeConfig(this.agentDir, this.env, this.processCwd);
+		this.enabledOverride = undefined;
+	}
+
+	get runtime(): RuntimeConfig {
+		return this.config;
+	}
+
+	/** Problems a user should see at load: a malformed settings file or roster. */
+	get problems(): string[] {
+		return [this.config.settingsError, this.config.rosterError].filter((p): p is string => p !== undefined);
+	}
+
+	get rosterEnabled(): boolean {
+		return this.enabledOverride ?? this.config.roster?.enabled ?? false;
+	}
+
+	/** The limits in force; built-in defaults only when there is no settings file (never when it is malformed). */
+	toolState(): SubagentToolState {
+		const settings = this.config.settings;
+		let depth: SubagentToolState["depth"];
+		let configError = this.config.settingsError;
+		try {
+			depth = readDepthState(this.env, (settings ?? DEFAULT_SETTINGS).max_sub_agent_depth);
+		} catch (error) {
+			depth = { depth: 0, maxDepth: 0 };
+			configError = (error as Error).message;
+		}
+		return {
+			limits: settings && !configError ? effectiveLimits(settings) : undefined,
+			configError,
+			roster: { roster: this.config.roster, error: this.config.rosterError, enabled: this.rosterEnabled },
+			depth,
+		};
+	}
+
+	/**
+	 * Flips the roster's enabled flag.
+	 * @throws LaunchError when the roster or settings file cannot be loaded, or the settings file cannot be written.
+	 */
+	toggleRoster(): RosterToggle {
+		const roster = this.config.roster;
+		if (!roster) throw new LaunchError(`the roster could not be loaded: ${this.config.rosterError ?? "no roster"}`);
+		const enabled = !this.rosterEnabled;
+		if (this.config.rosterOverride) {
+			this.enabledOverride = enabled;
+			return {
+				enabled,
+				persisted: false,
+				message: `roster ${enabled ? "enabled" : "disabled"} for this session only (${this.config.rosterOverride} is selected by PI_AGENTSHELL_ROSTER_FILE; /reload restores the file's value)`,
+			};
+		}
+		if (this.config.settingsError) throw new LaunchError(this.config.settingsError);
+		saveRosterEnabled(this.agentDir, enabled);
+		this.reload();
+		return {
+			enabled,
+			persisted: true,
+			message: `personal roster ${enabled ? "enabled" : "disabled"} (saved to the settings file)`,
+		};
+	}
+}

@@ -1,0 +1,57 @@
+/**
+ * The configuration one extension load works with (spec/rosters-resources-resume.md §Launch and file
+ * shape, §Paths and child environments): the settings file, and the roster — the file selected by
+ * `PI_AGENTSHELL_ROSTER_FILE`, else the settings file's personal roster. Loaded at session start and on
+ * `/reload`; entries are snapshots until the next load.
+ */
+import { ROSTER_FILE_ENV } from "../launch/child-env.ts";
+import { LaunchError } from "../launch/launch-error.ts";
+import { resolveRosterOverride } from "../launch/paths.ts";
+import { type LoadedRoster, loadRosterFile, rosterFromSettings } from "./roster.ts";
+import { loadSettings, type Settings } from "./settings.ts";
+
+export interface RuntimeConfig {
+	/** `undefined` when the settings file is malformed (`settingsError` says why); never silently defaulted. */
+	settings?: Settings;
+	settingsError?: string;
+	/** The effective roster; `undefined` when it failed to load (`rosterError` says why). */
+	roster?: LoadedRoster;
+	rosterError?: string;
+	/** Absolute roster file selected by `PI_AGENTSHELL_ROSTER_FILE`, when set. */
+	rosterOverride?: string;
+}
+
+/**
+ * Loads settings and the roster. Never throws: problems are kept as messages and reported by every call
+ * that needs the broken part (a malformed roster never falls back to the personal one).
+ * @param processCwd base of a relative `PI_AGENTSHELL_ROSTER_FILE` (the parent process cwd at load).
+ */
+export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, processCwd: string): RuntimeConfig {
+	const config: RuntimeConfig = {};
+	try {
+		config.settings = loadSettings(agentDir);
+	} catch (error) {
+		config.settingsError = messageOf(error);
+	}
+	let override: string | undefined;
+	try {
+		override = resolveRosterOverride(env[ROSTER_FILE_ENV], processCwd);
+	} catch (error) {
+		config.rosterError = `${ROSTER_FILE_ENV}: ${messageOf(error)}`;
+		return config;
+	}
+	config.rosterOverride = override;
+	try {
+		if (override) config.roster = loadRosterFile(override);
+		else if (config.settings) config.roster = rosterFromSettings(config.settings, agentDir);
+		else
+			config.rosterError = `the personal roster is unavailable because the settings file is malformed: ${config.settingsError}`;
+	} catch (error) {
+		config.rosterError = messageOf(error);
+	}
+	return config;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof LaunchError || error instanceof Error ? error.message : String(error);
+}

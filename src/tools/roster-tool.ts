@@ -1,0 +1,82 @@
+/**
+ * The `subagent_roster` tool (spec §Calling the existing tool: "`subagent_roster` lists the effective
+ * entries, including resolved resource paths") and the `/agentshell-roster` command.
+ */
+import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import type { ExtensionState } from "../config/extension-state.ts";
+import type { RosterEntry } from "../config/roster.ts";
+import { LaunchError } from "../launch/launch-error.ts";
+
+const rosterSchema = Type.Object({});
+
+export interface RosterDetails {
+	source?: string;
+	format?: string;
+	enabled: boolean;
+	entries: RosterEntry[];
+	error?: string;
+}
+
+export function createRosterTool(state: ExtensionState): ToolDefinition<typeof rosterSchema, RosterDetails> {
+	return {
+		name: "subagent_roster",
+		label: "Subagent roster",
+		description:
+			"List the roster entries subagent({ roster_entry }) can run, with harness, model, effort, cwd, child roster and resolved resource paths.",
+		promptSnippet: "List the roster entries available to the subagent tool",
+		parameters: rosterSchema,
+		async execute() {
+			const config = state.runtime;
+			const roster = config.roster;
+			if (!roster) {
+				const error = config.rosterError ?? "no roster";
+				return {
+					content: [{ type: "text", text: `The roster could not be loaded:\n${error}` }],
+					details: { enabled: false, entries: [], error },
+					isError: true,
+				};
+			}
+			const enabled = state.rosterEnabled;
+			const source = roster.source === "settings" ? "personal roster (settings file)" : roster.source;
+			const lines = [
+				`Roster: ${source} (${roster.format}), ${enabled ? "enabled" : "disabled — enable it with /agentshell-roster"}`,
+			];
+			if (roster.entries.length === 0) lines.push("No entries.");
+			for (const entry of roster.entries) lines.push("", ...describeEntry(entry));
+			return {
+				content: [{ type: "text", text: lines.join("\n") }],
+				details: { source: roster.source, format: roster.format, enabled, entries: roster.entries },
+			};
+		},
+	};
+}
+
+function describeEntry(entry: RosterEntry): string[] {
+	const lines = [
+		`- ${entry.name}: ${entry.description}`,
+		`  harness: ${entry.harness}, model: ${entry.model}, effort: ${entry.effort}`,
+	];
+	lines.push(`  cwd: ${entry.cwd ?? "(the caller's)"}`);
+	if (entry.rosterFile) lines.push(`  child roster: ${entry.rosterFile}`);
+	if (entry.agentFile) lines.push(`  agent file: ${entry.agentFile}`);
+	if (entry.resources) lines.push(`  resources: ${JSON.stringify(entry.resources)}`);
+	return lines;
+}
+
+/** Registers `/agentshell-roster`: toggles the roster (persisted without an override, in memory with one). */
+export function registerRosterCommand(pi: ExtensionAPI, state: ExtensionState): void {
+	pi.registerCommand("agentshell-roster", {
+		description:
+			"Enable or disable the sub-agent roster (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
+		handler: async (_args, ctx) => {
+			try {
+				const toggle = state.toggleRoster();
+				ctx.ui.notify(toggle.message, "info");
+			} catch (error) {
+				if (!(error instanceof LaunchError)) throw error;
+				ctx.ui.notify(`/agentshell-roster: ${error.message}`, "error");
+			}
+		},
+	});
+}

@@ -45,6 +45,8 @@ export interface ExtensionSession {
 	callTools(calls: ToolCallRequest[], signal?: AbortSignal): Promise<ToolCallOutcome[]>;
 	/** One tool call in its own turn. */
 	callTool<T = unknown>(name: string, args: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<T>>;
+	/** Sends user text to the session (e.g. a slash command) and waits for it to settle. */
+	prompt(text: string): Promise<void>;
 	/** The registered tool definition (for renderers). */
 	toolDefinition(name: string): unknown;
 	dispose(): void;
@@ -134,6 +136,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 			const [outcome] = await callTools([{ name, args }], signal);
 			return outcome as ToolCallOutcome<T>;
 		},
+		prompt: (text) => session.prompt(text),
 		toolDefinition: (name) => runner.getToolDefinition(name),
 		dispose: () => session.dispose(),
 	};

@@ -1,0 +1,163 @@
+/**
+ * A child's faults end in the right RunResult (DESIGN.md §3): the real run layer and pi adapter, with a
+ * scripted stand-in for the pi binary (test/support/fault-cli/pi-script.mjs) for faults the real binary
+ * cannot produce on demand.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createPiAdapter } from "../../src/harness/pi.ts";
+import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import { runChild } from "../../src/runs/run-child.ts";
+import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+
+const FIXTURE = resolve(import.meta.dirname, "../support/fault-cli/pi-script.mjs");
+const scratch = mkdtempSync(join(tmpdir(), "run-faults-"));
+
+const session = { emit: { type: "session", id: "scripted-session" } };
+const answer = (text: string) => ({
+	emit: {
+		type: "message_end",
+		message: {
+			role: "assistant",
+			content: [{ type: "text", text }],
+			provider: "fake",
+			model: "fake-model",
+			usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0.001 } },
+			stopReason: "stop",
+		},
+	},
+});
+const delta = (text: string) => ({
+	emit: { type: "message_update", assistantMessageEvent: { type: "text_delta", delta: text } },
+});
+const settled = { emit: { type: "agent_settled", aborted: false } };
+
+function spec(overrides: Partial<LaunchSpec["limits"]> = {}): LaunchSpec {
+	return {
+		harness: "pi",
+		task: "do the thing",
+		cwd: scratch,
+		autoApprove: false,
+		projectTrusted: true,
+		session: { kind: "new" },
+		depth: 1,
+		limits: {
+			timeoutMs: 20_000,
+			killGraceMs: 300,
+			terminalGraceMs: 300,
+			drainMs: 300,
+			maxLineBytes: 1024 * 1024,
+			stderrTailBytes: 4096,
+			...overrides,
+		},
+		provenance: {},
+	};
+}
+
+function run(actions: unknown[], options: { limits?: Partial<LaunchSpec["limits"]>; signal?: AbortSignal } = {}) {
+	const adapter = createPiAdapter({
+		invocation: { file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] },
+		sessionDir: join(scratch, "sessions"),
+		agentDir: scratch,
+	});
+	return runChild(spec(options.limits), adapter, {
+		env: { ...(process.env as Record<string, string>) },
+		signal: options.signal,
+	});
+}
+
+describe("run results of faulty children", () => {
+	it("completes a child that never exits after its terminal event, after the grace period", async () => {
+		const result = await run([session, answer("all done"), settled, { hang: true }]);
+		expect(result.status).toBe("completed");
+		expect(result.finalAnswer).toBe("all done");
+		expect(result.signal).toBe("SIGTERM");
+		await waitUntil(() => !isAlive(result.pid as number), "the child to be gone", 2_000);
+	});
+
+	it("kills a child that ignores SIGTERM on abort", async () => {
+		const controller = new AbortController();
+		setTimeout(() => controller.abort(), 300);
+		const result = await run([session, { ignoreSigterm: true }, delta("partial"), { hang: true }], {
+			signal: controller.signal,
+		});
+		expect(result.status).toBe("aborted");
+		expect(result.signal).toBe("SIGKILL");
+		expect(result.stderrTail).toContain("ignoring SIGTERM");
+		expect(isAlive(result.pid as number)).toBe(false);
+		expect(result.finalAnswer).toBe("partial");
+		expect(result.finalAnswerWarning).toContain("did not finish");
+	});
+
+	it("finishes although a grandchild keeps stdout open", async () => {
+		const result = await run([session, { grandchild: true }, answer("finished"), settled]);
+		expect(result.status).toBe("completed");
+		expect(result.finalAnswer).toBe("finished");
+		expect(groupMembers(result.pid as number)).toEqual([]);
+	});
+
+	it("keeps non-JSON stdout lines as diagnostics", async () => {
+		const result = await run([
+			session,
+			{ raw: "Debugger listening on ws://x\n" },
+			{ raw: "{not json\n" },
+			answer("ok"),
+			settled,
+		]);
+		expect(result.status).toBe("completed");
+		expect(result.diagnostics).toEqual(["Debugger listening on ws://x", "{not json"]);
+	});
+
+	it("keeps U+2028 inside a string and a character split across chunks intact", async () => {
+		const text = "line\u2028sep\u2029para €😀€";
+		const record = `${JSON.stringify(answer(text).emit)}\n`;
+		const at = Buffer.from(record).indexOf(Buffer.from("😀")) + 2;
+		const result = await run([session, { splitBytes: record, at, delayMs: 100 }, settled]);
+		expect(result.finalAnswer).toBe(text);
+		expect(result.diagnostics).toEqual([]);
+	});
+
+	it("fails with a protocol reason when the child exits 0 without a terminal event", async () => {
+		const result = await run([session, delta("half an answer")]);
+		expect(result.exitCode).toBe(0);
+		expect(result.status).toBe("failed");
+		expect(result.error).toContain("protocol: the child exited with code 0 without a terminal event");
+		expect(result.finalAnswer).toBe("half an answer");
+	});
+
+	it("reports an over-long line as a protocol fault and keeps reading", async () => {
+		const result = await run([session, { longDelta: 2 * 1024 * 1024 }, answer("after the long line"), settled]);
+		expect(result.status).toBe("completed");
+		expect(result.finalAnswer).toBe("after the long line");
+		expect(
+			result.diagnostics.some((d) => d.startsWith("protocol fault: record of") && d.includes("exceeds maxLineBytes")),
+		).toBe(true);
+	});
+
+	it("reports output cut off mid-record as a protocol failure", async () => {
+		const result = await run([session, { raw: '{"type":"message_end","message":{"role":"assis' }]);
+		expect(result.status).toBe("failed");
+		expect(result.error).toContain("output ended mid-record");
+	});
+
+	it("times out a hanging child and kills its group", async () => {
+		const result = await run([session, { grandchild: true }, { hang: true }], { limits: { timeoutMs: 500 } });
+		expect(result.status).toBe("timed_out");
+		expect(result.error).toContain("timed out after");
+		await waitUntil(() => groupMembers(result.pid as number).length === 0, "the group to be gone", 2_000);
+	});
+
+	it("fails with the command and cwd when the harness binary is missing", async () => {
+		const adapter = createPiAdapter({
+			invocation: { file: "/no/such/pi", args: [] },
+			sessionDir: scratch,
+			agentDir: scratch,
+		});
+		const result = await runChild(spec(), adapter, { env: {} });
+		expect(result.status).toBe("failed");
+		expect(result.error).toContain("/no/such/pi");
+		expect(result.error).toContain(scratch);
+	});
+});

@@ -1,0 +1,128 @@
+import type { AgentToolResult, Theme } from "@earendil-works/pi-coding-agent";
+import { initTheme } from "@earendil-works/pi-coding-agent";
+import type { Component } from "@earendil-works/pi-tui";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+
+let env: E2eEnv;
+
+/** A theme that tags colours instead of emitting escapes, so tests can read both text and colour. */
+const theme = {
+	fg: (color: string, text: string) => `<${color}>${text}</>`,
+	bold: (text: string) => text,
+} as unknown as Theme;
+
+interface Renderers {
+	renderCall(args: unknown, theme: Theme, context: unknown): Component;
+	renderResult(
+		result: AgentToolResult<SubagentDetails>,
+		options: { expanded: boolean; isPartial: boolean },
+		theme: Theme,
+		context: unknown,
+	): Component;
+}
+
+function render(result: AgentToolResult<SubagentDetails>, expanded: boolean, isPartial = false): string {
+	const tool = env.session.toolDefinition("subagent") as Renderers;
+	return tool.renderResult(result, { expanded, isPartial }, theme, {}).render(120).join("\n");
+}
+
+beforeAll(async () => {
+	initTheme("dark", false);
+	env = await startE2eEnv({
+		agents: {
+			echo: { description: "Answers", body: "You answer." },
+			shell: { description: "Runs commands", body: "You run commands.", tools: ["bash"] },
+		},
+	});
+});
+afterAll(async () => env?.close());
+
+describe("rendering through the registered tool's renderers", () => {
+	it("renders the call with the agent and a task preview", () => {
+		const tool = env.session.toolDefinition("subagent") as Renderers;
+		const single = tool.renderCall({ agent: "echo", task: "look around" }, theme, {}).render(120).join("\n");
+		expect(single).toContain("<accent>echo</>");
+		expect(single).toContain("look around");
+		const parallel = tool
+			.renderCall(
+				{
+					tasks: [
+						{ agent: "echo", task: "a" },
+						{ agent: "shell", task: "b" },
+					],
+				},
+				theme,
+				{},
+			)
+			.render(120)
+			.join("\n");
+		expect(parallel).toContain("parallel (2 tasks)");
+		expect(parallel).toContain("<accent>shell</>");
+	});
+
+	it("shows running children live, with the model unknown until the child reports one", async () => {
+		env.server.scriptFor("render slow", { text: "slow answer", delayMs: 800 });
+		env.server.scriptFor("render fast", { text: "fast answer" });
+		const { result, updates } = await env.session.callTool<SubagentDetails>("subagent", {
+			tasks: [
+				{ agent: "echo", task: "render slow", task_name: "slow" },
+				{ agent: "echo", task: "render fast", task_name: "fast" },
+			],
+		});
+		const live = updates.find(
+			(u) =>
+				u.details.children.some((c) => c.phase === "running") &&
+				u.details.children.some((c) => c.phase === "completed"),
+		);
+		expect(live).toBeDefined();
+		const collapsed = render(live as AgentToolResult<SubagentDetails>, false, true);
+		expect(collapsed).toContain("<warning>⏳</> <muted>1. </><accent>echo</>");
+		expect(collapsed).toContain("<success>✓</> <muted>2. </><accent>echo</>");
+		expect(collapsed).toContain("model unknown");
+		expect(collapsed).toContain("fake/fake-model");
+
+		const done = render(result, false);
+		expect(done.match(/<success>✓<\/>/g)).toHaveLength(2);
+		expect(done).toContain('<dim>"slow"</>');
+		expect(done).toMatch(/1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} ctx:[\d.]+k? fake\/fake-model/);
+		expect(done).toContain("(Ctrl+O to expand)");
+	});
+
+	it("shows a failed child's status and reason, collapsed and expanded", async () => {
+		env.server.scriptFor("render failure", { error: { status: 500, message: "render boom" } });
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "render failure",
+		});
+		const collapsed = render(result, false);
+		expect(collapsed).toContain("<error>✗</> <accent>echo</>");
+		expect(collapsed).toContain("<muted>failed</>");
+		expect(collapsed).toContain("render boom");
+		const expanded = render(result, true);
+		expect(expanded).toContain("task: render failure");
+		expect(expanded).toContain("render boom");
+	});
+
+	it("expands to the task, every tool call and the answer as Markdown", async () => {
+		env.server.scriptFor(
+			"render tools",
+			{ toolCalls: [{ name: "bash", arguments: { command: "echo one" } }] },
+			{ toolCalls: [{ name: "bash", arguments: { command: "echo two" } }] },
+			{ text: "# Heading\n\nSome **bold** answer" },
+		);
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "shell",
+			task: "render tools",
+		});
+		const expanded = render(result, true);
+		expect(expanded).toContain("task: render tools");
+		expect(expanded).toContain("$ echo one");
+		expect(expanded).toContain("$ echo two");
+		expect(expanded).toContain("Heading");
+		expect(expanded).not.toContain("**bold**");
+		expect(expanded).toContain("bold");
+		expect(expanded).toContain("fake/fake-model");
+	});
+});

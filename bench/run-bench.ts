@@ -1,16 +1,28 @@
 /**
- * `npm run bench`: prints each benchmark's numbers. The RSS bench runs first, before the framing bench
- * allocates its synthetic stream, so its baseline is not inflated.
+ * `npm run bench`: runs every benchmark, prints one line of detail each, then a table of
+ * name, value, baseline, ratio and meaning. Every ratio is against a baseline measured in the same run;
+ * nothing passes or fails. The RSS bench runs first, before the framing bench allocates its synthetic
+ * stream and before the end-to-end benches load Pi's SDK (imported dynamically for that reason), so its
+ * baseline is not inflated. Takes under a minute on 2 cores.
  */
 import { benchChildRss, benchFraming } from "./framing.ts";
+import { printTable, type TableRow } from "./table.ts";
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
+const rows: TableRow[] = [];
 
 const rss = await benchChildRss(500);
 console.log(
 	`process core, 1 child flooding ${fixed(rss.bytes / 1e6, 0)} MB (${rss.records} records) in ${fixed(rss.seconds)} s: ` +
 		`parent RSS ${fixed(rss.baselineRssMB)} → peak ${fixed(rss.peakRssMB)} MB (growth ${fixed(rss.growthMB)} MB)`,
 );
+rows.push({
+	name: "parent RSS, child floods",
+	value: `${fixed(rss.peakRssMB)} MB`,
+	baseline: `${fixed(rss.baselineRssMB)} MB`,
+	ratio: rss.peakRssMB / rss.baselineRssMB,
+	meaning: `peak ÷ RSS before the run; +${fixed(rss.growthMB)} MB while ${fixed(rss.bytes / 1e6, 0)} MB streamed`,
+});
 
 const framing = await benchFraming();
 console.log(
@@ -18,3 +30,47 @@ console.log(
 		`split2 + JSON step ${fixed(framing.oursMBps)} MB/s, plain split/JSON.parse ${fixed(framing.plainMBps)} MB/s, ` +
 		`ratio ${fixed(framing.ratio, 2)}`,
 );
+rows.push({
+	name: "framing throughput",
+	value: `${fixed(framing.oursMBps)} MB/s`,
+	baseline: `${fixed(framing.plainMBps)} MB/s`,
+	ratio: framing.ratio,
+	meaning: "ours ÷ plain split+JSON.parse loop; ≥ 1.00 = no slower",
+});
+
+const { benchLauncherOverhead } = await import("./launcher-overhead.ts");
+const launcher = await benchLauncherOverhead(15);
+console.log(
+	`launcher overhead, ${launcher.runs} alternating runs each after a warm-up: subagent single run ${fixed(launcher.extensionMs)} ms ` +
+		`(child ${fixed(launcher.extensionChildMs)} ms of it), bare spawn-and-parse ${fixed(launcher.bareMs)} ms, ` +
+		`ratio ${fixed(launcher.ratio, 2)}\n  child: ${launcher.command} < task on stdin`,
+);
+rows.push({
+	name: "launcher overhead",
+	value: `${fixed(launcher.extensionMs)} ms`,
+	baseline: `${fixed(launcher.bareMs)} ms`,
+	ratio: launcher.ratio,
+	meaning: "subagent single run ÷ bare spawn of the same pi child; 1.00 = free",
+});
+
+const { benchParallelEfficiency } = await import("./parallel-efficiency.ts");
+const parallel = await benchParallelEfficiency({ tasks: 8, delayMs: 1500, runs: 3 });
+console.log(
+	`parallel efficiency, ${parallel.tasks} tasks at concurrency ${parallel.concurrency}, model reply delayed ${parallel.delayMs} ms, ` +
+		`medians of ${parallel.runs}: parallel call ${fixed(parallel.parallelMs)} ms, single-task call ${fixed(parallel.singleMs)} ms, ` +
+		`ideal ${parallel.waves} × single = ${fixed(parallel.idealMs)} ms, ratio ${fixed(parallel.ratio, 2)} ` +
+		`(peak ${parallel.peakInFlight} model requests in flight, ${parallel.cpus} CPUs)\n` +
+		`  1.00 = each wave of ${parallel.concurrency} children costs one child's time. A child took ${fixed(parallel.parallelChildMs)} ms in the parallel call ` +
+		`vs ${fixed(parallel.singleChildMs)} ms alone: ${parallel.concurrency} pi start-ups share ${parallel.cpus} CPUs; ` +
+		`the rest is the scheduler's hand-off between waves`,
+);
+rows.push({
+	name: "parallel efficiency",
+	value: `${fixed(parallel.parallelMs)} ms`,
+	baseline: `${fixed(parallel.idealMs)} ms`,
+	ratio: parallel.ratio,
+	meaning: `${parallel.tasks} tasks @${parallel.concurrency} ÷ ${parallel.waves} × single call; 1.00 = perfect`,
+});
+
+console.log("");
+printTable(rows);

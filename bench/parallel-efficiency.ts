@@ -1,0 +1,147 @@
+/**
+ * Parallel efficiency (issue 3 item 9): how close a parallel call comes to ideal scheduling.
+ *
+ * - **Value**: wall time, ms, of one `subagent({ tasks })` call with `tasks` (default 8) tasks at the default
+ *   concurrency of 4, made by the parent model in a real in-process Pi session with this extension loaded
+ *   (test/support/e2e-env.ts), every child a real pi process whose model reply the fake server delays by
+ *   `delayMs` (default 1500 ms).
+ * - **Baseline**: the ideal for that call, ms: waves × the wall time of a single-task call with the same delay,
+ *   measured in the same run, where waves = ⌈tasks ÷ concurrency⌉ (2 for 8 tasks at 4).
+ * - **Ratio**: value ÷ baseline. 1.00 is perfect: each wave of 4 children costs what one child costs alone.
+ *   Above 1 is the price of starting 4 pi processes at once on this machine's cores (CPU contention during
+ *   their start-up) plus the scheduler's hand-off between waves; well above 1 would mean the waves are
+ *   serialized somewhere.
+ *
+ * Medians of a few alternating runs of each call are used; one untimed single call warms up first.
+ */
+import { availableParallelism } from "node:os";
+import type { SubagentDetails } from "../src/tools/subagent-tool.ts";
+import { type E2eEnv, startE2eEnv } from "../test/support/e2e-env.ts";
+import { median } from "./stats.ts";
+
+const AGENT = "echo";
+/** The extension's default number of children running at once within one call (DESIGN.md §1). */
+const CONCURRENCY = 4;
+
+export interface ParallelEfficiencyOptions {
+	/** Tasks in the parallel call; default 8 (the default maximum). */
+	tasks?: number;
+	/** Delay of every child's model reply, ms; default 1500. */
+	delayMs?: number;
+	/** Measured runs of each call; default 3. */
+	runs?: number;
+}
+
+export interface ParallelEfficiencyBench {
+	tasks: number;
+	concurrency: number;
+	delayMs: number;
+	runs: number;
+	/** ⌈tasks ÷ concurrency⌉. */
+	waves: number;
+	/** Median wall time of the single-task call, ms. */
+	singleMs: number;
+	/** Median wall time of the parallel call, ms. */
+	parallelMs: number;
+	/** waves × singleMs, ms. */
+	idealMs: number;
+	/** parallelMs ÷ idealMs. */
+	ratio: number;
+	/** Median `RunResult.durationMs` of the single-task call's child, ms. */
+	singleChildMs: number;
+	/** Median `RunResult.durationMs` over all children of the parallel calls, ms: above singleChildMs by what contention costs each child. */
+	parallelChildMs: number;
+	/** Most model requests the fake server saw in flight at once during the parallel calls. */
+	peakInFlight: number;
+	/** Logical CPUs of this machine (`os.availableParallelism()`). */
+	cpus: number;
+}
+
+/**
+ * Measures {@link ParallelEfficiencyBench}.
+ * @throws Error when any child of either call does not complete with the scripted answer.
+ */
+export async function benchParallelEfficiency(
+	options: ParallelEfficiencyOptions = {},
+): Promise<ParallelEfficiencyBench> {
+	const tasks = options.tasks ?? 8;
+	const delayMs = options.delayMs ?? 1500;
+	const runs = options.runs ?? 3;
+	const env = await startE2eEnv({
+		agents: { [AGENT]: { description: "Answers plainly", body: "You answer plainly." } },
+	});
+	try {
+		await timeCall(env, ["parallel efficiency warm-up"]);
+		env.server.route((request) => ({ text: `done: ${request.lastUserText}`, delayMs }));
+		const single: number[] = [];
+		const parallel: number[] = [];
+		const singleChild: number[] = [];
+		const parallelChild: number[] = [];
+		let peakInFlight = 0;
+		for (let run = 0; run < runs; run++) {
+			const alone = await timeCall(env, [`single ${run}`]);
+			single.push(alone.ms);
+			singleChild.push(...alone.childMs);
+			const before = env.server.requests.length;
+			const together = await timeCall(
+				env,
+				Array.from({ length: tasks }, (_, i) => `parallel ${run} task ${i + 1}`),
+			);
+			parallel.push(together.ms);
+			parallelChild.push(...together.childMs);
+			peakInFlight = Math.max(peakInFlight, overlapPeak(env.server.requests.slice(before)));
+		}
+		const waves = Math.ceil(tasks / CONCURRENCY);
+		const singleMs = median(single);
+		const parallelMs = median(parallel);
+		const idealMs = waves * singleMs;
+		return {
+			tasks,
+			concurrency: CONCURRENCY,
+			delayMs,
+			runs,
+			waves,
+			singleMs,
+			parallelMs,
+			idealMs,
+			ratio: parallelMs / idealMs,
+			singleChildMs: median(singleChild),
+			parallelChildMs: median(parallelChild),
+			peakInFlight,
+			cpus: availableParallelism(),
+		};
+	} finally {
+		await env.close();
+	}
+}
+
+/**
+ * One `subagent` call: single mode for one task, parallel mode otherwise. Returns its wall time and each
+ * child's `RunResult.durationMs`, ms.
+ */
+async function timeCall(env: E2eEnv, taskTexts: string[]): Promise<{ ms: number; childMs: number[] }> {
+	const args =
+		taskTexts.length === 1
+			? { agent: AGENT, task: taskTexts[0] }
+			: { tasks: taskTexts.map((task) => ({ agent: AGENT, task })) };
+	const started = performance.now();
+	const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", args);
+	const ms = performance.now() - started;
+	const answers = result.details?.children.map((child) => child.result?.finalAnswer) ?? [];
+	const ok = answers.length === taskTexts.length && answers.every((answer, i) => answer?.endsWith(taskTexts[i] ?? ""));
+	if (isError || !ok) throw new Error(`subagent call failed: ${JSON.stringify(result.content)}`);
+	return { ms, childMs: result.details.children.map((child) => child.result?.durationMs ?? 0) };
+}
+
+/** Most requests in flight at once among `requests` (by arrival and end times). */
+function overlapPeak(requests: ReadonlyArray<{ receivedAt: number; endedAt: number | undefined }>): number {
+	let peak = 0;
+	for (const request of requests) {
+		const overlapping = requests.filter(
+			(other) =>
+				other.receivedAt <= request.receivedAt && (other.endedAt ?? Number.POSITIVE_INFINITY) > request.receivedAt,
+		).length;
+		peak = Math.max(peak, overlapping);
+	}
+	return peak;
+}

@@ -75,7 +75,9 @@ async function main(): Promise<number> {
 		writeFileSync(join(project, "main.py"), "def main():\n    print('hi')\n");
 		writeFileSync(join(project, "notes.md"), "Notes. These are notes.\n");
 
-		console.log("pi-native-subagents demo: a real pi parent delegates to real pi children (model: scripted, offline)\n");
+		console.log(
+			"pi-native-subagents demo: a real pi parent delegates to real pi children (model: scripted, offline)\n",
+		);
 		const prompt = "Explore this project with your sub-agents.";
 		console.log(`user> ${prompt}\n`);
 		const events = await runPi(["-e", PACKAGE_DIR, "--mode", "json", "--no-session", prompt], project, {
@@ -105,7 +107,9 @@ async function main(): Promise<number> {
 			}
 		}
 		const children = server.requests.filter((r) => !r.toolNames.includes("subagent")).length;
-		console.log(`children answered: ${answered}, failed: ${failed}; model requests: ${server.requests.length} (${children} from children)`);
+		console.log(
+			`children answered: ${answered}, failed: ${failed}; model requests: ${server.requests.length} (${children} from children)`,
+		);
 		return answered === 5 && failed === 0 ? 0 : 1;
 	} finally {
 		await server.close();

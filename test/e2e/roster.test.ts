@@ -101,7 +101,7 @@ describe("roster entries, end to end", () => {
 	it("removes the roster variable from an ad-hoc child with no selection", async () => {
 		env.server.scriptFor(
 			"show the variable",
-			{ toolCalls: [{ name: "bash", arguments: { command: 'echo "[${PI_AGENTSHELL_ROSTER_FILE-unset}]"' } }] },
+			{ toolCalls: [{ name: "bash", arguments: { command: `echo "[\${PI_AGENTSHELL_ROSTER_FILE-unset}]"` } }] },
 			(request) => ({ text: request.lastToolOutput?.trim() ?? "" }),
 		);
 		expect(process.env.PI_AGENTSHELL_ROSTER_FILE).toBeDefined();

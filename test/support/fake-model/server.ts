@@ -16,13 +16,15 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { anthropicMessages } from "./protocols/anthropic-messages.ts";
 import { openaiChat } from "./protocols/openai-chat.ts";
+import { openaiResponses } from "./protocols/openai-responses.ts";
 import type { Fallback } from "./rules.ts";
 import { Script } from "./script.ts";
 import type { Answer, RecordedRequest, RouteRule, Step, StepData, WireProtocol } from "./types.ts";
 
-/** Protocols served when `options.protocols` is not given. Add codex/claude protocols here. */
-export const defaultProtocols: readonly WireProtocol[] = [openaiChat];
+/** Protocols served when `options.protocols` is not given: pi's chat completions, codex's Responses, claude's Messages. */
+export const defaultProtocols: readonly WireProtocol[] = [openaiChat, openaiResponses, anthropicMessages];
 
 /** Options of {@link startFakeModelServer}. */
 export interface FakeModelServerOptions {

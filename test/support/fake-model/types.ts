@@ -8,9 +8,9 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 
 /**
- * Wire protocols the server can speak. Only `openai-chat` is implemented; `openai-responses` (codex,
- * `POST /v1/responses`) and `anthropic-messages` (claude, `POST /v1/messages`) are reserved names for
- * protocols added later as one file each under `protocols/`.
+ * Wire protocols the server can speak, one file each under `protocols/`: `openai-chat` (pi,
+ * `POST /v1/chat/completions`), `openai-responses` (codex, `POST /v1/responses`) and `anthropic-messages`
+ * (claude, `POST /v1/messages`).
  */
 export type ProtocolName = "openai-chat" | "openai-responses" | "anthropic-messages";
 
@@ -18,7 +18,10 @@ export type ProtocolName = "openai-chat" | "openai-responses" | "anthropic-messa
  * Token counts of one answer, named as in pi's `message_end.message.usage` (tokens, not USD).
  * `input` is the *uncached* prompt part; each protocol maps the numbers onto its own fields
  * (openai-chat: `prompt_tokens = input + cacheRead`, `prompt_tokens_details.cached_tokens = cacheRead`,
- * `completion_tokens = output`, `completion_tokens_details.reasoning_tokens = reasoning`).
+ * `completion_tokens = output`, `completion_tokens_details.reasoning_tokens = reasoning`;
+ * openai-responses: `input_tokens = input + cacheRead`, `input_tokens_details.cached_tokens = cacheRead`,
+ * `output_tokens = output`, `output_tokens_details.reasoning_tokens = reasoning`;
+ * anthropic-messages: `input_tokens = input`, `cache_read_input_tokens = cacheRead`, `output_tokens = output`).
  */
 export interface Usage {
 	input: number;
@@ -60,8 +63,9 @@ export interface ToolCallStep extends StepTiming {
 }
 
 /**
- * Answer with an HTTP error. The body is shaped like the provider's own error JSON
- * (openai-chat: `{"error":{"message","type","param":null,"code"}}`) so the harness surfaces `message`.
+ * Answer with an HTTP error. The body is shaped like the provider's own error JSON (openai-chat and
+ * openai-responses: `{"error":{"message","type","param":null,"code"}}`; anthropic-messages:
+ * `{"type":"error","error":{"type","message"}}`) so the harness surfaces `message`.
  */
 export interface ErrorStep {
 	error: { status: number; message: string; type?: string; code?: string };
@@ -103,12 +107,17 @@ export interface ParsedRequest {
 	model: string | undefined;
 	/**
 	 * Reasoning effort as sent, or `undefined` when the field is absent.
-	 * openai-chat: `reasoning_effort` (pi sends it only for models with `reasoning: true`).
+	 * openai-chat: `reasoning_effort` (pi sends it only for models with `reasoning: true`);
+	 * openai-responses: `reasoning.effort` (codex `model_reasoning_effort`);
+	 * anthropic-messages: `output_config.effort` (claude `--effort`).
 	 */
 	effort: string | undefined;
 	/** Whether the client asked for a streamed (SSE) answer. */
 	stream: boolean;
-	/** Roles of the messages in order, as sent (openai-chat: `system`, `user`, `assistant`, `tool`, …). */
+	/**
+	 * Roles of the messages in order, as sent (openai-chat: `system`, `user`, `assistant`, `tool`, …;
+	 * openai-responses: a message's role, else the input item's type, e.g. `function_call_output`).
+	 */
 	roles: string[];
 	/** Text of all system/developer messages (or the top-level system field), joined by "\n\n". */
 	systemPrompt: string;
@@ -156,8 +165,8 @@ export interface AnswerContext {
 }
 
 /**
- * A wire protocol. To add one (codex's OpenAI Responses, claude's Anthropic Messages), write
- * `protocols/<name>.ts` exporting an object of this shape and add it to `defaultProtocols` in `server.ts`.
+ * A wire protocol. To add one, write `protocols/<name>.ts` exporting an object of this shape and add it
+ * to `defaultProtocols` in `server.ts`.
  */
 export interface WireProtocol {
 	readonly name: ProtocolName;

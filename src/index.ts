@@ -7,6 +7,9 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import pLimit from "p-limit";
 import { ExtensionState } from "./config/extension-state.ts";
+import { claudeBypassRefusal, createClaudeAdapter } from "./harness/claude.ts";
+import { codexHomeDir, createCodexAdapter } from "./harness/codex.ts";
+import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./harness/native-command.ts";
 import { createPiAdapter } from "./harness/pi.ts";
 import { resolvePiInvocation } from "./harness/pi-invocation.ts";
 import { createRosterTool, registerRosterCommand } from "./tools/roster-tool.ts";
@@ -29,6 +32,14 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 					invocation: resolvePiInvocation(),
 					sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
 					agentDir,
+				}),
+				codex: createCodexAdapter({
+					command: resolveNativeCommand(CODEX_COMMAND_ENV, "codex", process.env),
+					codexHome: codexHomeDir(process.env),
+				}),
+				claude_code: createClaudeAdapter({
+					command: resolveNativeCommand(CLAUDE_COMMAND_ENV, "claude", process.env),
+					bypassRefusal: claudeBypassRefusal(process.env, process.getuid?.()),
 				}),
 			},
 			globalLimit: () => globalLimit,

@@ -17,6 +17,14 @@ export interface Usage {
 	turns: number;
 }
 
+/** One tool call the harness refused to run because permission was not granted. */
+export interface PermissionDenial {
+	toolName: string;
+	toolCallId?: string;
+	/** The tool's arguments as the model sent them. */
+	input?: unknown;
+}
+
 export type RunEvent =
 	/** The native session id (pi header id, codex thread id, claude session id). */
 	| { type: "session"; nativeSessionId: string }
@@ -29,5 +37,9 @@ export type RunEvent =
 	| { type: "usage"; usage: Partial<Usage>; model?: string }
 	/** The model's turn ended with an error (provider error, failed turn). Not necessarily terminal. */
 	| { type: "error"; message: string }
+	/** A non-fatal note from the harness (e.g. codex's "model metadata not found"), kept in `RunResult.diagnostics`. */
+	| { type: "diagnostic"; message: string }
+	/** The harness refused a tool call for lack of permission (claude `result.permission_denials`). */
+	| { type: "permission_denied"; denial: PermissionDenial }
 	/** Terminal event: the harness finished its work. `status` is the harness's own verdict. */
 	| { type: "done"; status: "completed" | "failed" | "aborted"; error?: string };

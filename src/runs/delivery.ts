@@ -53,6 +53,12 @@ export function deliverAnswer(
 		}
 	}
 	if (result.finalAnswerWarning) text += `\n\n[warning: ${result.finalAnswerWarning}]`;
+	// The parent must know the child could not do part of its work, even when it answered.
+	const denials = result.permissionDenials ?? [];
+	if (denials.length > 0) {
+		const list = denials.map((d) => `${d.toolName}${d.input === undefined ? "" : ` ${JSON.stringify(d.input)}`}`);
+		text += `\n\n[permission denied for ${denials.length} tool call(s): ${list.join("; ")}]`;
+	}
 	delivery.text = text;
 	return delivery;
 }

@@ -2,7 +2,7 @@
  * The outcome of one child run (DESIGN.md §2), as returned in the tool result's `details`.
  */
 
-import type { Usage } from "../harness/run-event.ts";
+import type { PermissionDenial, Usage } from "../harness/run-event.ts";
 import type { Harness } from "../launch/launch-spec.ts";
 
 export type RunStatus = "completed" | "failed" | "aborted" | "timed_out";
@@ -52,6 +52,8 @@ export interface RunResult {
 	stderrTail: string;
 	/** Non-JSON stdout lines and protocol faults. Bounded. */
 	diagnostics: string[];
+	/** Tool calls the harness refused for lack of permission (claude); absent when there were none. */
+	permissionDenials?: PermissionDenial[];
 	/** Absolute path of the file with the full answer, when the answer given to the model was truncated. */
 	artifactPath?: string;
 	/** Wall time, ms. */

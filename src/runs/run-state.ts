@@ -106,6 +106,15 @@ export class RunState {
 			case "error":
 				this.lastError = event.message;
 				return true;
+			case "diagnostic":
+				this.addDiagnostic(event.message);
+				return false;
+			case "permission_denied": {
+				const { toolName, input } = event.denial;
+				result.permissionDenials = [...(result.permissionDenials ?? []), event.denial];
+				this.addDiagnostic(`permission denied: ${toolName}${input === undefined ? "" : ` ${JSON.stringify(input)}`}`);
+				return true;
+			}
 			case "done":
 				this.terminal = { status: event.status, error: event.error };
 				return true;

@@ -1,0 +1,38 @@
+/**
+ * How to start a native harness CLI that is not Pi itself (codex, claude): the executable on `PATH`, or a
+ * command given in an environment variable.
+ */
+
+/** `file` plus leading `args`; the adapter appends the harness's own flags. */
+export interface NativeCommand {
+	file: string;
+	args: string[];
+}
+
+/** Variables that override how codex and claude are started: a JSON array of strings, e.g. `["/opt/codex/bin/codex"]`. */
+export const CODEX_COMMAND_ENV = "PI_NATIVE_SUBAGENTS_CODEX_COMMAND";
+export const CLAUDE_COMMAND_ENV = "PI_NATIVE_SUBAGENTS_CLAUDE_COMMAND";
+
+/**
+ * Returns the command from `env[variable]` when set, else `{ file: defaultFile, args: [] }` (found on the
+ * child's `PATH` at spawn time).
+ *
+ * @throws Error when the variable is set but is not a non-empty JSON array of non-empty strings.
+ */
+export function resolveNativeCommand(variable: string, defaultFile: string, env: NodeJS.ProcessEnv): NativeCommand {
+	const text = env[variable];
+	if (!text) return { file: defaultFile, args: [] };
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		value = undefined;
+	}
+	if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v.length > 0)) {
+		throw new Error(
+			`${variable} must be a JSON array of non-empty strings, e.g. ["/usr/local/bin/${defaultFile}"]; got ${JSON.stringify(text)}`,
+		);
+	}
+	const [file, ...args] = value as string[];
+	return { file, args };
+}

@@ -17,6 +17,7 @@
 import { availableParallelism } from "node:os";
 import type { SubagentDetails } from "../src/tools/subagent-tool.ts";
 import { type E2eEnv, startE2eEnv } from "../test/support/e2e-env.ts";
+import { peakInFlight } from "../test/support/request-log.ts";
 import { median } from "./stats.ts";
 
 const AGENT = "echo";
@@ -77,7 +78,7 @@ export async function benchParallelEfficiency(
 		const parallel: number[] = [];
 		const singleChild: number[] = [];
 		const parallelChild: number[] = [];
-		let peakInFlight = 0;
+		let peakRequests = 0;
 		for (let run = 0; run < runs; run++) {
 			const alone = await timeCall(env, [`single ${run}`]);
 			single.push(alone.ms);
@@ -89,7 +90,7 @@ export async function benchParallelEfficiency(
 			);
 			parallel.push(together.ms);
 			parallelChild.push(...together.childMs);
-			peakInFlight = Math.max(peakInFlight, overlapPeak(env.server.requests.slice(before)));
+			peakRequests = Math.max(peakRequests, peakInFlight(env.server.requests.slice(before)));
 		}
 		const waves = Math.ceil(tasks / CONCURRENCY);
 		const singleMs = median(single);
@@ -107,7 +108,7 @@ export async function benchParallelEfficiency(
 			ratio: parallelMs / idealMs,
 			singleChildMs: median(singleChild),
 			parallelChildMs: median(parallelChild),
-			peakInFlight,
+			peakInFlight: peakRequests,
 			cpus: availableParallelism(),
 		};
 	} finally {
@@ -131,17 +132,4 @@ async function timeCall(env: E2eEnv, taskTexts: string[]): Promise<{ ms: number;
 	const ok = answers.length === taskTexts.length && answers.every((answer, i) => answer?.endsWith(taskTexts[i] ?? ""));
 	if (isError || !ok) throw new Error(`subagent call failed: ${JSON.stringify(result.content)}`);
 	return { ms, childMs: result.details.children.map((child) => child.result?.durationMs ?? 0) };
-}
-
-/** Most requests in flight at once among `requests` (by arrival and end times). */
-function overlapPeak(requests: ReadonlyArray<{ receivedAt: number; endedAt: number | undefined }>): number {
-	let peak = 0;
-	for (const request of requests) {
-		const overlapping = requests.filter(
-			(other) =>
-				other.receivedAt <= request.receivedAt && (other.endedAt ?? Number.POSITIVE_INFINITY) > request.receivedAt,
-		).length;
-		peak = Math.max(peak, overlapping);
-	}
-	return peak;
 }

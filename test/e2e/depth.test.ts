@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
-import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 
 const PACKAGE_DIR = resolve(import.meta.dirname, "../..");
@@ -11,9 +11,6 @@ beforeAll(async () => {
 	env = await startE2eEnv({});
 });
 afterAll(async () => env?.close());
-
-const textOf = (result: { content: Array<{ type: string; text?: string }> }) =>
-	result.content.map((part) => part.text ?? "").join("");
 
 describe("delegation depth", () => {
 	it("refuses a launch at max_sub_agent_depth before anything is spawned", async () => {

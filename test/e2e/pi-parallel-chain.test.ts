@@ -2,10 +2,10 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:f
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
-import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
-import type { RecordedRequest } from "../support/fake-model/index.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+import { peakInFlight } from "../support/request-log.ts";
 
 let env: E2eEnv;
 
@@ -13,22 +13,6 @@ beforeAll(async () => {
 	env = await startE2eEnv({ agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
 });
 afterAll(async () => env?.close());
-
-/** Most requests of `requests` being answered at the same moment, from the log's arrival and end times. */
-function peakInFlight(requests: readonly RecordedRequest[]): number {
-	let peak = 0;
-	for (const request of requests) {
-		const overlapping = requests.filter(
-			(other) =>
-				other.receivedAt <= request.receivedAt && (other.endedAt ?? Number.POSITIVE_INFINITY) > request.receivedAt,
-		).length;
-		peak = Math.max(peak, overlapping);
-	}
-	return peak;
-}
-
-const textOf = (result: { content: Array<{ type: string; text?: string }> }) =>
-	result.content.map((part) => part.text ?? "").join("");
 
 describe("parallel calls", () => {
 	it("returns three distinct answers in task order, whatever order they finish in", async () => {

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RosterDetails } from "../../src/tools/roster-tool.ts";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
-import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 
 let env: E2eEnv;
@@ -13,9 +13,6 @@ const writeJson = (file: string, value: unknown) => {
 	mkdirSync(dirname(file), { recursive: true });
 	writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 };
-
-const textOf = (result: { content: Array<{ type: string; text?: string }> }) =>
-	result.content.map((part) => part.text ?? "").join("");
 
 /** A normalized roster: foreman → feature-owner (pi, reasoner/high, one skill) and plain-helper. */
 function writeNormalizedRoster(root: string): string {

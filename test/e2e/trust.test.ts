@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
-import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 
 let env: E2eEnv;
@@ -16,9 +16,6 @@ beforeAll(async () => {
 	);
 });
 afterAll(async () => env?.close());
-
-const textOf = (result: { content: Array<{ type: string; text?: string }> }) =>
-	result.content.map((part) => part.text ?? "").join("");
 
 describe("project agents and trust", () => {
 	it("refuses a project agent in an untrusted project with no UI, and spawns nothing", async () => {

@@ -2,10 +2,12 @@
  * Test helpers for the process layer: build a ChildCommand for a fault-injection fixture, run it while
  * collecting records, and wait for events (a record, a pid's disappearance) instead of sleeping.
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startProcess } from "../../src/process/spawn.ts";
 import type { ChildCommand, ProcessOptions, ProcessOutcome, RunningProcess } from "../../src/process/types.ts";
+import { isAlive } from "../support/processes.ts";
+
+export { isAlive };
 
 export const FAULT_CLI_DIR = fileURLToPath(new URL("../support/fault-cli/", import.meta.url));
 
@@ -89,22 +91,6 @@ export const ofType =
 	(type: string) =>
 	(record: Record<string, unknown>): boolean =>
 		record.type === type;
-
-/** Alive and not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped). */
-export function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	try {
-		// /proc/<pid>/stat: "pid (comm) state ..."; comm may contain spaces, so read after the last ')'.
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-	} catch {
-		return false;
-	}
-}
 
 /**
  * Resolves once `pid` is gone; rejects after `timeoutMs`. A SIGKILLed process disappears asynchronously

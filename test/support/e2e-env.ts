@@ -1,11 +1,14 @@
 /**
  * Per-test-file setup for end-to-end tests: a fake model server, an isolated pi home laid over
  * `process.env` (children inherit it), a work directory, and a Pi session with this extension loaded.
+ * With `nativeHomes`, isolated codex and claude homes (and the pinned binaries) are laid over it too,
+ * before the extension loads.
  */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { createExtensionSession, type ExtensionSession } from "./extension-session.ts";
 import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
+import { createNativeHomes, type NativeHomes } from "./native-homes.ts";
 import { createPiHome, type PiHome, type PiHomeOptions } from "./pi-home.ts";
 
 export interface E2eEnv {
@@ -14,16 +17,20 @@ export interface E2eEnv {
 	/** A directory inside the home for children to work in. */
 	workDir: string;
 	session: ExtensionSession;
+	/** Set with the `nativeHomes` option. */
+	native?: NativeHomes;
 	close(): Promise<void>;
 }
 
 export async function startE2eEnv(
-	options: PiHomeOptions & { projectTrusted?: boolean; workDir?: (home: PiHome) => string } = {},
+	options: PiHomeOptions & { projectTrusted?: boolean; workDir?: (home: PiHome) => string; nativeHomes?: boolean } = {},
 ): Promise<E2eEnv> {
 	const server = await startFakeModelServer();
 	const home = createPiHome(server, options);
+	const native = options.nativeHomes ? createNativeHomes(server) : undefined;
+	const overlay = { ...home.env, ...native?.env };
 	const saved = { ...process.env };
-	Object.assign(process.env, home.env);
+	Object.assign(process.env, overlay);
 	const workDir = options.workDir?.(home) ?? join(realpathSync(home.dir), "work");
 	mkdirSync(workDir, { recursive: true });
 	const session = await createExtensionSession({
@@ -36,14 +43,21 @@ export async function startE2eEnv(
 		home,
 		workDir,
 		session,
+		native,
 		async close() {
 			session.dispose();
 			await server.close();
-			for (const key of Object.keys(home.env)) {
+			for (const key of Object.keys(overlay)) {
 				if (saved[key] === undefined) delete process.env[key];
 				else process.env[key] = saved[key];
 			}
 			home.cleanup();
+			native?.cleanup();
 		},
 	};
+}
+
+/** The text content of a tool result, joined. */
+export function textOf(result: { content: ReadonlyArray<{ type: string; text?: string }> }): string {
+	return result.content.map((part) => part.text ?? "").join("");
 }

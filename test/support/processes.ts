@@ -1,7 +1,7 @@
 /** Process liveness checks for tests that prove nothing survives. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
-/** True while `pid` exists and is not a zombie. */
+/** True while `pid` exists and is not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped). */
 export function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
@@ -41,8 +41,6 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 }
-
-import { readdirSync } from "node:fs";
 
 function readdirSafe(dir: string): string[] {
 	try {

@@ -33,6 +33,27 @@ export function groupMembers(pgid: number): number[] {
 	return members;
 }
 
+/**
+ * pids of every live process whose command line (arguments joined by spaces) contains `pattern` (a
+ * substring, or a RegExp tested against the whole line). Finds
+ * processes whose own pid is not known outside: e.g. commands codex runs in a bwrap PID namespace,
+ * where `$$` and `$!` are namespace-local numbers.
+ */
+export function processesMatching(pattern: string | RegExp): number[] {
+	const pids: number[] = [];
+	for (const entry of readdirSafe("/proc")) {
+		if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+		try {
+			const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0$/, "").split("\0").join(" ");
+			const matches = typeof pattern === "string" ? cmdline.includes(pattern) : pattern.test(cmdline);
+			if (matches && isAlive(Number(entry))) pids.push(Number(entry));
+		} catch {
+			// The process ended while we looked.
+		}
+	}
+	return pids;
+}
+
 /** Waits until `check()` is true, polling every 50 ms; rejects with `what` after `timeoutMs`. */
 export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;

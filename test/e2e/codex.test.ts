@@ -1,0 +1,289 @@
+/**
+ * Real codex children (codex-cli 0.171.0 from node_modules) against the fake model server, through the
+ * `subagent` tool in a real Pi session, plus adapter-level runs for what the tool cannot set up (an
+ * unreachable endpoint with a short wall-clock timeout).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCodexAdapter } from "../../src/harness/codex.ts";
+import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import { runChild } from "../../src/runs/run-child.ts";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { createCodexHome } from "../support/codex-home.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
+import { CODEX_BIN } from "../support/native-homes.ts";
+import { groupMembers, isAlive, processesMatching, waitUntil } from "../support/processes.ts";
+
+let env: E2eEnv;
+let rosterSkills: string[];
+
+function runOf(details: SubagentDetails, index = 0) {
+	const run = details.children[index]?.result;
+	if (!run) throw new Error(`no result for child ${index}: ${JSON.stringify(details)}`);
+	return run;
+}
+
+const writeJson = (file: string, value: unknown) => {
+	mkdirSync(dirname(file), { recursive: true });
+	writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+};
+
+/** A normalized roster whose codex child selects a skill directory and a single skill file. */
+function writeRoster(root: string): string {
+	writeJson(join(root, "lead/agent.json"), {
+		agent: { name: "lead", description: "Leads", agent_type: "pi", model: "fake/fake-model", effort: "low" },
+		roster: { enabled: true, roles: [{ agent_file: "../implementer/agent.json" }] },
+	});
+	writeJson(join(root, "implementer/agent.json"), {
+		agent: {
+			name: "implementer",
+			description: "Implements with codex",
+			agent_type: "codex",
+			model: "gpt-5.5",
+			effort: "low",
+			resources: { skills: ["./skills", "./extra/tdd.md"] },
+		},
+		roster: { enabled: false, roles: [] },
+	});
+	for (const name of ["review", "style"]) {
+		mkdirSync(join(root, "implementer/skills", name), { recursive: true });
+		writeFileSync(join(root, "implementer/skills", name, "SKILL.md"), `# ${name}\n`);
+	}
+	mkdirSync(join(root, "implementer/extra"), { recursive: true });
+	writeFileSync(join(root, "implementer/extra/tdd.md"), "# tdd\n");
+	rosterSkills = [
+		join(root, "implementer/extra/tdd.md"),
+		join(root, "implementer/skills/review/SKILL.md"),
+		join(root, "implementer/skills/style/SKILL.md"),
+	];
+	return join(root, "lead/agent.json");
+}
+
+beforeAll(async () => {
+	env = await startE2eEnv({
+		nativeHomes: true,
+		agents: {
+			coder: { description: "Codes with codex", body: "CODER-BODY: you write code.", fields: { harness: "codex" } },
+		},
+	});
+	process.env.PI_AGENTSHELL_ROSTER_FILE = writeRoster(join(env.home.dir, "rosters"));
+	env.session.dispose();
+	env.session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+});
+afterAll(async () => {
+	delete process.env.PI_AGENTSHELL_ROSTER_FILE;
+	await env?.close();
+});
+
+describe("a real codex child", () => {
+	it("answers in plain text with its thread id, usage and the agent body as developer instructions", async () => {
+		env.server.scriptFor("codex says hello", {
+			text: "Hello from codex",
+			usage: { input: 1200, output: 40, cacheRead: 200 },
+		});
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "coder",
+			task: "codex says hello",
+		});
+		expect(isError).toBe(false);
+		expect(textOf(result)).toBe("Hello from codex");
+		const run = runOf(result.details);
+		expect(run).toMatchObject({ status: "completed", harness: "codex", finalAnswer: "Hello from codex", tools: [] });
+		expect(run.nativeSessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+		expect(run.usage).toMatchObject({ inputTokens: 1200, cacheReadTokens: 200, outputTokens: 40, turns: 1 });
+		expect(run.usage.costUsd).toBeUndefined();
+		const request = env.server.requests.find((r) => r.lastUserText === "codex says hello");
+		expect(request?.protocol).toBe("openai-responses");
+		expect(request?.roles).toContain("developer");
+		expect(request?.systemPrompt).toContain("CODER-BODY: you write code.");
+	});
+
+	it("runs a shell command and reports it as tool activity in details", async () => {
+		env.server.scriptFor(
+			"codex runs a command",
+			{ toolCalls: [{ name: "exec_command", arguments: { cmd: "echo codex-tool-42" } }] },
+			(request) => ({ text: `The command said ${/codex-tool-42/.exec(request.lastToolOutput ?? "")?.[0]}` }),
+		);
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "coder",
+			task: "codex runs a command",
+		});
+		expect(isError).toBe(false);
+		const run = runOf(result.details);
+		expect(run.finalAnswer).toBe("The command said codex-tool-42");
+		expect(run.tools).toHaveLength(1);
+		expect(run.tools[0]).toMatchObject({ toolName: "command_execution", pending: false, isError: false });
+		expect(JSON.stringify(run.tools[0].args)).toContain("echo codex-tool-42");
+		expect(run.tools[0].output).toBe("codex-tool-42\n");
+		expect(run.nativeSessionId).toBeDefined();
+		expect(run.usage.inputTokens).toBeGreaterThan(0);
+		expect(env.server.requests.filter((r) => r.lastUserText === "codex runs a command")).toHaveLength(2);
+	});
+
+	it("sends the model and effort to the model", async () => {
+		env.server.scriptFor("codex model check", { text: "ok" });
+		const { isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "codex",
+			task: "codex model check",
+			model: "gpt-6-sol",
+			effort: "high",
+		});
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText === "codex model check");
+		expect(request).toMatchObject({ model: "gpt-6-sol", effort: "high" });
+	});
+
+	it("fails with the provider's message when the model answers HTTP 400", async () => {
+		env.server.scriptFor("codex provokes a 400", {
+			error: { status: 400, message: "Fake 400 from the test server" },
+		});
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "coder",
+			task: "codex provokes a 400",
+		});
+		expect(isError).toBe(true);
+		const run = runOf(result.details);
+		expect(run.status).toBe("failed");
+		expect(run.error).toBe("Fake 400 from the test server (invalid_request_error)");
+		expect(run.exitCode).toBe(1);
+		expect(textOf(result)).toContain("Fake 400 from the test server");
+	});
+
+	it("leaves no process of the group alive after an abort mid-run", async () => {
+		// Commands run in codex's bwrap sandbox, a PID namespace: find them by command line, not by $$ / $!.
+		const cmd = "sleep 7340001 & exec sleep 7340002";
+		env.server.scriptFor("codex starts sleeping", { toolCalls: [{ name: "exec_command", arguments: { cmd } }] });
+		const controller = new AbortController();
+		const call = env.session.callTool<SubagentDetails>(
+			"subagent",
+			{ agent: "coder", task: "codex starts sleeping" },
+			controller.signal,
+		);
+		const sleeps = /^sleep 734000[12]$/;
+		await waitUntil(() => processesMatching(sleeps).length === 2, "both sleeps to start");
+		const sandbox = processesMatching(`--sandbox-policy-cwd ${env.workDir}`);
+		expect(sandbox.length).toBeGreaterThan(0);
+		controller.abort();
+		const { result } = await call;
+		const run = runOf(result.details);
+		expect(run.status).toBe("aborted");
+		await waitUntil(
+			() =>
+				groupMembers(run.pid as number).length === 0 &&
+				processesMatching(sleeps).length === 0 &&
+				sandbox.every((pid) => !isAlive(pid)),
+			"codex, its sandbox and the command's processes to die",
+			5_000,
+		);
+	});
+
+	it("delivers a 300 KB task starting with - byte for byte", async () => {
+		const unit = "codex line with @file and --flag and ünïcödé ✓\n";
+		const task = `-${unit.repeat(Math.ceil(300_000 / Buffer.byteLength(unit))).trimEnd()}`;
+		env.server.scriptFor("codex line with @file", { text: "received" });
+		const { isError } = await env.session.callTool<SubagentDetails>("subagent", { agent: "coder", task });
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText.startsWith("-codex line with @file"));
+		expect(request?.lastUserText === task).toBe(true);
+	});
+
+	it("rejects tool lists on codex before launch, naming the harness and the option", async () => {
+		const before = env.server.requests.length;
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "codex",
+			task: "never sent",
+			allowed_tools: ["read"],
+		});
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain("nothing was started");
+		expect(textOf(result)).toContain("codex harness: allowed_tools cannot be enforced");
+		expect(result.details.children).toEqual([]);
+		expect(env.server.requests.length).toBe(before);
+	});
+});
+
+describe("selected skills of a codex child", () => {
+	it("sends a normalized roster child's skills to the model as a reference block after the task", async () => {
+		env.server.scriptFor("implement the export", { text: "implemented" });
+		const { isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			roster_entry: "implementer",
+			task_name: "Export",
+			task: "implement the export",
+		});
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText.startsWith("implement the export"));
+		expect(request?.lastUserText).toBe(
+			[
+				"implement the export",
+				"",
+				"Selected skill files: read and follow these before doing the assigned task.",
+				...rosterSkills.map((file) => `- ${JSON.stringify(file)}`),
+			].join("\n"),
+		);
+		expect(request).toMatchObject({ model: "gpt-5.5", effort: "low" });
+	});
+
+	it("rejects the same skills on an ad-hoc codex call before launch", async () => {
+		const before = env.server.requests.length;
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "codex",
+			task: "never sent",
+			resources: { skills: [rosterSkills[0]] },
+		});
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain("codex harness: resources.skills is not supported for ad-hoc calls");
+		expect(env.server.requests.length).toBe(before);
+	});
+});
+
+/** A TCP port on 127.0.0.1 with nothing listening (bound, then released). */
+async function deadPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+describe("codex against an unreachable model endpoint", () => {
+	it("times out cleanly at the wall-clock limit and leaves nothing alive", async () => {
+		const home = createCodexHome({ baseUrl: `http://127.0.0.1:${await deadPort()}/v1` });
+		const workDir = join(home.dir, "work");
+		mkdirSync(workDir);
+		const spec: LaunchSpec = {
+			harness: "codex",
+			task: "nobody will answer",
+			cwd: workDir,
+			autoApprove: false,
+			projectTrusted: true,
+			session: { kind: "new" },
+			depth: 1,
+			limits: {
+				timeoutMs: 3_000,
+				killGraceMs: 500,
+				terminalGraceMs: 500,
+				drainMs: 500,
+				maxLineBytes: 1024 * 1024,
+				stderrTailBytes: 4096,
+			},
+			provenance: {},
+		};
+		const adapter = createCodexAdapter({ command: { file: CODEX_BIN, args: [] }, codexHome: home.codexHome });
+		try {
+			const started = Date.now();
+			const result = await runChild(spec, adapter, {
+				env: { ...(process.env as Record<string, string>), ...home.env },
+			});
+			expect(result.status).toBe("timed_out");
+			expect(result.error).toMatch(/^timed out after \d+ ms/);
+			expect(Date.now() - started).toBeLessThan(8_000);
+			expect(result.nativeSessionId).toBeDefined();
+			await waitUntil(() => groupMembers(result.pid as number).length === 0, "the codex group to die", 3_000);
+		} finally {
+			home.cleanup();
+		}
+	});
+});

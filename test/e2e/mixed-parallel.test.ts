@@ -1,0 +1,53 @@
+/**
+ * One parallel `subagent` call whose children run on all three harnesses: a real pi, codex and claude
+ * child each, chosen by the `harness:` field of their Markdown agent definitions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+
+let env: E2eEnv;
+
+beforeAll(async () => {
+	env = await startE2eEnv({
+		nativeHomes: true,
+		agents: {
+			scout: { description: "Scouts with pi", body: "You scout." },
+			coder: { description: "Codes with codex", body: "You code.", fields: { harness: "codex" } },
+			reviewer: { description: "Reviews with claude", body: "You review.", fields: { harness: "claude_code" } },
+		},
+	});
+});
+afterAll(async () => env?.close());
+
+describe("a parallel call mixing harnesses", () => {
+	it("returns the answers of a pi, a codex and a claude child in call order", async () => {
+		env.server.scriptFor("mixed: scout the repo", { text: "pi scouted", usage: { input: 10, output: 2 } });
+		env.server.scriptFor("mixed: write the code", { text: "codex coded", usage: { input: 20, output: 3 } });
+		env.server.scriptFor("mixed: review the code", { text: "claude reviewed", usage: { input: 30, output: 4 } });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			tasks: [
+				{ agent: "scout", task: "mixed: scout the repo" },
+				{ agent: "coder", task: "mixed: write the code" },
+				{ agent: "reviewer", task: "mixed: review the code" },
+			],
+		});
+		expect(isError).toBe(false);
+		const children = result.details.children;
+		expect(children.map((child) => [child.harness, child.phase, child.result?.finalAnswer])).toEqual([
+			["pi", "completed", "pi scouted"],
+			["codex", "completed", "codex coded"],
+			["claude_code", "completed", "claude reviewed"],
+		]);
+		for (const child of children) expect(child.result?.nativeSessionId).toBeDefined();
+		const text = textOf(result);
+		expect(text).toMatch(/^3\/3 tasks completed/);
+		expect(text.indexOf("pi scouted")).toBeLessThan(text.indexOf("codex coded"));
+		expect(text.indexOf("codex coded")).toBeLessThan(text.indexOf("claude reviewed"));
+		expect(result.usage).toMatchObject({ input: 60, output: 9 });
+		const protocols = ["mixed: scout the repo", "mixed: write the code", "mixed: review the code"].map(
+			(task) => env.server.requests.find((request) => request.lastUserText === task)?.protocol,
+		);
+		expect(protocols).toEqual(["openai-chat", "openai-responses", "anthropic-messages"]);
+	});
+});

@@ -138,7 +138,7 @@ function buildBareCommand(
 		provenance: { agentName: agent.name, agentFile: agent.filePath, agentSource: agent.source },
 	};
 	const adapter = createPiAdapter({
-		invocation: resolvePiInvocation(),
+		invocation: () => resolvePiInvocation(),
 		sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
 		agentDir,
 	});

@@ -29,7 +29,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		createSubagentTool({
 			adapters: {
 				pi: createPiAdapter({
-					invocation: resolvePiInvocation(),
+					invocation: () => resolvePiInvocation(),
 					sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
 					agentDir,
 				}),

@@ -29,9 +29,6 @@ export type AgentScope = "user" | "project" | "both";
 /** Where a definition was found. Project definitions are project-controlled and need trust. */
 export type AgentSource = "user" | "project";
 
-/** Pi's thinking levels, listed for documentation; `effort` stays harness-native (any non-empty string). */
-export const PI_EFFORT_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
-
 /** One valid Markdown agent definition. */
 export interface AgentDefinition {
 	name: string;
@@ -174,6 +171,7 @@ export function loadAgentsFromDir(
 	}
 	names.sort();
 	const seen = new Map<string, string>();
+	const ambiguous = new Set<string>();
 	for (const name of names) {
 		const filePath = join(dir, name);
 		let content: string;
@@ -191,17 +189,21 @@ export function loadAgentsFromDir(
 		}
 		const earlier = seen.get(result.agent.name);
 		if (earlier !== undefined) {
+			ambiguous.add(result.agent.name);
 			errors.push({
 				filePath,
 				source,
-				problems: [`name: "${result.agent.name}" is already defined by ${earlier}`],
+				problems: [
+					`name: "${result.agent.name}" is already defined by ${earlier}; neither file is used until one is renamed`,
+				],
 			});
 			continue;
 		}
 		seen.set(result.agent.name, filePath);
 		agents.push(result.agent);
 	}
-	return { agents, errors };
+	// An ambiguous name must not silently run whichever file sorts first.
+	return { agents: agents.filter((agent) => !ambiguous.has(agent.name)), errors };
 }
 
 /**

@@ -46,29 +46,35 @@ export class ExtensionState {
 		return this.config;
 	}
 
-	/** Problems a user should see at load: a malformed settings file or roster. */
+	/** Problems a user should see at load: a malformed settings file or roster (each reported once). */
 	get problems(): string[] {
-		return [this.config.settingsError, this.config.rosterError].filter((p): p is string => p !== undefined);
+		const { settingsError, rosterError, settings } = this.config;
+		// Without valid settings the personal roster's error only repeats the settings error.
+		const rosterProblem = settings || this.config.rosterOverride ? rosterError : undefined;
+		return [settingsError, rosterProblem].filter((p): p is string => p !== undefined);
 	}
 
 	get rosterEnabled(): boolean {
 		return this.enabledOverride ?? this.config.roster?.enabled ?? false;
 	}
 
-	/** The limits in force; built-in defaults only when there is no settings file (never when it is malformed). */
+	/**
+	 * What the `subagent` tool works with. Built-in defaults apply only when there is no settings file;
+	 * a malformed one (or a malformed depth variable) makes `refusal` say why calls are refused.
+	 */
 	toolState(): SubagentToolState {
 		const settings = this.config.settings;
-		let depth: SubagentToolState["depth"];
-		let configError = this.config.settingsError;
+		let depth: SubagentToolState["depth"] = { depth: 0, maxDepth: 0 };
+		let refusal = this.config.settingsError && `the settings file is malformed:\n${this.config.settingsError}`;
 		try {
 			depth = readDepthState(this.env, (settings ?? DEFAULT_SETTINGS).max_sub_agent_depth);
 		} catch (error) {
-			depth = { depth: 0, maxDepth: 0 };
-			configError = (error as Error).message;
+			if (!(error instanceof LaunchError)) throw error;
+			refusal ??= `this process's environment is invalid: ${error.message}`;
 		}
 		return {
-			limits: settings && !configError ? effectiveLimits(settings) : undefined,
-			configError,
+			limits: settings && !refusal ? effectiveLimits(settings) : undefined,
+			refusal,
 			roster: { roster: this.config.roster, error: this.config.rosterError, enabled: this.rosterEnabled },
 			depth,
 		};

@@ -364,7 +364,7 @@ export function recheckNormalizedEntry(entry: RosterEntry): void {
 			);
 		}
 		throw new LaunchError([
-			`${file}: the agent definition of roster entry "${entry.name}" changed after load and is no longer valid; fix it and ${reload}`,
+			`${file}: the definition of roster entry "${entry.name}" is no longer valid; fix it (and if you changed its agent settings, ${reload})`,
 			...problems,
 		]);
 	}

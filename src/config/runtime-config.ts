@@ -37,7 +37,7 @@ export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, proc
 	try {
 		override = resolveRosterOverride(env[ROSTER_FILE_ENV], processCwd);
 	} catch (error) {
-		config.rosterError = `${ROSTER_FILE_ENV}: ${messageOf(error)}`;
+		config.rosterError = messageOf(error);
 		return config;
 	}
 	config.rosterOverride = override;

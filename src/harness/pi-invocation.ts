@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getPackageDir } from "@earendil-works/pi-coding-agent";
+import { LaunchError } from "../launch/launch-error.ts";
 
 /** `file` plus leading `args` that start Pi; the adapter appends Pi's own flags. */
 export interface PiInvocation {
@@ -19,7 +20,7 @@ let cached: PiInvocation | undefined;
  * (no package.json beside it, e.g. Bun-compiled) is started as `process.execPath` itself.
  * `PI_NATIVE_SUBAGENTS_PI_COMMAND` (a JSON array of strings) overrides the detection.
  *
- * @throws Error when the override is not a non-empty JSON array of strings.
+ * @throws LaunchError when the override is not a non-empty JSON array of strings.
  */
 export function resolvePiInvocation(env: NodeJS.ProcessEnv = process.env): PiInvocation {
 	const override = env.PI_NATIVE_SUBAGENTS_PI_COMMAND;
@@ -47,7 +48,7 @@ function parseOverride(text: string): PiInvocation {
 		value = undefined;
 	}
 	if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v.length > 0)) {
-		throw new Error(
+		throw new LaunchError(
 			`PI_NATIVE_SUBAGENTS_PI_COMMAND must be a JSON array of non-empty strings, e.g. ["node","/path/to/pi/cli.js"]; got ${JSON.stringify(text)}`,
 		);
 	}

@@ -12,9 +12,16 @@ import type { PiAssistantMessage, PiRecord } from "./pi-events.ts";
 import type { PiInvocation } from "./pi-invocation.ts";
 import type { RunEvent } from "./run-event.ts";
 
+/** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
+export const PI_THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+
 export interface PiAdapterOptions {
-	/** How to start Pi (see `resolvePiInvocation`). */
-	invocation: PiInvocation;
+	/**
+	 * How to start Pi (see `resolvePiInvocation`); called per launch, so a bad override refuses launches
+	 * instead of failing the extension's load.
+	 * @throws LaunchError when the invocation cannot be resolved.
+	 */
+	invocation: () => PiInvocation;
 	/** Private directory for child sessions (`--session-dir`), so children stay out of the user's `/resume` list. */
 	sessionDir: string;
 	/** The agent dir children share (`PI_CODING_AGENT_DIR`); used to check for a home `SYSTEM.md`. */
@@ -28,13 +35,33 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
 		createParser: () => new PiEventParser(),
 		validate(spec) {
-			if (spec.resources) piResourceFlags(spec.resources, spec.cwd, options.agentDir);
+			const problems: string[] = [];
+			try {
+				options.invocation();
+			} catch (error) {
+				problems.push((error as Error).message);
+			}
+			if (spec.effort !== undefined && !(PI_THINKING_LEVELS as readonly string[]).includes(spec.effort)) {
+				problems.push(
+					`pi harness: effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`,
+				);
+			}
+			if (spec.resources) {
+				try {
+					piResourceFlags(spec.resources, spec.cwd, options.agentDir);
+				} catch (error) {
+					if (!(error instanceof LaunchError)) throw error;
+					problems.push(...error.problems);
+				}
+			}
+			if (problems.length > 0) throw new LaunchError(problems);
 		},
 	};
 }
 
 function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
-	const args = [...options.invocation.args, "--mode", "json"];
+	const invocation = options.invocation();
+	const args = [...invocation.args, "--mode", "json"];
 	// Sessions are persisted (resumable by id) but in our own directory.
 	args.push("--session-dir", options.sessionDir);
 	if (spec.session.kind === "resume") args.push("--session", spec.session.nativeSessionId);
@@ -57,7 +84,7 @@ function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOpti
 	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
 	// The task goes through stdin: no argv size limit, and text starting with `-` or `@` is not parsed
 	// as an option or a file reference. Pi trims surrounding whitespace of piped stdin (main.js readPipedStdin).
-	return { file: options.invocation.file, args, env: {}, stdin: spec.task };
+	return { file: invocation.file, args, env: {}, stdin: spec.task };
 }
 
 /**

@@ -203,7 +203,8 @@ function resolveRosterCall(
 			if (given !== undefined && given !== entry.rosterFile) conflict("roster_file", given, entry.rosterFile);
 		}
 	}
-	if (entry.rosterFile) validateChildRoster(entry.rosterFile, problems);
+	// A normalized pi entry's roster is its own agent.json, which the recheck above has just validated.
+	if (entry.rosterFile && entry.rosterFile !== entry.agentFile) validateChildRoster(entry.rosterFile, problems);
 	if (problems.length > before) return undefined;
 
 	const spec = baseSpec(call, entry.harness, cwd, context);

@@ -93,8 +93,14 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 		for (let i = 0; i < specs.length; i++) {
 			// split/join, not String.replace: `$&`, `$1` in the answer must survive literally.
 			const spec = { ...specs[i], task: specs[i].task.split(PREVIOUS_PLACEHOLDER).join(previous) };
-			await options.globalLimit(() => runOne(i, spec));
 			const child = children[i];
+			if (spec.task.trim() === "") {
+				// Pi would start and end without a turn; say why instead.
+				child.phase = "failed";
+				child.error = `the task is empty after substituting ${PREVIOUS_PLACEHOLDER}: step ${i} gave no text answer`;
+			} else {
+				await options.globalLimit(() => runOne(i, spec));
+			}
 			if (child.phase !== "completed") {
 				for (const rest of children.slice(i + 1)) rest.phase = "skipped";
 				break;

@@ -4,7 +4,7 @@
  */
 import type { ChildCall } from "../launch/child-call.ts";
 import { LaunchError } from "../launch/launch-error.ts";
-import type { CallMode } from "../runs/scheduler.ts";
+import { type CallMode, PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 
 export interface SelectedCall {
@@ -35,9 +35,12 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 	if (args.tasks !== undefined) modes.push("tasks");
 	if (args.chain !== undefined) modes.push("chain");
 	if (modes.length !== 1) {
+		const given = Object.keys(args).filter((key) => (args as Record<string, unknown>)[key] !== undefined);
 		throw new LaunchError(
 			`give exactly one mode: single ({ agent | roster_entry | agent_type, task }), parallel ({ tasks: [...] }) or chain ({ chain: [...] }); ${
-				modes.length === 0 ? "none was given" : `got ${modes.join(" and ")}`
+				modes.length === 0
+					? `none was given${given.length > 0 ? ` (fields given: ${given.join(", ")})` : ""}`
+					: `got ${modes.join(" and ")}`
 			}`,
 		);
 	}
@@ -81,12 +84,18 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 	}
 	const labels = items.map((_, i) => (prefix ? `${prefix} ${i + 1}` : ""));
 	const calls = items.map((item, i) => toChildCall(item, labels[i] ? `${labels[i]}: ` : "", problems));
+	if (mode === "chain" && items[0]?.task?.includes(PREVIOUS_PLACEHOLDER)) {
+		problems.push(`step 1: task uses ${PREVIOUS_PLACEHOLDER}, but there is no previous step`);
+	}
 	if (problems.length > 0) throw new LaunchError(problems);
 	return { mode, calls: calls as ChildCall[], labels };
 }
 
-function toChildCall(item: ChildArgs & { prompt?: unknown }, where: string, problems: string[]): ChildCall | undefined {
-	const kinds = CHILD_KEYS.filter((key) => item[key] !== undefined);
+function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildCall | undefined {
+	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness).
+	const kinds = CHILD_KEYS.filter(
+		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
+	);
 	const before = problems.length;
 	if (kinds.length !== 1) {
 		problems.push(
@@ -95,6 +104,18 @@ function toChildCall(item: ChildArgs & { prompt?: unknown }, where: string, prob
 	}
 	if (item.prompt !== undefined) problems.push(`${where}give task or prompt, not both with different text`);
 	if (typeof item.task !== "string") problems.push(`${where}task (or prompt) is required`);
+	else if (item.task.trim() === "") problems.push(`${where}task is empty`);
+	for (const field of ["model", "effort", "task_name", "cwd"] as const) {
+		const value = item[field];
+		if (value !== undefined && value.trim() === "") problems.push(`${where}${field} is empty; omit it instead`);
+	}
+	for (const field of ["allowed_tools", "disallowed_tools"] as const) {
+		for (const tool of item[field] ?? []) {
+			if (tool.trim() === "" || tool.includes(",")) {
+				problems.push(`${where}${field}: ${JSON.stringify(tool)} is not a tool name; give one name per list item`);
+			}
+		}
+	}
 	if (problems.length > before) return undefined;
 	return {
 		agent: item.agent,

@@ -30,7 +30,10 @@ const resources = Type.Object(
 		include_instruction_files: flag("AGENTS.md / CLAUDE.md discovery. Default true."),
 		include_home_system_prompt: flag("The home SYSTEM.md. Default true."),
 	},
-	{ description: "Resource selection; paths resolve against the child's cwd. Omit or null: not set." },
+	{
+		description: "Resource selection; paths resolve against the child's cwd. Omit or null: not set.",
+		additionalProperties: false,
+	},
 );
 
 /** Fields every child has, in single mode (top level) and in `tasks` / `chain` items. */
@@ -45,6 +48,7 @@ const childFields = {
 			description: "The text handed to the child (alias: prompt). In a chain, {previous} is the prior step's answer.",
 		}),
 	),
+	prompt: Type.Optional(Type.String({ description: "Alias of task." })),
 	task_name: Type.Optional(Type.String({ description: "Short label for this child in progress and results." })),
 	cwd: Type.Optional(Type.String({ description: "Working directory of the child, relative to the current one." })),
 	model: Type.Optional(Type.String({ description: "Model (harness-native selector, e.g. provider/id for pi)." })),
@@ -62,27 +66,31 @@ const childFields = {
 	auto_approve: flag("Bypass the harness's approvals / sandbox for this call only. Default false."),
 };
 
-const child = Type.Object(childFields);
+// Unknown fields are errors: a misspelt `alowed_tools` must not launch a child without its restriction.
+const child = Type.Object(childFields, { additionalProperties: false });
 
-export const subagentSchema = Type.Object({
-	...childFields,
-	tasks: Type.Optional(
-		Type.Array(child, {
-			description: "Parallel mode: children run at once (bounded); results come back in this order.",
-		}),
-	),
-	chain: Type.Optional(
-		Type.Array(child, {
-			description: "Chain mode: steps run in order; {previous} in a step's task is the prior step's final answer.",
-		}),
-	),
-	agentScope: Type.Optional(
-		stringEnum(
-			["user", "project", "both"] as const,
-			'Where agent definitions are looked up: "user" (default), "project" (nearest .pi/agents) or "both" (project overrides user).',
+export const subagentSchema = Type.Object(
+	{
+		...childFields,
+		tasks: Type.Optional(
+			Type.Array(child, {
+				description: "Parallel mode: children run at once (bounded); results come back in this order.",
+			}),
 		),
-	),
-});
+		chain: Type.Optional(
+			Type.Array(child, {
+				description: "Chain mode: steps run in order; {previous} in a step's task is the prior step's final answer.",
+			}),
+		),
+		agentScope: Type.Optional(
+			stringEnum(
+				["user", "project", "both"] as const,
+				'Where agent definitions are looked up: "user" (default), "project" (nearest .pi/agents) or "both" (project overrides user).',
+			),
+		),
+	},
+	{ additionalProperties: false },
+);
 
 export type SubagentArgs = Static<typeof subagentSchema>;
 export type ChildArgs = Static<typeof child>;

@@ -30,9 +30,9 @@ export interface SubagentDetails {
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
 export interface SubagentToolState {
-	/** `undefined` when the settings file is malformed; `configError` then says why and calls are refused. */
+	/** `undefined` when calls are refused; `refusal` then says why (e.g. a malformed settings file). */
 	limits?: EffectiveLimits;
-	configError?: string;
+	refusal?: string;
 	roster: RosterState;
 	depth: DepthState;
 }
@@ -126,7 +126,7 @@ async function executeSubagent(
 ): Promise<AgentToolResult<SubagentDetails>> {
 	const state = deps.state();
 	const limits = state.limits;
-	if (!limits) return refusal(`the settings file is malformed:\n${state.configError ?? "unknown error"}`);
+	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
 	let plan: { mode: CallMode; specs: LaunchSpec[] };
 	try {
 		plan = await planCall(deps, state, limits, params, ctx);

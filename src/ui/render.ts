@@ -30,16 +30,22 @@ export function renderSubagentCall(args: SubagentArgs, theme: Theme): Component 
 		const kind = args.tasks ? `parallel (${items.length} tasks)` : `chain (${items.length} steps)`;
 		let text = title + theme.fg("accent", kind);
 		for (const [i, item] of items.slice(0, 4).entries()) {
-			text += `\n  ${theme.fg("muted", `${i + 1}.`)} ${theme.fg("accent", item.agent ?? "?")} ${theme.fg("dim", oneLine(item.task ?? "", 60))}`;
+			const label = item.task_name ? `"${item.task_name}"` : oneLine(item.task ?? "", 60);
+			text += `\n  ${theme.fg("muted", `${i + 1}.`)} ${theme.fg("accent", childName(item))} ${theme.fg("dim", label)}`;
 		}
 		if (items.length > 4) text += `\n  ${theme.fg("muted", `… +${items.length - 4} more`)}`;
 		return new Text(text, 0, 0);
 	}
 	return new Text(
-		`${title}${theme.fg("accent", args.agent ?? "?")} ${theme.fg("dim", oneLine(args.task ?? "", 80))}`,
+		`${title}${theme.fg("accent", childName(args))} ${theme.fg("dim", (args.task_name ? `"${args.task_name}" ` : "") + oneLine(args.task ?? "", 80))}`,
 		0,
 		0,
 	);
+}
+
+/** What a call's child runs: the agent, the roster entry, or the harness of an ad-hoc run. */
+function childName(item: { agent?: string; roster_entry?: string; agent_type?: string }): string {
+	return item.agent ?? item.roster_entry ?? item.agent_type ?? "?";
 }
 
 export function renderSubagentResult(

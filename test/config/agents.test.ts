@@ -116,13 +116,16 @@ describe("discoverAgents", () => {
 		).toBe(true);
 	});
 
-	it("reports a second file with an already used name in the same directory", () => {
+	it("uses neither of two files that define the same name in one directory, naming both", () => {
 		const { agentDir, cwd } = setup();
-		writeTree(agentDir, { "agents/zz-scout-copy.md": agentMd("name: scout\ndescription: copy") });
+		writeTree(agentDir, { "agents/a-scout-copy.md": agentMd("name: scout\ndescription: copy") });
 		const result = discoverAgents({ cwd, agentDir, scope: "user" });
-		expect(result.agents.find((a) => a.name === "scout")?.description).toBe("User scout");
+		expect(result.agents.find((a) => a.name === "scout")).toBeUndefined();
 		expect(result.errors).toHaveLength(1);
-		expect(result.errors[0].problems[0]).toMatch(/name: "scout" is already defined by .*scout\.md/);
+		expect(result.errors[0].filePath).toMatch(/scout\.md$/);
+		expect(result.errors[0].problems[0]).toMatch(
+			/name: "scout" is already defined by .*a-scout-copy\.md; neither file is used until one is renamed/,
+		);
 	});
 
 	it("returns no agents and no errors when no agent directories exist", () => {

@@ -360,7 +360,9 @@ describe("snapshot digests and recheckNormalizedEntry", () => {
 				return e as LaunchError;
 			}
 		})();
-		expect(error?.problems[0]).toMatch(/changed after load and is no longer valid; fix it and run \/reload/);
+		expect(error?.problems[0]).toMatch(
+			/is no longer valid; fix it \(and if you changed its agent settings, run \/reload/,
+		);
 		expect(error?.problems[1]).toMatch(new RegExp(`^${childFile}: malformed JSON`));
 	});
 

@@ -123,6 +123,46 @@ describe("roster entries, end to end", () => {
 		expect(env.server.requests.length).toBe(before);
 	});
 
+	it("accepts agent_type repeated with roster_entry when it agrees, and names it when it conflicts", async () => {
+		env.server.scriptFor("agreeing harness", { text: "agreed" });
+		const ok = await env.session.callTool<SubagentDetails>("subagent", {
+			roster_entry: "plain-helper",
+			agent_type: "pi",
+			task: "agreeing harness",
+		});
+		expect(ok.isError, textOf(ok.result)).toBe(false);
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			roster_entry: "plain-helper",
+			agent_type: "codex",
+			task: "x",
+		});
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain(
+			'roster entry "plain-helper": agent_type "codex" conflicts with the entry\'s "pi"',
+		);
+	});
+
+	it("reports a child's broken roster section once, without claiming its settings changed", async () => {
+		const file = join(rosterDir, "plain-helper/agent.json");
+		const original = readFileSync(file, "utf8");
+		try {
+			const edited = JSON.parse(original);
+			edited.roster = { enabled: true, roles: [{ agent_file: "../nowhere/agent.json" }] };
+			writeFileSync(file, JSON.stringify(edited));
+			const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+				roster_entry: "plain-helper",
+				task: "x",
+			});
+			expect(isError).toBe(true);
+			const text = textOf(result);
+			expect(text).toContain(`${file}: the definition of roster entry "plain-helper" is no longer valid; fix it`);
+			expect(text).not.toContain("changed after load");
+			expect(text.split(join(rosterDir, "nowhere/agent.json")).length - 1).toBe(1);
+		} finally {
+			writeFileSync(file, original);
+		}
+	});
+
 	it("refuses an unknown entry, listing the entries", async () => {
 		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
 			roster_entry: "nobody",

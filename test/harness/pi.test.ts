@@ -10,7 +10,7 @@ import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pi-adapter-"));
 const adapter = createPiAdapter({
-	invocation: { file: "node", args: ["cli.js"] },
+	invocation: () => ({ file: "node", args: ["cli.js"] }),
 	sessionDir: "/sessions",
 	agentDir: dir,
 });

@@ -58,7 +58,7 @@ function spec(overrides: Partial<LaunchSpec["limits"]> = {}): LaunchSpec {
 
 function run(actions: unknown[], options: { limits?: Partial<LaunchSpec["limits"]>; signal?: AbortSignal } = {}) {
 	const adapter = createPiAdapter({
-		invocation: { file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] },
+		invocation: () => ({ file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] }),
 		sessionDir: join(scratch, "sessions"),
 		agentDir: scratch,
 	});
@@ -151,7 +151,7 @@ describe("run results of faulty children", () => {
 
 	it("fails with the command and cwd when the harness binary is missing", async () => {
 		const adapter = createPiAdapter({
-			invocation: { file: "/no/such/pi", args: [] },
+			invocation: () => ({ file: "/no/such/pi", args: [] }),
 			sessionDir: scratch,
 			agentDir: scratch,
 		});

@@ -1,0 +1,128 @@
+/** Bad calls get a precise error and start nothing (found by attacking the package as a new user). */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
+
+let env: E2eEnv;
+
+beforeAll(async () => {
+	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } } });
+});
+afterAll(async () => env?.close());
+
+async function refused(args: unknown, ...messages: string[]): Promise<void> {
+	const before = env.server.requests.length;
+	const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", args);
+	expect(isError).toBe(true);
+	for (const message of messages) expect(textOf(result)).toContain(message);
+	expect(env.server.requests.length).toBe(before);
+}
+
+describe("bad calls are refused before anything starts", () => {
+	it("refuses an empty or whitespace task", async () => {
+		await refused({ agent: "echo", task: "" }, "task is empty");
+		await refused(
+			{
+				tasks: [
+					{ agent: "echo", task: "ok" },
+					{ agent: "echo", task: " \n " },
+				],
+			},
+			"task 2: task is empty",
+		);
+	});
+
+	it("refuses an unknown field instead of ignoring it", async () => {
+		await refused({ agent: "echo", task: "x", alowed_tools: ["read"] }, "alowed_tools: unknown field");
+		await refused({ tasks: [{ agent: "echo", task: "x", foo: 1 }] }, "tasks.0.foo: unknown field");
+		await refused({ agent: "echo", task: "x", resources: { skils: [] } }, "resources.skils: unknown field");
+	});
+
+	it("refuses task and prompt with different text", async () => {
+		await refused({ agent: "echo", task: "x", prompt: "y" }, "give task or prompt, not both with different text");
+	});
+
+	it("refuses an effort pi does not know and empty model or effort", async () => {
+		await refused(
+			{ agent_type: "pi", task: "x", effort: "turbo" },
+			'pi harness: effort "turbo" is not a pi thinking level',
+		);
+		await refused({ agent_type: "pi", task: "x", model: " " }, "model is empty; omit it instead");
+	});
+
+	it("refuses a tool list item that holds several names", async () => {
+		await refused(
+			{ agent_type: "pi", task: "x", allowed_tools: ["read,bash"] },
+			'allowed_tools: "read,bash" is not a tool name; give one name per list item',
+		);
+	});
+
+	it("names the fields given when no mode was given", async () => {
+		await refused({ model: "fake/fake-model" }, "none was given (fields given: model)");
+	});
+
+	it("refuses {previous} in the first chain step", async () => {
+		await refused(
+			{ chain: [{ agent: "echo", task: "start from {previous}" }] },
+			"step 1: task uses {previous}, but there is no previous step",
+		);
+	});
+});
+
+describe("chains with an empty answer", () => {
+	it("fails the step whose task is empty after substitution, naming the step that gave no text", async () => {
+		env.server.scriptFor("silent step", { text: "" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			chain: [
+				{ agent: "echo", task: "silent step" },
+				{ agent: "echo", task: "{previous}" },
+			],
+		});
+		expect(isError).toBe(true);
+		expect(result.details.children.map((c) => c.phase)).toEqual(["completed", "failed"]);
+		expect(textOf(result)).toContain("the task is empty after substituting {previous}: step 1 gave no text answer");
+	});
+});
+
+describe("configuration problems refuse calls with their own cause", () => {
+	it("keeps loading with a malformed PI_NATIVE_SUBAGENTS_PI_COMMAND and refuses pi launches, naming the variable", async () => {
+		process.env.PI_NATIVE_SUBAGENTS_PI_COMMAND = "not json";
+		try {
+			const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+			try {
+				const { result, isError } = await session.callTool<SubagentDetails>("subagent", {
+					agent_type: "pi",
+					task: "x",
+				});
+				expect(isError).toBe(true);
+				expect(textOf(result)).toContain("PI_NATIVE_SUBAGENTS_PI_COMMAND must be a JSON array of non-empty strings");
+			} finally {
+				session.dispose();
+			}
+		} finally {
+			delete process.env.PI_NATIVE_SUBAGENTS_PI_COMMAND;
+		}
+	});
+
+	it("blames a malformed depth variable, not the settings file", async () => {
+		process.env.PI_AGENTSHELL_DEPTH = "abc";
+		try {
+			const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+			try {
+				const { result, isError } = await session.callTool<SubagentDetails>("subagent", {
+					agent_type: "pi",
+					task: "x",
+				});
+				expect(isError).toBe(true);
+				const text = textOf(result);
+				expect(text).toContain('PI_AGENTSHELL_DEPTH must be a non-negative integer, got "abc"');
+				expect(text).not.toContain("settings file");
+			} finally {
+				session.dispose();
+			}
+		} finally {
+			delete process.env.PI_AGENTSHELL_DEPTH;
+		}
+	});
+});

@@ -267,6 +267,27 @@ describe("claude tool controls", () => {
 	});
 });
 
+describe("resuming a claude session", () => {
+	it("continues the same session from its cwd and counts only this run's usage", async () => {
+		const adapter = createClaudeAdapter({ command: { file: CLAUDE_BIN, args: [] } });
+		const childEnv = { ...(process.env as Record<string, string>) };
+		env.server.scriptFor("claude first turn", { text: "first", usage: { input: 100, output: 10 } });
+		const first = await runChild(spec({ task: "claude first turn" }), adapter, { env: childEnv });
+		expect(first.status).toBe("completed");
+		const sessionId = first.nativeSessionId as string;
+		env.server.scriptFor("claude second turn", { text: "second", usage: { input: 300, output: 30 } });
+		const second = await runChild(
+			spec({ task: "claude second turn", session: { kind: "resume", nativeSessionId: sessionId } }),
+			adapter,
+			{ env: childEnv },
+		);
+		expect(second).toMatchObject({ status: "completed", finalAnswer: "second", nativeSessionId: sessionId });
+		expect(second.usage).toMatchObject({ inputTokens: 300, outputTokens: 30, turns: 1 });
+		const request = env.server.requests.find((r) => r.lastUserText === "claude second turn");
+		expect(request?.userTexts).toContain("claude first turn");
+	});
+});
+
 describe("claude output cut off mid-record", () => {
 	it("is a protocol failure, never a success", async () => {
 		const adapter = createClaudeAdapter({

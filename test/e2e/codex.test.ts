@@ -239,6 +239,51 @@ describe("selected skills of a codex child", () => {
 	});
 });
 
+describe("resuming a codex thread", () => {
+	it("continues the same thread and counts only this run's usage", async () => {
+		const native = env.native;
+		if (!native) throw new Error("nativeHomes not set");
+		const adapter = createCodexAdapter({ command: { file: CODEX_BIN, args: [] }, codexHome: native.codex.codexHome });
+		const childEnv = { ...(process.env as Record<string, string>) };
+		env.server.scriptFor("codex first turn", { text: "first", usage: { input: 100, output: 10 } });
+		const first = await runChild(launch({ task: "codex first turn" }), adapter, { env: childEnv });
+		expect(first.status).toBe("completed");
+		const threadId = first.nativeSessionId as string;
+		env.server.scriptFor("codex second turn", { text: "second", usage: { input: 300, output: 30 } });
+		const second = await runChild(
+			launch({ task: "codex second turn", session: { kind: "resume", nativeSessionId: threadId } }),
+			adapter,
+			{ env: childEnv },
+		);
+		expect(second).toMatchObject({ status: "completed", finalAnswer: "second", nativeSessionId: threadId });
+		expect(second.usage).toMatchObject({ inputTokens: 300, outputTokens: 30, turns: 1 });
+		const request = env.server.requests.find((r) => r.lastUserText === "codex second turn");
+		expect(request?.userTexts).toContain("codex first turn");
+	});
+});
+
+function launch(overrides: Partial<LaunchSpec>): LaunchSpec {
+	return {
+		harness: "codex",
+		task: "a task",
+		cwd: env.workDir,
+		autoApprove: false,
+		projectTrusted: true,
+		session: { kind: "new" },
+		depth: 1,
+		limits: {
+			timeoutMs: 20_000,
+			killGraceMs: 500,
+			terminalGraceMs: 500,
+			drainMs: 500,
+			maxLineBytes: 1024 * 1024,
+			stderrTailBytes: 4096,
+		},
+		provenance: {},
+		...overrides,
+	};
+}
+
 /** A TCP port on 127.0.0.1 with nothing listening (bound, then released). */
 async function deadPort(): Promise<number> {
 	const server = createServer();
@@ -253,24 +298,11 @@ describe("codex against an unreachable model endpoint", () => {
 		const home = createCodexHome({ baseUrl: `http://127.0.0.1:${await deadPort()}/v1` });
 		const workDir = join(home.dir, "work");
 		mkdirSync(workDir);
-		const spec: LaunchSpec = {
-			harness: "codex",
+		const spec = launch({
 			task: "nobody will answer",
 			cwd: workDir,
-			autoApprove: false,
-			projectTrusted: true,
-			session: { kind: "new" },
-			depth: 1,
-			limits: {
-				timeoutMs: 3_000,
-				killGraceMs: 500,
-				terminalGraceMs: 500,
-				drainMs: 500,
-				maxLineBytes: 1024 * 1024,
-				stderrTailBytes: 4096,
-			},
-			provenance: {},
-		};
+			limits: { ...launch({}).limits, timeoutMs: 3_000 },
+		});
 		const adapter = createCodexAdapter({ command: { file: CODEX_BIN, args: [] }, codexHome: home.codexHome });
 		try {
 			const started = Date.now();

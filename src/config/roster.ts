@@ -18,6 +18,7 @@ import { LaunchError } from "../launch/launch-error.ts";
 import type { Harness, Resources } from "../launch/launch-spec.ts";
 import { type PathKind, resolveExisting, rosterBaseDir, settingsBaseDir, settingsFilePath } from "../launch/paths.ts";
 import {
+	inlineEntrySchema,
 	inlineRosterFileSchema,
 	normalizedDefinitionSchema,
 	type ParsedInlineEntry,
@@ -144,7 +145,7 @@ export function resolveResources(
  * `baseDir` and checked. `prefix` starts each problem (the file path and `: `).
  */
 function buildInlineEntries(
-	roles: ParsedInlineEntry[],
+	roles: Array<ParsedInlineEntry | undefined>,
 	baseDir: string,
 	prefix: string,
 	problems: string[],
@@ -152,6 +153,7 @@ function buildInlineEntries(
 	const entries: RosterEntry[] = [];
 	const firstIndex = new Map<string, number>();
 	roles.forEach((role, index) => {
+		if (role === undefined) return;
 		const where = `${prefix}roster.roles[${index}] "${role.name}": `;
 		const earlier = firstIndex.get(role.name);
 		if (earlier !== undefined) {
@@ -288,7 +290,18 @@ function loadInline(raw: unknown, file: string): LoadedRoster {
 	const problems: string[] = [];
 	const parsed = inlineRosterFileSchema.safeParse(raw);
 	if (!parsed.success) {
-		throw new LaunchError(fieldProblems(parsed.error.issues).map((p) => `${file}: ${locateProblem(raw, p)}`));
+		problems.push(...fieldProblems(parsed.error.issues).map((p) => `${file}: ${locateProblem(raw, p)}`));
+		// List every problem at once: entries that are well-formed on their own still get their
+		// duplicate-name, Pi-only and path checks.
+		const roles = (raw as { roster?: { roles?: unknown } }).roster?.roles;
+		if (Array.isArray(roles)) {
+			const wellFormed = roles.map((role) => {
+				const entry = inlineEntrySchema.safeParse(role);
+				return entry.success ? entry.data : undefined;
+			});
+			buildInlineEntries(wellFormed, rosterBaseDir(file), `${file}: `, problems);
+		}
+		throw new LaunchError(problems);
 	}
 	const entries = buildInlineEntries(parsed.data.roster.roles, rosterBaseDir(file), `${file}: `, problems);
 	if (problems.length > 0) throw new LaunchError(problems);

@@ -161,10 +161,37 @@ describe("roster validation table", () => {
 			},
 		});
 		const problems = loadError(join(dir, "roster.json")).problems;
-		expect(problems).toHaveLength(3);
+		expect(problems).toHaveLength(4);
 		expect(problems.join("\n")).toMatch(/roster\.enabled: expected true or false, got string/);
+		expect(problems.join("\n")).toMatch(/roster\.roles\[1\] "b": cwd: .*missing does not exist/);
 		expect(problems.join("\n")).toMatch(/roster\.roles\[0\] "a": description: must not be empty/);
 		expect(problems.join("\n")).toMatch(/roster\.roles\[0\] "a": colour: unknown key "colour"/);
+	});
+});
+
+describe("listing every problem at once", () => {
+	it("reports path and rule problems of well-formed entries next to the schema problems of others", () => {
+		const root = tempDir();
+		const file = join(root, "roster.json");
+		writeTree(root, {
+			"roster.json": JSON.stringify({
+				roster: {
+					enabled: "yes",
+					roles: [
+						{ name: "a", description: "d", agent_type: "pi", model: "m", effort: "e", extra: 1 },
+						{ name: "b", description: "d", agent_type: "codex", model: "m", effort: "e", roster_file: "r.json" },
+						{ name: "c", description: "d", agent_type: "pi", model: "m", effort: "e", cwd: "missing-dir" },
+						{ name: "c", description: "d", agent_type: "pi", model: "m", effort: "e" },
+					],
+				},
+			}),
+		});
+		const messages = loadError(file).problems.join("\n");
+		expect(messages).toContain("roster.enabled");
+		expect(messages).toContain('roster.roles[0] "a": extra: unknown key "extra"');
+		expect(messages).toContain('roster.roles[1] "b": roster_file: is Pi-only');
+		expect(messages).toContain(`roster.roles[2] "c": cwd: ${join(root, "missing-dir")} does not exist`);
+		expect(messages).toContain('roster.roles[3] "c": name: duplicate name "c"');
 	});
 });
 

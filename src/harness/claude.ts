@@ -40,10 +40,7 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		harness: "claude_code",
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
 		createParser: () => new ClaudeEventParser(),
-		validate(spec) {
-			const problems = claudeProblems(spec, options);
-			if (problems.length > 0) throw new LaunchError(problems.map((p) => `claude_code harness: ${p}`));
-		},
+		validate: (spec) => assertClaudeCanRun(spec, options),
 	};
 }
 
@@ -55,8 +52,7 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
  * @throws LaunchError when the spec asks for something claude cannot honour (see {@link claudeProblems}).
  */
 export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): HarnessCommand {
-	const problems = claudeProblems(spec, options);
-	if (problems.length > 0) throw new LaunchError(problems.map((p) => `claude_code harness: ${p}`));
+	assertClaudeCanRun(spec, options);
 	// -p with no prompt argument reads the prompt from stdin; stream-json requires --verbose.
 	const args = [...options.command.args, "-p", "--output-format=stream-json", "--verbose"];
 	const env: Record<string, string | undefined> = {};
@@ -109,6 +105,12 @@ export function settingSources(resources: Resources): string | undefined {
 	if (resources.inherit_personal_resources) sources.push("user");
 	if (resources.inherit_project_resources) sources.push("project", "local");
 	return sources.join(",");
+}
+
+/** @throws LaunchError listing {@link claudeProblems}, each prefixed `claude_code harness: `. */
+function assertClaudeCanRun(spec: LaunchSpec, options: Pick<ClaudeAdapterOptions, "bypassRefusal">): void {
+	const problems = claudeProblems(spec, options);
+	if (problems.length > 0) throw new LaunchError(problems.map((p) => `claude_code harness: ${p}`));
 }
 
 /** Every option of `spec` claude cannot honour, each naming the option. Pure. */

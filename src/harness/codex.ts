@@ -49,10 +49,7 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 						}
 					: undefined,
 			),
-		validate(spec) {
-			const problems = codexProblems(spec);
-			if (problems.length > 0) throw new LaunchError(problems.map((p) => `codex harness: ${p}`));
-		},
+		validate: assertCodexCanRun,
 	};
 }
 
@@ -62,8 +59,7 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
  * @throws LaunchError when the spec asks for something codex cannot honour (see {@link codexProblems}).
  */
 export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): HarnessCommand {
-	const problems = codexProblems(spec);
-	if (problems.length > 0) throw new LaunchError(problems.map((p) => `codex harness: ${p}`));
+	assertCodexCanRun(spec);
 	const args = [...command.args, "exec", "--json"];
 	// --cd: explicit, because a resumed thread otherwise takes the spawn cwd (reference §2.1 "working dir").
 	args.push(`--cd=${spec.cwd}`);
@@ -85,6 +81,12 @@ export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): Har
 	// The task goes through stdin (prompt `-`), which is then closed: no argv limit, no flag parsing, and
 	// codex never blocks on an open pipe.
 	return { file: command.file, args, env: {}, stdin: appendSkillReferences(spec.task, spec.skillReferences) };
+}
+
+/** @throws LaunchError listing {@link codexProblems}, each prefixed `codex harness: `. */
+function assertCodexCanRun(spec: LaunchSpec): void {
+	const problems = codexProblems(spec);
+	if (problems.length > 0) throw new LaunchError(problems.map((p) => `codex harness: ${p}`));
 }
 
 /** Every option of `spec` codex cannot honour, each naming the option. Pure. */

@@ -34,11 +34,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 					agentDir,
 				}),
 				codex: createCodexAdapter({
-					command: resolveNativeCommand(CODEX_COMMAND_ENV, "codex", process.env),
+					command: () => resolveNativeCommand(CODEX_COMMAND_ENV, "codex", process.env),
 					codexHome: codexHomeDir(process.env),
 				}),
 				claude_code: createClaudeAdapter({
-					command: resolveNativeCommand(CLAUDE_COMMAND_ENV, "claude", process.env),
+					command: () => resolveNativeCommand(CLAUDE_COMMAND_ENV, "claude", process.env),
 					bypassRefusal: claudeBypassRefusal(process.env, process.getuid?.()),
 				}),
 			},

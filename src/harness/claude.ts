@@ -15,8 +15,12 @@ import type { RunEvent } from "./run-event.ts";
 import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "./skill-references.ts";
 
 export interface ClaudeAdapterOptions {
-	/** How to start claude (see `resolveNativeCommand`). */
-	command: NativeCommand;
+	/**
+	 * How to start claude (see `resolveNativeCommand`); called per launch, so a bad override refuses
+	 * launches instead of failing the extension's load.
+	 * @throws LaunchError when the command cannot be resolved.
+	 */
+	command: () => NativeCommand;
 	/**
 	 * Why claude would refuse `--dangerously-skip-permissions` on this machine, if it would (see
 	 * {@link claudeBypassRefusal}); `auto_approve` is then rejected before launch.
@@ -40,7 +44,17 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		harness: "claude_code",
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
 		createParser: () => new ClaudeEventParser(),
-		validate: (spec) => assertClaudeCanRun(spec, options),
+		validate(spec) {
+			const problems: string[] = [];
+			try {
+				options.command();
+			} catch (error) {
+				if (!(error instanceof LaunchError)) throw error;
+				problems.push(...error.problems);
+			}
+			problems.push(...claudeProblems(spec, options).map((p) => `claude_code harness: ${p}`));
+			if (problems.length > 0) throw new LaunchError(problems);
+		},
 	};
 }
 
@@ -53,8 +67,9 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
  */
 export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): HarnessCommand {
 	assertClaudeCanRun(spec, options);
+	const command = options.command();
 	// -p with no prompt argument reads the prompt from stdin; stream-json requires --verbose.
-	const args = [...options.command.args, "-p", "--output-format=stream-json", "--verbose"];
+	const args = [...command.args, "-p", "--output-format=stream-json", "--verbose"];
 	const env: Record<string, string | undefined> = {};
 	// --session-id / --resume: the id is chosen here, so it is known even if the child dies early.
 	args.push(
@@ -87,7 +102,7 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 	}
 	// The task goes through stdin, which is then closed: no argv limit, no flag parsing, no 3 s stdin wait.
 	return {
-		file: options.command.file,
+		file: command.file,
 		args,
 		env,
 		stdin: appendSkillReferences(spec.task, spec.skillReferences),

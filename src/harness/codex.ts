@@ -15,8 +15,12 @@ import type { RunEvent, Usage } from "./run-event.ts";
 import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "./skill-references.ts";
 
 export interface CodexAdapterOptions {
-	/** How to start codex (see `resolveNativeCommand`). */
-	command: NativeCommand;
+	/**
+	 * How to start codex (see `resolveNativeCommand`); called per launch, so a bad override refuses
+	 * launches instead of failing the extension's load.
+	 * @throws LaunchError when the command cannot be resolved.
+	 */
+	command: () => NativeCommand;
 	/**
 	 * The `CODEX_HOME` children use (see {@link codexHomeDir}). Read only when a thread is resumed, to find
 	 * the thread's earlier usage total in its rollout file.
@@ -39,7 +43,7 @@ const MAX_ARGUMENT_BYTES = 128 * 1024;
 export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter {
 	return {
 		harness: "codex",
-		buildCommand: (spec) => buildCodexCommand(spec, options.command),
+		buildCommand: (spec) => buildCodexCommand(spec, options.command()),
 		createParser: (spec) =>
 			new CodexEventParser(
 				spec.session.kind === "resume"
@@ -49,7 +53,17 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 						}
 					: undefined,
 			),
-		validate: assertCodexCanRun,
+		validate(spec) {
+			const problems: string[] = [];
+			try {
+				options.command();
+			} catch (error) {
+				if (!(error instanceof LaunchError)) throw error;
+				problems.push(...error.problems);
+			}
+			problems.push(...codexProblems(spec).map((p) => `codex harness: ${p}`));
+			if (problems.length > 0) throw new LaunchError(problems);
+		},
 	};
 }
 

@@ -3,6 +3,8 @@
  * command given in an environment variable.
  */
 
+import { LaunchError } from "../launch/launch-error.ts";
+
 /** `file` plus leading `args`; the adapter appends the harness's own flags. */
 export interface NativeCommand {
 	file: string;
@@ -17,7 +19,7 @@ export const CLAUDE_COMMAND_ENV = "PI_NATIVE_SUBAGENTS_CLAUDE_COMMAND";
  * Returns the command from `env[variable]` when set, else `{ file: defaultFile, args: [] }` (found on the
  * child's `PATH` at spawn time).
  *
- * @throws Error when the variable is set but is not a non-empty JSON array of non-empty strings.
+ * @throws LaunchError when the variable is set but is not a non-empty JSON array of non-empty strings.
  */
 export function resolveNativeCommand(variable: string, defaultFile: string, env: NodeJS.ProcessEnv): NativeCommand {
 	const text = env[variable];
@@ -29,7 +31,7 @@ export function resolveNativeCommand(variable: string, defaultFile: string, env:
 		value = undefined;
 	}
 	if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v.length > 0)) {
-		throw new Error(
+		throw new LaunchError(
 			`${variable} must be a JSON array of non-empty strings, e.g. ["/usr/local/bin/${defaultFile}"]; got ${JSON.stringify(text)}`,
 		);
 	}

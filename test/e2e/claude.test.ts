@@ -225,7 +225,7 @@ describe("a real claude child", () => {
 
 describe("claude tool controls", () => {
 	it("passes disallowed_tools to the child: Bash is gone from the init event's tool list", async () => {
-		const adapter = createClaudeAdapter({ command: { file: CLAUDE_BIN, args: [] } });
+		const adapter = createClaudeAdapter({ command: () => ({ file: CLAUDE_BIN, args: [] }) });
 		env.server.scriptFor("claude lists its tools", { text: "listed" });
 		const launch = spec({ task: "claude lists its tools", disallowedTools: ["Bash"] });
 		const command = adapter.buildCommand(launch, env.workDir);
@@ -269,7 +269,7 @@ describe("claude tool controls", () => {
 
 describe("resuming a claude session", () => {
 	it("continues the same session from its cwd and counts only this run's usage", async () => {
-		const adapter = createClaudeAdapter({ command: { file: CLAUDE_BIN, args: [] } });
+		const adapter = createClaudeAdapter({ command: () => ({ file: CLAUDE_BIN, args: [] }) });
 		const childEnv = { ...(process.env as Record<string, string>) };
 		env.server.scriptFor("claude first turn", { text: "first", usage: { input: 100, output: 10 } });
 		const first = await runChild(spec({ task: "claude first turn" }), adapter, { env: childEnv });
@@ -291,7 +291,7 @@ describe("resuming a claude session", () => {
 describe("claude output cut off mid-record", () => {
 	it("is a protocol failure, never a success", async () => {
 		const adapter = createClaudeAdapter({
-			command: {
+			command: () => ({
 				file: process.execPath,
 				args: [
 					SCRIPTED_CLI,
@@ -307,7 +307,7 @@ describe("claude output cut off mid-record", () => {
 						{ raw: '{"type":"result","subtype":"success","is_error":false,"result":"Half an ans' },
 					]),
 				],
-			},
+			}),
 		});
 		const result = await runChild(spec({}), adapter, { env: { ...(process.env as Record<string, string>) } });
 		expect(result.status).toBe("failed");

@@ -243,7 +243,10 @@ describe("resuming a codex thread", () => {
 	it("continues the same thread and counts only this run's usage", async () => {
 		const native = env.native;
 		if (!native) throw new Error("nativeHomes not set");
-		const adapter = createCodexAdapter({ command: { file: CODEX_BIN, args: [] }, codexHome: native.codex.codexHome });
+		const adapter = createCodexAdapter({
+			command: () => ({ file: CODEX_BIN, args: [] }),
+			codexHome: native.codex.codexHome,
+		});
 		const childEnv = { ...(process.env as Record<string, string>) };
 		env.server.scriptFor("codex first turn", { text: "first", usage: { input: 100, output: 10 } });
 		const first = await runChild(launch({ task: "codex first turn" }), adapter, { env: childEnv });
@@ -303,7 +306,7 @@ describe("codex against an unreachable model endpoint", () => {
 			cwd: workDir,
 			limits: { ...launch({}).limits, timeoutMs: 3_000 },
 		});
-		const adapter = createCodexAdapter({ command: { file: CODEX_BIN, args: [] }, codexHome: home.codexHome });
+		const adapter = createCodexAdapter({ command: () => ({ file: CODEX_BIN, args: [] }), codexHome: home.codexHome });
 		try {
 			const started = Date.now();
 			const result = await runChild(spec, adapter, {

@@ -13,7 +13,7 @@ import { LaunchError } from "../../src/launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../src/launch/launch-spec.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 
-const adapter = createClaudeAdapter({ command: { file: "claude", args: [] } });
+const adapter = createClaudeAdapter({ command: () => ({ file: "claude", args: [] }) });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
@@ -35,7 +35,7 @@ const resources = (overrides: Partial<Resources>): Resources => ({ ...DEFAULT_RE
 
 function problemsOf(launch: LaunchSpec, bypassRefusal?: string): string[] {
 	try {
-		createClaudeAdapter({ command: { file: "claude", args: [] }, bypassRefusal }).validate(launch);
+		createClaudeAdapter({ command: () => ({ file: "claude", args: [] }), bypassRefusal }).validate(launch);
 	} catch (error) {
 		if (error instanceof LaunchError) return error.problems;
 		throw error;

@@ -15,7 +15,10 @@ import type { LaunchSpec, Resources } from "../../src/launch/launch-spec.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "codex-adapter-"));
-const adapter = createCodexAdapter({ command: { file: "codex", args: [] }, codexHome: join(dir, "codex-home") });
+const adapter = createCodexAdapter({
+	command: () => ({ file: "codex", args: [] }),
+	codexHome: join(dir, "codex-home"),
+});
 
 function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
 	return {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { createCodexAdapter } from "../../src/harness/codex.ts";
+import { CODEX_COMMAND_ENV, resolveNativeCommand } from "../../src/harness/native-command.ts";
+import { LaunchError } from "../../src/launch/launch-error.ts";
+
+describe("native command overrides", () => {
+	it("starts the CLI from PATH without an override, and from the JSON array with one", () => {
+		expect(resolveNativeCommand(CODEX_COMMAND_ENV, "codex", {})).toEqual({ file: "codex", args: [] });
+		expect(resolveNativeCommand(CODEX_COMMAND_ENV, "codex", { [CODEX_COMMAND_ENV]: '["node","/x/codex.js"]' })).toEqual(
+			{ file: "node", args: ["/x/codex.js"] },
+		);
+	});
+
+	it("refuses launches, not the extension's load, when an override is malformed", () => {
+		const env = { [CODEX_COMMAND_ENV]: "codex --fast" };
+		expect(() => resolveNativeCommand(CODEX_COMMAND_ENV, "codex", env)).toThrow(LaunchError);
+		const adapter = createCodexAdapter({
+			command: () => resolveNativeCommand(CODEX_COMMAND_ENV, "codex", env),
+			codexHome: "/unused",
+		});
+		expect(() =>
+			adapter.validate({
+				harness: "codex",
+				task: "t",
+				cwd: "/w",
+				autoApprove: false,
+				projectTrusted: false,
+				allowedTools: ["read"],
+				session: { kind: "new" },
+				depth: 1,
+				limits: { timeoutMs: 1, killGraceMs: 1, terminalGraceMs: 1, drainMs: 1, maxLineBytes: 1, stderrTailBytes: 1 },
+				provenance: {},
+			}),
+		).toThrow(
+			expect.objectContaining({
+				problems: [
+					`${CODEX_COMMAND_ENV} must be a JSON array of non-empty strings, e.g. ["/usr/local/bin/codex"]; got "codex --fast"`,
+					"codex harness: allowed_tools cannot be enforced: codex exec has no tool allow list (use the sandbox instead)",
+				],
+			}),
+		);
+	});
+});

@@ -122,6 +122,9 @@ export function settingSources(resources: Resources): string | undefined {
 	return sources.join(",");
 }
 
+/** `--effort` levels from `claude --help`; claude itself silently accepts any other value. */
+export const CLAUDE_EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
+
 /** @throws LaunchError listing {@link claudeProblems}, each prefixed `claude_code harness: `. */
 function assertClaudeCanRun(spec: LaunchSpec, options: Pick<ClaudeAdapterOptions, "bypassRefusal">): void {
 	const problems = claudeProblems(spec, options);
@@ -131,6 +134,11 @@ function assertClaudeCanRun(spec: LaunchSpec, options: Pick<ClaudeAdapterOptions
 /** Every option of `spec` claude cannot honour, each naming the option. Pure. */
 export function claudeProblems(spec: LaunchSpec, options: Pick<ClaudeAdapterOptions, "bypassRefusal">): string[] {
 	const problems: string[] = [];
+	if (spec.effort !== undefined && !(CLAUDE_EFFORT_LEVELS as readonly string[]).includes(spec.effort)) {
+		problems.push(
+			`effort ${JSON.stringify(spec.effort)} is not a claude effort level (${CLAUDE_EFFORT_LEVELS.join(", ")})`,
+		);
+	}
 	if (spec.allowedTools !== undefined && spec.allowedTools.length === 0) {
 		problems.push(
 			"allowed_tools: [] cannot be expressed: --allowedTools lists tools to permit and has no 'nothing' form",

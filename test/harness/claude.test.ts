@@ -152,6 +152,13 @@ describe("claude validation", () => {
 		]);
 	});
 
+	it("rejects an effort outside claude's levels, which claude itself would silently accept", () => {
+		expect(problemsOf(spec({ effort: "hgih" }))).toEqual([
+			'claude_code harness: effort "hgih" is not a claude effort level (low, medium, high, xhigh, max)',
+		]);
+		expect(problemsOf(spec({ effort: "xhigh" }))).toEqual([]);
+	});
+
 	it("rejects auto_approve where claude would refuse to bypass permissions", () => {
 		const refusal = claudeBypassRefusal({}, 0);
 		expect(refusal).toContain("IS_SANDBOX=1");

@@ -2,6 +2,7 @@
  * The contract of one harness adapter (DESIGN.md §4): LaunchSpec → native command, and native record →
  * RunEvents. Nothing else lives in an adapter.
  */
+import { LaunchError } from "../launch/launch-error.ts";
 import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
 import type { RunEvent } from "./run-event.ts";
 
@@ -35,4 +36,22 @@ export interface HarnessAdapter {
 	 * @throws LaunchError naming the harness and each option it cannot honour.
 	 */
 	validate(spec: LaunchSpec): void;
+}
+
+/**
+ * The shared body of every adapter's `validate()`: the command must resolve, and the harness's own
+ * problems (each prefixed `<harness> harness: `) are listed together.
+ * @param resolveCommand throws LaunchError when the harness's command override is malformed.
+ * @throws LaunchError listing every problem found.
+ */
+export function assertCanLaunch(harness: Harness, resolveCommand: () => unknown, harnessProblems: string[]): void {
+	const problems: string[] = [];
+	try {
+		resolveCommand();
+	} catch (error) {
+		if (!(error instanceof LaunchError)) throw error;
+		problems.push(...error.problems);
+	}
+	problems.push(...harnessProblems.map((problem) => `${harness} harness: ${problem}`));
+	if (problems.length > 0) throw new LaunchError(problems);
 }

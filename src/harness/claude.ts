@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LaunchError } from "../launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
-import type { EventParser, HarnessAdapter, HarnessCommand } from "./adapter.ts";
+import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
 import type { ClaudeContentBlock, ClaudeRecord, ClaudeUsage } from "./claude-events.ts";
 import type { NativeCommand } from "./native-command.ts";
 import type { RunEvent } from "./run-event.ts";
@@ -44,17 +44,7 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		harness: "claude_code",
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
 		createParser: () => new ClaudeEventParser(),
-		validate(spec) {
-			const problems: string[] = [];
-			try {
-				options.command();
-			} catch (error) {
-				if (!(error instanceof LaunchError)) throw error;
-				problems.push(...error.problems);
-			}
-			problems.push(...claudeProblems(spec, options).map((p) => `claude_code harness: ${p}`));
-			if (problems.length > 0) throw new LaunchError(problems);
-		},
+		validate: (spec) => assertCanLaunch("claude_code", options.command, claudeProblems(spec, options)),
 	};
 }
 

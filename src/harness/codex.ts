@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { LaunchError } from "../launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
-import type { EventParser, HarnessAdapter, HarnessCommand } from "./adapter.ts";
+import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
 import type { CodexItem, CodexRecord, CodexUsage } from "./codex-events.ts";
 import type { NativeCommand } from "./native-command.ts";
 import type { RunEvent, Usage } from "./run-event.ts";
@@ -53,17 +53,7 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 						}
 					: undefined,
 			),
-		validate(spec) {
-			const problems: string[] = [];
-			try {
-				options.command();
-			} catch (error) {
-				if (!(error instanceof LaunchError)) throw error;
-				problems.push(...error.problems);
-			}
-			problems.push(...codexProblems(spec).map((p) => `codex harness: ${p}`));
-			if (problems.length > 0) throw new LaunchError(problems);
-		},
+		validate: (spec) => assertCanLaunch("codex", options.command, codexProblems(spec)),
 	};
 }
 

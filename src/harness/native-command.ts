@@ -1,6 +1,6 @@
 /**
- * How to start a native harness CLI that is not Pi itself (codex, claude): the executable on `PATH`, or a
- * command given in an environment variable.
+ * How to start a native harness CLI: the executable on `PATH` (codex, claude), or a command given in an
+ * environment variable (all three harnesses, see `pi-invocation.ts` for pi).
  */
 
 import { LaunchError } from "../launch/launch-error.ts";
@@ -24,6 +24,15 @@ export const CLAUDE_COMMAND_ENV = "PI_NATIVE_SUBAGENTS_CLAUDE_COMMAND";
 export function resolveNativeCommand(variable: string, defaultFile: string, env: NodeJS.ProcessEnv): NativeCommand {
 	const text = env[variable];
 	if (!text) return { file: defaultFile, args: [] };
+	return parseCommandOverride(variable, text, `["/usr/local/bin/${defaultFile}"]`);
+}
+
+/**
+ * Parses a command override variable: a non-empty JSON array of non-empty strings, the executable first.
+ * @param example shown in the error, e.g. `["/usr/local/bin/codex"]`.
+ * @throws LaunchError naming the variable and quoting its value when it has another shape.
+ */
+export function parseCommandOverride(variable: string, text: string, example: string): NativeCommand {
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -32,7 +41,7 @@ export function resolveNativeCommand(variable: string, defaultFile: string, env:
 	}
 	if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v.length > 0)) {
 		throw new LaunchError(
-			`${variable} must be a JSON array of non-empty strings, e.g. ["/usr/local/bin/${defaultFile}"]; got ${JSON.stringify(text)}`,
+			`${variable} must be a JSON array of non-empty strings, e.g. ${example}; got ${JSON.stringify(text)}`,
 		);
 	}
 	const [file, ...args] = value as string[];

@@ -4,13 +4,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getPackageDir } from "@earendil-works/pi-coding-agent";
-import { LaunchError } from "../launch/launch-error.ts";
+import { type NativeCommand, parseCommandOverride } from "./native-command.ts";
 
 /** `file` plus leading `args` that start Pi; the adapter appends Pi's own flags. */
-export interface PiInvocation {
-	file: string;
-	args: string[];
-}
+export type PiInvocation = NativeCommand;
+
+/** Overrides how pi children are started: a JSON array of strings, e.g. `["node","/path/to/pi/cli.js"]`. */
+export const PI_COMMAND_ENV = "PI_NATIVE_SUBAGENTS_PI_COMMAND";
 
 let cached: PiInvocation | undefined;
 
@@ -23,8 +23,8 @@ let cached: PiInvocation | undefined;
  * @throws LaunchError when the override is not a non-empty JSON array of strings.
  */
 export function resolvePiInvocation(env: NodeJS.ProcessEnv = process.env): PiInvocation {
-	const override = env.PI_NATIVE_SUBAGENTS_PI_COMMAND;
-	if (override) return parseOverride(override);
+	const override = env[PI_COMMAND_ENV];
+	if (override) return parseCommandOverride(PI_COMMAND_ENV, override, '["node","/path/to/pi/cli.js"]');
 	if (cached) return cached;
 	const packageDir = getPackageDir();
 	let bin: string | undefined;
@@ -38,20 +38,4 @@ export function resolvePiInvocation(env: NodeJS.ProcessEnv = process.env): PiInv
 	}
 	cached = bin ? { file: process.execPath, args: [join(packageDir, bin)] } : { file: process.execPath, args: [] };
 	return cached;
-}
-
-function parseOverride(text: string): PiInvocation {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		value = undefined;
-	}
-	if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v.length > 0)) {
-		throw new LaunchError(
-			`PI_NATIVE_SUBAGENTS_PI_COMMAND must be a JSON array of non-empty strings, e.g. ["node","/path/to/pi/cli.js"]; got ${JSON.stringify(text)}`,
-		);
-	}
-	const [file, ...args] = value as string[];
-	return { file, args };
 }

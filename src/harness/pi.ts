@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LaunchError } from "../launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
-import type { EventParser, HarnessAdapter, HarnessCommand } from "./adapter.ts";
+import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
 import type { PiAssistantMessage, PiRecord } from "./pi-events.ts";
 import type { PiInvocation } from "./pi-invocation.ts";
 import type { RunEvent } from "./run-event.ts";
@@ -34,28 +34,7 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		harness: "pi",
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
 		createParser: () => new PiEventParser(),
-		validate(spec) {
-			const problems: string[] = [];
-			try {
-				options.invocation();
-			} catch (error) {
-				problems.push((error as Error).message);
-			}
-			if (spec.effort !== undefined && !(PI_THINKING_LEVELS as readonly string[]).includes(spec.effort)) {
-				problems.push(
-					`pi harness: effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`,
-				);
-			}
-			if (spec.resources) {
-				try {
-					piResourceFlags(spec.resources, spec.cwd, options.agentDir);
-				} catch (error) {
-					if (!(error instanceof LaunchError)) throw error;
-					problems.push(...error.problems);
-				}
-			}
-			if (problems.length > 0) throw new LaunchError(problems);
-		},
+		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options.agentDir)),
 	};
 }
 
@@ -89,9 +68,27 @@ function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOpti
 
 /**
  * Maps a resource selection to Pi's flags (spec/rosters-resources-resume.md §Resource choices and limits).
- * @throws LaunchError listing every option Pi cannot honour.
+ * @throws LaunchError listing every option Pi cannot honour, each `pi harness: resources.<field>: …`.
  */
 export function piResourceFlags(resources: Resources, cwd: string, agentDir: string): string[] {
+	const { flags, problems } = mapPiResources(resources, cwd, agentDir);
+	if (problems.length > 0) throw new LaunchError(problems.map((p) => `pi harness: ${p}`));
+	return flags;
+}
+
+/** What a pi child cannot honour, unprefixed: an effort outside pi's levels, resource options. */
+function piProblems(spec: LaunchSpec, agentDir: string): string[] {
+	const problems: string[] = [];
+	if (spec.effort !== undefined && !(PI_THINKING_LEVELS as readonly string[]).includes(spec.effort)) {
+		problems.push(
+			`effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`,
+		);
+	}
+	if (spec.resources) problems.push(...mapPiResources(spec.resources, spec.cwd, agentDir).problems);
+	return problems;
+}
+
+function mapPiResources(resources: Resources, cwd: string, agentDir: string): { flags: string[]; problems: string[] } {
 	const problems: string[] = [];
 	const flags: string[] = [];
 	for (const skill of resources.skills) flags.push("--skill", skill);
@@ -136,8 +133,7 @@ export function piResourceFlags(resources: Resources, cwd: string, agentDir: str
 			);
 		}
 	}
-	if (problems.length > 0) throw new LaunchError(problems.map((p) => `pi harness: ${p}`));
-	return flags;
+	return { flags, problems };
 }
 
 /** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */

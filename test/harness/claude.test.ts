@@ -9,39 +9,17 @@ import {
 	settingSources,
 } from "../../src/harness/claude.ts";
 import type { RunEvent } from "../../src/harness/run-event.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
-import type { LaunchSpec, Resources } from "../../src/launch/launch-spec.ts";
-import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
+import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import { launchSpec, resources, validationProblems } from "../support/launch-spec.ts";
 
 const adapter = createClaudeAdapter({ command: () => ({ file: "claude", args: [] }) });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
-	return {
-		harness: "claude_code",
-		task: "-@task",
-		cwd: "/work/tree",
-		autoApprove: false,
-		projectTrusted: false,
-		session: { kind: "new" },
-		depth: 1,
-		limits: { timeoutMs: 1, killGraceMs: 1, terminalGraceMs: 1, drainMs: 1, maxLineBytes: 1, stderrTailBytes: 1 },
-		provenance: {},
-		...overrides,
-	};
-}
+const spec = (overrides: Partial<LaunchSpec> = {}): LaunchSpec =>
+	launchSpec({ harness: "claude_code", cwd: "/work/tree", ...overrides });
 
-const resources = (overrides: Partial<Resources>): Resources => ({ ...DEFAULT_RESOURCES, ...overrides });
-
-function problemsOf(launch: LaunchSpec, bypassRefusal?: string): string[] {
-	try {
-		createClaudeAdapter({ command: () => ({ file: "claude", args: [] }), bypassRefusal }).validate(launch);
-	} catch (error) {
-		if (error instanceof LaunchError) return error.problems;
-		throw error;
-	}
-	return [];
-}
+const problemsOf = (launch: LaunchSpec, bypassRefusal?: string): string[] =>
+	validationProblems(createClaudeAdapter({ command: () => ({ file: "claude", args: [] }), bypassRefusal }), launch);
 
 describe("claude command line", () => {
 	it("maps each launch field to its claude flag and sends the task on stdin", () => {

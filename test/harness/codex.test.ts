@@ -11,8 +11,8 @@ import {
 } from "../../src/harness/codex.ts";
 import type { RunEvent } from "../../src/harness/run-event.ts";
 import { LaunchError } from "../../src/launch/launch-error.ts";
-import type { LaunchSpec, Resources } from "../../src/launch/launch-spec.ts";
-import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
+import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import { launchSpec, resources, validationProblems } from "../support/launch-spec.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "codex-adapter-"));
 const adapter = createCodexAdapter({
@@ -20,32 +20,10 @@ const adapter = createCodexAdapter({
 	codexHome: join(dir, "codex-home"),
 });
 
-function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
-	return {
-		harness: "codex",
-		task: "-@task",
-		cwd: "/work/tree",
-		autoApprove: false,
-		projectTrusted: false,
-		session: { kind: "new" },
-		depth: 1,
-		limits: { timeoutMs: 1, killGraceMs: 1, terminalGraceMs: 1, drainMs: 1, maxLineBytes: 1, stderrTailBytes: 1 },
-		provenance: {},
-		...overrides,
-	};
-}
+const spec = (overrides: Partial<LaunchSpec> = {}): LaunchSpec =>
+	launchSpec({ harness: "codex", cwd: "/work/tree", ...overrides });
 
-const resources = (overrides: Partial<Resources>): Resources => ({ ...DEFAULT_RESOURCES, ...overrides });
-
-function problemsOf(launch: LaunchSpec): string[] {
-	try {
-		adapter.validate(launch);
-	} catch (error) {
-		if (error instanceof LaunchError) return error.problems;
-		throw error;
-	}
-	return [];
-}
+const problemsOf = (launch: LaunchSpec): string[] => validationProblems(adapter, launch);
 
 describe("codex command line", () => {
 	it("maps each launch field to its codex flag and sends the task on stdin", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createCodexAdapter } from "../../src/harness/codex.ts";
 import { CODEX_COMMAND_ENV, resolveNativeCommand } from "../../src/harness/native-command.ts";
 import { LaunchError } from "../../src/launch/launch-error.ts";
+import { launchSpec } from "../support/launch-spec.ts";
 
 describe("native command overrides", () => {
 	it("starts the CLI from PATH without an override, and from the JSON array with one", () => {
@@ -19,18 +20,7 @@ describe("native command overrides", () => {
 			codexHome: "/unused",
 		});
 		expect(() =>
-			adapter.validate({
-				harness: "codex",
-				task: "t",
-				cwd: "/w",
-				autoApprove: false,
-				projectTrusted: false,
-				allowedTools: ["read"],
-				session: { kind: "new" },
-				depth: 1,
-				limits: { timeoutMs: 1, killGraceMs: 1, terminalGraceMs: 1, drainMs: 1, maxLineBytes: 1, stderrTailBytes: 1 },
-				provenance: {},
-			}),
+			adapter.validate(launchSpec({ harness: "codex", task: "t", cwd: "/w", allowedTools: ["read"] })),
 		).toThrow(
 			expect.objectContaining({
 				problems: [

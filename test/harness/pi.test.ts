@@ -7,6 +7,7 @@ import type { RunEvent } from "../../src/harness/run-event.ts";
 import { LaunchError } from "../../src/launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../src/launch/launch-spec.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
+import { launchSpec, resources } from "../support/launch-spec.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pi-adapter-"));
 const adapter = createPiAdapter({
@@ -15,22 +16,7 @@ const adapter = createPiAdapter({
 	agentDir: dir,
 });
 
-function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
-	return {
-		harness: "pi",
-		task: "-@task",
-		cwd: dir,
-		autoApprove: false,
-		projectTrusted: false,
-		session: { kind: "new" },
-		depth: 1,
-		limits: { timeoutMs: 1, killGraceMs: 1, terminalGraceMs: 1, drainMs: 1, maxLineBytes: 1, stderrTailBytes: 1 },
-		provenance: {},
-		...overrides,
-	};
-}
-
-const resources = (overrides: Partial<Resources>): Resources => ({ ...DEFAULT_RESOURCES, ...overrides });
+const spec = (overrides: Partial<LaunchSpec> = {}): LaunchSpec => launchSpec({ harness: "pi", cwd: dir, ...overrides });
 
 describe("pi command line", () => {
 	it("maps each launch field to its pi flag and sends the task on stdin", () => {

@@ -1,25 +1,17 @@
 /**
- * Test helpers for the process layer: build a ChildCommand for a fault-injection fixture, run it while
- * collecting records, and wait for events (a record, a pid's disappearance) instead of sleeping.
+ * Test helpers for the process layer: build a ChildCommand for a fault-injection fixture, run it with
+ * SCRIPTED_LIMITS while collecting records, and wait for events (a record, a pid's disappearance) instead
+ * of sleeping.
  */
 import { fileURLToPath } from "node:url";
 import { startProcess } from "../../src/process/spawn.ts";
 import type { ChildCommand, ProcessOptions, ProcessOutcome, RunningProcess } from "../../src/process/types.ts";
+import { SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { isAlive } from "../support/processes.ts";
 
 export { isAlive };
 
 export const FAULT_CLI_DIR = fileURLToPath(new URL("../support/fault-cli/", import.meta.url));
-
-/** Short graces so the suite stays fast; the timeout is only a backstop. */
-export const TEST_LIMITS: ProcessOptions["limits"] = {
-	timeoutMs: 20_000,
-	killGraceMs: 300,
-	terminalGraceMs: 300,
-	drainMs: 300,
-	maxLineBytes: 1024 * 1024,
-	stderrTailBytes: 4096,
-};
 
 /** `node <fixture>.mjs ...args` with a minimal complete environment. */
 export function fixture(name: string, args: string[] = [], overrides: Partial<ChildCommand> = {}): ChildCommand {
@@ -56,7 +48,7 @@ export function run(
 		resolve: (r: Record<string, unknown>) => void;
 	}[] = [];
 	const running = startProcess(command, {
-		limits: { ...TEST_LIMITS, ...options.limits },
+		limits: { ...SCRIPTED_LIMITS, ...options.limits },
 		signal: options.signal,
 		onRecord(value) {
 			const record = value as Record<string, unknown>;

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { startProcess } from "../../src/process/spawn.ts";
-import { fixture, ofType, run, TEST_LIMITS } from "./run-fixture.ts";
+import { SCRIPTED_LIMITS } from "../support/launch-spec.ts";
+import { fixture, ofType, run } from "./run-fixture.ts";
 
 const noop = () => {};
 
@@ -39,7 +40,7 @@ describe("startProcess: start, stdin, environment", () => {
 	it("reports the exit code of a failing child", async () => {
 		const outcome = await startProcess(
 			{ file: process.execPath, args: ["-e", "process.exit(3)"], cwd: tmpdir(), env: {} },
-			{ limits: TEST_LIMITS, onRecord: noop, onDiagnostic: noop },
+			{ limits: SCRIPTED_LIMITS, onRecord: noop, onDiagnostic: noop },
 		).done;
 		expect(outcome).toMatchObject({ end: "exited", exitCode: 3, signal: null, protocolFaults: [] });
 		expect(outcome.pid).toBeTypeOf("number");
@@ -64,7 +65,7 @@ describe("startProcess: start, stdin, environment", () => {
 		const cwd = tmpdir();
 		const running = startProcess(
 			{ file: "no-such-harness-binary", args: [], cwd, env: { PATH: "/nonexistent" } },
-			{ limits: TEST_LIMITS, onRecord: noop, onDiagnostic: noop },
+			{ limits: SCRIPTED_LIMITS, onRecord: noop, onDiagnostic: noop },
 		);
 		expect(running.pid).toBeUndefined();
 		const outcome = await running.done;
@@ -77,7 +78,7 @@ describe("startProcess: start, stdin, environment", () => {
 	it("reports a nonexistent cwd as spawn_failed naming the command and cwd", async () => {
 		const outcome = await startProcess(
 			{ file: process.execPath, args: ["-e", ""], cwd: "/nonexistent/work/dir", env: {} },
-			{ limits: TEST_LIMITS, onRecord: noop, onDiagnostic: noop },
+			{ limits: SCRIPTED_LIMITS, onRecord: noop, onDiagnostic: noop },
 		).done;
 		expect(outcome.end).toBe("spawn_failed");
 		expect(outcome.spawnError).toContain(process.execPath);

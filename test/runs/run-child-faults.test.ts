@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createPiAdapter } from "../../src/harness/pi.ts";
 import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
 import { runChild } from "../../src/runs/run-child.ts";
+import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../support/fault-cli/pi-script.mjs");
@@ -34,27 +35,14 @@ const delta = (text: string) => ({
 });
 const settled = { emit: { type: "agent_settled", aborted: false } };
 
-function spec(overrides: Partial<LaunchSpec["limits"]> = {}): LaunchSpec {
-	return {
+const spec = (limits: Partial<LaunchSpec["limits"]> = {}): LaunchSpec =>
+	launchSpec({
 		harness: "pi",
 		task: "do the thing",
 		cwd: scratch,
-		autoApprove: false,
 		projectTrusted: true,
-		session: { kind: "new" },
-		depth: 1,
-		limits: {
-			timeoutMs: 20_000,
-			killGraceMs: 300,
-			terminalGraceMs: 300,
-			drainMs: 300,
-			maxLineBytes: 1024 * 1024,
-			stderrTailBytes: 4096,
-			...overrides,
-		},
-		provenance: {},
-	};
-}
+		limits: { ...SCRIPTED_LIMITS, ...limits },
+	});
 
 function run(actions: unknown[], options: { limits?: Partial<LaunchSpec["limits"]>; signal?: AbortSignal } = {}) {
 	const adapter = createPiAdapter({

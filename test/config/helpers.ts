@@ -1,7 +1,10 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterEach } from "vitest";
+import { LaunchError } from "../../src/launch/launch-error.ts";
+
+export { writeTree } from "../support/files.ts";
 
 const created: string[] = [];
 
@@ -16,11 +19,13 @@ afterEach(() => {
 	for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Writes `files` (relative path → content; objects are JSON-encoded) under `root`, creating directories. */
-export function writeTree(root: string, files: Record<string, string | object>): void {
-	for (const [relative, content] of Object.entries(files)) {
-		const path = join(root, relative);
-		mkdirSync(dirname(path), { recursive: true });
-		writeFileSync(path, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
+/** The problems of the LaunchError `fn` throws; throws when `fn` returns, and rethrows any other error. */
+export function problemsOf(fn: () => unknown): string[] {
+	try {
+		fn();
+	} catch (error) {
+		if (error instanceof LaunchError) return error.problems;
+		throw error;
 	}
+	throw new Error("expected a LaunchError");
 }

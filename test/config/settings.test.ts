@@ -9,18 +9,7 @@ import {
 	saveRosterEnabled,
 	settingsFilePath,
 } from "../../src/config/settings.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
-import { tempDir, writeTree } from "./helpers.ts";
-
-function problemsOf(fn: () => unknown): string[] {
-	try {
-		fn();
-	} catch (error) {
-		if (error instanceof LaunchError) return error.problems;
-		throw error;
-	}
-	throw new Error("expected a LaunchError");
-}
+import { problemsOf, tempDir, writeTree } from "./helpers.ts";
 
 const role = (name: string, extra: Record<string, unknown> = {}) => ({
 	name,

@@ -2,18 +2,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverSkillFiles } from "../../src/config/skills.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
-import { tempDir, writeTree } from "./helpers.ts";
-
-function problemsOf(fn: () => unknown): string[] {
-	try {
-		fn();
-	} catch (error) {
-		if (error instanceof LaunchError) return error.problems;
-		throw error;
-	}
-	throw new Error("expected a LaunchError");
-}
+import { problemsOf, tempDir, writeTree } from "./helpers.ts";
 
 describe("skill discovery table", () => {
 	it("selects an explicit regular file whatever its name", () => {

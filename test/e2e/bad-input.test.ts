@@ -85,44 +85,33 @@ describe("chains with an empty answer", () => {
 	});
 });
 
+/** Calls `subagent` for a pi task in a session loaded while `variable` was `value`; unsets it afterwards. */
+async function callPiWithEnv(variable: string, value: string) {
+	process.env[variable] = value;
+	try {
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		try {
+			return await session.callTool<SubagentDetails>("subagent", { agent_type: "pi", task: "x" });
+		} finally {
+			session.dispose();
+		}
+	} finally {
+		delete process.env[variable];
+	}
+}
+
 describe("configuration problems refuse calls with their own cause", () => {
 	it("keeps loading with a malformed PI_NATIVE_SUBAGENTS_PI_COMMAND and refuses pi launches, naming the variable", async () => {
-		process.env.PI_NATIVE_SUBAGENTS_PI_COMMAND = "not json";
-		try {
-			const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
-			try {
-				const { result, isError } = await session.callTool<SubagentDetails>("subagent", {
-					agent_type: "pi",
-					task: "x",
-				});
-				expect(isError).toBe(true);
-				expect(textOf(result)).toContain("PI_NATIVE_SUBAGENTS_PI_COMMAND must be a JSON array of non-empty strings");
-			} finally {
-				session.dispose();
-			}
-		} finally {
-			delete process.env.PI_NATIVE_SUBAGENTS_PI_COMMAND;
-		}
+		const { result, isError } = await callPiWithEnv("PI_NATIVE_SUBAGENTS_PI_COMMAND", "not json");
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain("PI_NATIVE_SUBAGENTS_PI_COMMAND must be a JSON array of non-empty strings");
 	});
 
 	it("blames a malformed depth variable, not the settings file", async () => {
-		process.env.PI_AGENTSHELL_DEPTH = "abc";
-		try {
-			const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
-			try {
-				const { result, isError } = await session.callTool<SubagentDetails>("subagent", {
-					agent_type: "pi",
-					task: "x",
-				});
-				expect(isError).toBe(true);
-				const text = textOf(result);
-				expect(text).toContain('PI_AGENTSHELL_DEPTH must be a non-negative integer, got "abc"');
-				expect(text).not.toContain("settings file");
-			} finally {
-				session.dispose();
-			}
-		} finally {
-			delete process.env.PI_AGENTSHELL_DEPTH;
-		}
+		const { result, isError } = await callPiWithEnv("PI_AGENTSHELL_DEPTH", "abc");
+		expect(isError).toBe(true);
+		const text = textOf(result);
+		expect(text).toContain('PI_AGENTSHELL_DEPTH must be a non-negative integer, got "abc"');
+		expect(text).not.toContain("settings file");
 	});
 });

@@ -4,7 +4,7 @@
  * not return) and output cut off mid-record (a scripted stand-in, since the real binary cannot be made to
  * do that on demand).
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClaudeAdapter } from "../../src/harness/claude.ts";
@@ -13,20 +13,15 @@ import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
 import { startProcess } from "../../src/process/spawn.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
-import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { type E2eEnv, runOf, runTwoTurns, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { nativeLaunchSpec } from "../support/launch-spec.ts";
 import { CLAUDE_BIN } from "../support/native-homes.ts";
-import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+import { groupMembers, isAlive, pidRecordingCommand, recordedPids, waitUntil } from "../support/processes.ts";
 
 const SCRIPTED_CLI = resolve(import.meta.dirname, "../support/fault-cli/pi-script.mjs");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let env: E2eEnv;
-
-function runOf(details: SubagentDetails, index = 0) {
-	const run = details.children[index]?.result;
-	if (!run) throw new Error(`no result for child ${index}: ${JSON.stringify(details)}`);
-	return run;
-}
 
 beforeAll(async () => {
 	env = await startE2eEnv({
@@ -48,27 +43,8 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-function spec(overrides: Partial<LaunchSpec>): LaunchSpec {
-	return {
-		harness: "claude_code",
-		task: "a task",
-		cwd: env.workDir,
-		autoApprove: false,
-		projectTrusted: true,
-		session: { kind: "new" },
-		depth: 1,
-		limits: {
-			timeoutMs: 20_000,
-			killGraceMs: 500,
-			terminalGraceMs: 500,
-			drainMs: 500,
-			maxLineBytes: 1024 * 1024,
-			stderrTailBytes: 4096,
-		},
-		provenance: {},
-		...overrides,
-	};
-}
+const spec = (overrides: Partial<LaunchSpec>): LaunchSpec =>
+	nativeLaunchSpec({ harness: "claude_code", cwd: env.workDir, ...overrides });
 
 describe("a real claude child", () => {
 	it("answers in plain text with the session id it was given, usage, cost and the agent body", async () => {
@@ -166,9 +142,8 @@ describe("a real claude child", () => {
 
 	it("leaves no process of the group alive after an abort mid-run", async () => {
 		const pidDir = join(env.workDir, "claude-abort-pids");
-		mkdirSync(pidDir, { recursive: true });
 		// Claude's Bash tool blocks long `sleep`s; `tail -f /dev/null` waits just as well.
-		const command = `tail -f /dev/null & echo $! > ${pidDir}/bg.pid; echo $$ > ${pidDir}/fg.pid; exec tail -f /dev/null`;
+		const command = pidRecordingCommand(pidDir, "tail -f /dev/null");
 		env.server.scriptFor("claude starts sleeping", {
 			toolCalls: [{ name: "Bash", arguments: { command, description: "Sleep" } }],
 		});
@@ -178,12 +153,7 @@ describe("a real claude child", () => {
 			{ agent: "operator", task: "claude starts sleeping" },
 			controller.signal,
 		);
-		await waitUntil(
-			() => existsSync(join(pidDir, "fg.pid")) && existsSync(join(pidDir, "bg.pid")),
-			"the waiting commands to start",
-		);
-		const bg = Number(readFileSync(join(pidDir, "bg.pid"), "utf8"));
-		const fg = Number(readFileSync(join(pidDir, "fg.pid"), "utf8"));
+		const { bg, fg } = await recordedPids(pidDir, "the waiting commands to start");
 		expect(isAlive(bg) && isAlive(fg)).toBe(true);
 		controller.abort();
 		const { result } = await call;
@@ -270,20 +240,11 @@ describe("claude tool controls", () => {
 describe("resuming a claude session", () => {
 	it("continues the same session from its cwd and counts only this run's usage", async () => {
 		const adapter = createClaudeAdapter({ command: () => ({ file: CLAUDE_BIN, args: [] }) });
-		const childEnv = { ...(process.env as Record<string, string>) };
-		env.server.scriptFor("claude first turn", { text: "first", usage: { input: 100, output: 10 } });
-		const first = await runChild(spec({ task: "claude first turn" }), adapter, { env: childEnv });
+		const { first, second, request } = await runTwoTurns(env, adapter, spec, "claude");
 		expect(first.status).toBe("completed");
 		const sessionId = first.nativeSessionId as string;
-		env.server.scriptFor("claude second turn", { text: "second", usage: { input: 300, output: 30 } });
-		const second = await runChild(
-			spec({ task: "claude second turn", session: { kind: "resume", nativeSessionId: sessionId } }),
-			adapter,
-			{ env: childEnv },
-		);
 		expect(second).toMatchObject({ status: "completed", finalAnswer: "second", nativeSessionId: sessionId });
 		expect(second.usage).toMatchObject({ inputTokens: 300, outputTokens: 30, turns: 1 });
-		const request = env.server.requests.find((r) => r.lastUserText === "claude second turn");
 		expect(request?.userTexts).toContain("claude first turn");
 	});
 });

@@ -5,31 +5,22 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodexAdapter } from "../../src/harness/codex.ts";
 import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { createCodexHome } from "../support/codex-home.ts";
-import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { type E2eEnv, runOf, runTwoTurns, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
+import { writeJson } from "../support/files.ts";
+import { nativeLaunchSpec } from "../support/launch-spec.ts";
 import { CODEX_BIN } from "../support/native-homes.ts";
 import { groupMembers, isAlive, processesMatching, waitUntil } from "../support/processes.ts";
 
 let env: E2eEnv;
 let rosterSkills: string[];
-
-function runOf(details: SubagentDetails, index = 0) {
-	const run = details.children[index]?.result;
-	if (!run) throw new Error(`no result for child ${index}: ${JSON.stringify(details)}`);
-	return run;
-}
-
-const writeJson = (file: string, value: unknown) => {
-	mkdirSync(dirname(file), { recursive: true });
-	writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
-};
 
 /** A normalized roster whose codex child selects a skill directory and a single skill file. */
 function writeRoster(root: string): string {
@@ -77,6 +68,9 @@ afterAll(async () => {
 	delete process.env.PI_AGENTSHELL_ROSTER_FILE;
 	await env?.close();
 });
+
+const launch = (overrides: Partial<LaunchSpec>): LaunchSpec =>
+	nativeLaunchSpec({ harness: "codex", cwd: env.workDir, ...overrides });
 
 describe("a real codex child", () => {
 	it("answers in plain text with its thread id, usage and the agent body as developer instructions", async () => {
@@ -247,45 +241,14 @@ describe("resuming a codex thread", () => {
 			command: () => ({ file: CODEX_BIN, args: [] }),
 			codexHome: native.codex.codexHome,
 		});
-		const childEnv = { ...(process.env as Record<string, string>) };
-		env.server.scriptFor("codex first turn", { text: "first", usage: { input: 100, output: 10 } });
-		const first = await runChild(launch({ task: "codex first turn" }), adapter, { env: childEnv });
+		const { first, second, request } = await runTwoTurns(env, adapter, launch, "codex");
 		expect(first.status).toBe("completed");
 		const threadId = first.nativeSessionId as string;
-		env.server.scriptFor("codex second turn", { text: "second", usage: { input: 300, output: 30 } });
-		const second = await runChild(
-			launch({ task: "codex second turn", session: { kind: "resume", nativeSessionId: threadId } }),
-			adapter,
-			{ env: childEnv },
-		);
 		expect(second).toMatchObject({ status: "completed", finalAnswer: "second", nativeSessionId: threadId });
 		expect(second.usage).toMatchObject({ inputTokens: 300, outputTokens: 30, turns: 1 });
-		const request = env.server.requests.find((r) => r.lastUserText === "codex second turn");
 		expect(request?.userTexts).toContain("codex first turn");
 	});
 });
-
-function launch(overrides: Partial<LaunchSpec>): LaunchSpec {
-	return {
-		harness: "codex",
-		task: "a task",
-		cwd: env.workDir,
-		autoApprove: false,
-		projectTrusted: true,
-		session: { kind: "new" },
-		depth: 1,
-		limits: {
-			timeoutMs: 20_000,
-			killGraceMs: 500,
-			terminalGraceMs: 500,
-			drainMs: 500,
-			maxLineBytes: 1024 * 1024,
-			stderrTailBytes: 4096,
-		},
-		provenance: {},
-		...overrides,
-	};
-}
 
 /** A TCP port on 127.0.0.1 with nothing listening (bound, then released). */
 async function deadPort(): Promise<number> {

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
-import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
-import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+import { type E2eEnv, runOf, startE2eEnv } from "../support/e2e-env.ts";
+import { groupMembers, isAlive, pidRecordingCommand, recordedPids, waitUntil } from "../support/processes.ts";
 
 let env: E2eEnv;
 
@@ -16,12 +16,6 @@ beforeAll(async () => {
 	});
 });
 afterAll(async () => env?.close());
-
-function runOf(details: SubagentDetails, index = 0) {
-	const run = details.children[index]?.result;
-	if (!run) throw new Error(`no result for child ${index}: ${JSON.stringify(details)}`);
-	return run;
-}
 
 describe("a real pi child in single mode", () => {
 	it("returns a plain-text answer with usage and a native session id", async () => {
@@ -93,8 +87,7 @@ describe("a real pi child in single mode", () => {
 
 	it("kills the whole process group on abort and keeps the partial output", async () => {
 		const pidDir = join(env.workDir, "abort-pids");
-		mkdirSync(pidDir, { recursive: true });
-		const command = `sleep 1000 & echo $! > ${pidDir}/bg.pid; echo $$ > ${pidDir}/fg.pid; exec sleep 1000`;
+		const command = pidRecordingCommand(pidDir, "sleep 1000");
 		env.server.scriptFor("start sleeping", {
 			text: "Starting the sleeps now.",
 			toolCalls: [{ name: "bash", arguments: { command } }],
@@ -105,12 +98,7 @@ describe("a real pi child in single mode", () => {
 			{ agent: "shell", task: "start sleeping" },
 			controller.signal,
 		);
-		await waitUntil(
-			() => existsSync(join(pidDir, "fg.pid")) && existsSync(join(pidDir, "bg.pid")),
-			"the sleeps to start",
-		);
-		const bg = Number(readFileSync(join(pidDir, "bg.pid"), "utf8"));
-		const fg = Number(readFileSync(join(pidDir, "fg.pid"), "utf8"));
+		const { bg, fg } = await recordedPids(pidDir, "the sleeps to start");
 		expect(isAlive(bg) && isAlive(fg)).toBe(true);
 		controller.abort();
 		const { result } = await call;

@@ -1,18 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RosterDetails } from "../../src/tools/roster-tool.ts";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
+import { writeJson } from "../support/files.ts";
 
 let env: E2eEnv;
 let rosterDir: string;
-
-const writeJson = (file: string, value: unknown) => {
-	mkdirSync(dirname(file), { recursive: true });
-	writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
-};
 
 /** A normalized roster: foreman → feature-owner (pi, reasoner/high, one skill) and plain-helper. */
 function writeNormalizedRoster(root: string): string {

@@ -6,6 +6,10 @@
  */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import type { HarnessAdapter } from "../../src/harness/adapter.ts";
+import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import { runChild } from "../../src/runs/run-child.ts";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { createExtensionSession, type ExtensionSession } from "./extension-session.ts";
 import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
 import { createNativeHomes, type NativeHomes } from "./native-homes.ts";
@@ -60,4 +64,38 @@ export async function startE2eEnv(
 /** The text content of a tool result, joined. */
 export function textOf(result: { content: ReadonlyArray<{ type: string; text?: string }> }): string {
 	return result.content.map((part) => part.text ?? "").join("");
+}
+
+/** The run result of child `index` of a `subagent` call; throws, showing the details, when it has none. */
+export function runOf(details: SubagentDetails, index = 0) {
+	const run = details.children[index]?.result;
+	if (!run) throw new Error(`no result for child ${index}: ${JSON.stringify(details)}`);
+	return run;
+}
+
+/**
+ * Runs the task `<name> first turn` as a new session of `adapter`, then `<name> second turn` resuming the
+ * first run's native session id, with the scripted answers `first` (100 input, 10 output tokens) and
+ * `second` (300 input, 30 output tokens). Returns both run results and the second turn's model request.
+ */
+export async function runTwoTurns(
+	env: E2eEnv,
+	adapter: HarnessAdapter,
+	spec: (overrides: Partial<LaunchSpec>) => LaunchSpec,
+	name: string,
+) {
+	const childEnv = { ...(process.env as Record<string, string>) };
+	env.server.scriptFor(`${name} first turn`, { text: "first", usage: { input: 100, output: 10 } });
+	const first = await runChild(spec({ task: `${name} first turn` }), adapter, { env: childEnv });
+	env.server.scriptFor(`${name} second turn`, { text: "second", usage: { input: 300, output: 30 } });
+	const second = await runChild(
+		spec({
+			task: `${name} second turn`,
+			session: { kind: "resume", nativeSessionId: first.nativeSessionId as string },
+		}),
+		adapter,
+		{ env: childEnv },
+	);
+	const request = env.server.requests.find((r) => r.lastUserText === `${name} second turn`);
+	return { first, second, request };
 }

@@ -21,6 +21,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeJson } from "./files.ts";
 
 /** Cost of both fake models in USD per million tokens (pi's `models.json` `cost` unit). */
 export const FAKE_MODEL_COST = { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.25 } as const;
@@ -148,8 +149,4 @@ function agentMarkdown(name: string, definition: AgentDefinitionInput): string {
 		([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") : value}`,
 	);
 	return `---\n${lines.join("\n")}\n---\n\n${definition.body}\n`;
-}
-
-function writeJson(path: string, value: unknown): void {
-	writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }

@@ -1,5 +1,6 @@
 /** Process liveness checks for tests that prove nothing survives. */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** True while `pid` exists and is not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped). */
 export function isAlive(pid: number): boolean {
@@ -61,6 +62,23 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
 		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
+}
+
+/**
+ * A shell command (for a child's tool call) that starts `waitCommand` in the background, then execs it in
+ * the foreground, first writing the two pids to `bg.pid` and `fg.pid` in `pidDir` (created here).
+ */
+export function pidRecordingCommand(pidDir: string, waitCommand: string): string {
+	mkdirSync(pidDir, { recursive: true });
+	return `${waitCommand} & echo $! > ${pidDir}/bg.pid; echo $$ > ${pidDir}/fg.pid; exec ${waitCommand}`;
+}
+
+/** Waits (as waitUntil, naming `what`) for both pid files of a pidRecordingCommand; returns their pids. */
+export async function recordedPids(pidDir: string, what: string): Promise<{ bg: number; fg: number }> {
+	const bgFile = join(pidDir, "bg.pid");
+	const fgFile = join(pidDir, "fg.pid");
+	await waitUntil(() => existsSync(fgFile) && existsSync(bgFile), what);
+	return { bg: Number(readFileSync(bgFile, "utf8")), fg: Number(readFileSync(fgFile, "utf8")) };
 }
 
 function readdirSafe(dir: string): string[] {

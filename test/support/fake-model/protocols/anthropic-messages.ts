@@ -19,15 +19,7 @@ import type {
 	Usage,
 	WireProtocol,
 } from "../types.ts";
-
-/** Characters per streamed text chunk; small so clients see several deltas. */
-const TEXT_CHUNK_CHARS = 12;
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { chunks, isObject, type Json, SSE_HEADERS, sendJson, sleep } from "./common.ts";
 
 /** `text` blocks of a `content` (a string, or an array of blocks); other block types are skipped. */
 function textBlocks(content: unknown): string[] {
@@ -96,15 +88,6 @@ function usageJson(usage: Required<Usage>, output: number): Json {
 	};
 }
 
-function chunks(text: string): string[] {
-	const out: string[] = [];
-	for (let start = 0; start < text.length; start += TEXT_CHUNK_CHARS)
-		out.push(text.slice(start, start + TEXT_CHUNK_CHARS));
-	return out;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Complete content blocks of an answer in order: thinking, text, then tool uses. */
 function contentBlocks(answer: Answer, index: number): Json[] {
 	const blocks: Json[] = [];
@@ -134,12 +117,7 @@ function message(answer: Answer, context: AnswerContext, content: Json[], output
 }
 
 async function writeStream(res: ServerResponse, answer: Answer, context: AnswerContext) {
-	res.writeHead(200, {
-		"content-type": "text/event-stream",
-		"cache-control": "no-cache",
-		connection: "keep-alive",
-		"request-id": `req_fake_${context.index}`,
-	});
+	res.writeHead(200, { ...SSE_HEADERS, "request-id": `req_fake_${context.index}` });
 	const send = async (type: string, payload: Json) => {
 		if (context.isClosed()) return;
 		res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`);
@@ -180,8 +158,7 @@ function writeWhole(res: ServerResponse, answer: Answer, context: AnswerContext)
 		...message(answer, context, contentBlocks(answer, context.index), answer.usage.output),
 		stop_reason: stopReason(answer),
 	};
-	res.writeHead(200, { "content-type": "application/json", "request-id": `req_fake_${context.index}` });
-	res.end(JSON.stringify(body));
+	sendJson(res, 200, body, { "request-id": `req_fake_${context.index}` });
 }
 
 /** Anthropic's error `type` for an HTTP status (docs.anthropic.com "Errors"). */
@@ -204,8 +181,7 @@ function writeError(res: ServerResponse, error: ErrorStep["error"]) {
 		error: { type: error.type ?? errorType(error.status), message: error.message },
 		request_id: "req_fake_error",
 	};
-	res.writeHead(error.status, { "content-type": "application/json" });
-	res.end(JSON.stringify(body));
+	sendJson(res, error.status, body);
 }
 
 /** The Anthropic Messages wire protocol (claude through `ANTHROPIC_BASE_URL`). */

@@ -7,34 +7,8 @@
  * `{"error":{"message","type","param":null,"code"}}`, which the `openai` SDK folds into `error.message`.
  */
 import type { ServerResponse } from "node:http";
-import type {
-	Answer,
-	AnswerContext,
-	ErrorStep,
-	ParsedRequest,
-	RecordedRequest,
-	Usage,
-	WireProtocol,
-} from "../types.ts";
-
-/** Characters per streamed text chunk; small so tests see several deltas. */
-const TEXT_CHUNK_CHARS = 12;
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Text of a message `content`: a string, or an array of `{type:"text", text}` parts joined by "\n". */
-function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : ""))
-		.filter((text) => text.length > 0)
-		.join("\n");
-}
+import type { Answer, AnswerContext, ParsedRequest, RecordedRequest, Usage, WireProtocol } from "../types.ts";
+import { chunks, contentText, isObject, type Json, SSE_HEADERS, sendJson, sleep, writeOpenAIError } from "./common.ts";
 
 function parseRequest(body: unknown): ParsedRequest {
 	const json = isObject(body) ? body : {};
@@ -72,20 +46,11 @@ function usageJson(usage: Required<Usage>): Json {
 	};
 }
 
-function chunks(text: string): string[] {
-	const out: string[] = [];
-	for (let start = 0; start < text.length; start += TEXT_CHUNK_CHARS)
-		out.push(text.slice(start, start + TEXT_CHUNK_CHARS));
-	return out;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 async function writeStream(res: ServerResponse, answer: Answer, request: RecordedRequest, context: AnswerContext) {
 	const id = `chatcmpl-fake-${context.index}`;
 	const created = Math.floor(Date.now() / 1000);
 	const base = { id, object: "chat.completion.chunk", created, model: context.model };
-	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+	res.writeHead(200, SSE_HEADERS);
 	const send = async (payload: Json | "[DONE]") => {
 		if (context.isClosed()) return;
 		res.write(`data: ${payload === "[DONE]" ? payload : JSON.stringify(payload)}\n\n`);
@@ -132,21 +97,12 @@ function writeWhole(res: ServerResponse, answer: Answer, context: AnswerContext)
 		choices: [{ index: 0, message, finish_reason: answer.toolCalls.length > 0 ? "tool_calls" : "stop" }],
 		usage: usageJson(answer.usage),
 	};
-	res.writeHead(200, { "content-type": "application/json" });
-	res.end(JSON.stringify(body));
-}
-
-function writeError(res: ServerResponse, error: ErrorStep["error"]) {
-	const type = error.type ?? (error.status >= 500 ? "server_error" : "invalid_request_error");
-	const body = { error: { message: error.message, type, param: null, code: error.code ?? null } };
-	res.writeHead(error.status, { "content-type": "application/json" });
-	res.end(JSON.stringify(body));
+	sendJson(res, 200, body);
 }
 
 function writeModels(res: ServerResponse, modelIds: readonly string[]) {
 	const data = modelIds.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" }));
-	res.writeHead(200, { "content-type": "application/json" });
-	res.end(JSON.stringify({ object: "list", data }));
+	sendJson(res, 200, { object: "list", data });
 }
 
 /** The OpenAI Chat Completions wire protocol (pi's `api: "openai-completions"`). */
@@ -156,6 +112,6 @@ export const openaiChat: WireProtocol = {
 	parseRequest,
 	writeAnswer: (res, answer, request, context) =>
 		request.stream ? writeStream(res, answer, request, context) : Promise.resolve(writeWhole(res, answer, context)),
-	writeError,
+	writeError: writeOpenAIError,
 	writeModels,
 };

@@ -12,34 +12,8 @@
  * OpenAI's body `{"error":{"message","type","param":null,"code"}}`, which codex prints verbatim.
  */
 import type { ServerResponse } from "node:http";
-import type {
-	Answer,
-	AnswerContext,
-	ErrorStep,
-	ParsedRequest,
-	RecordedRequest,
-	Usage,
-	WireProtocol,
-} from "../types.ts";
-
-/** Characters per streamed text chunk; small so clients see several deltas. */
-const TEXT_CHUNK_CHARS = 12;
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Text of a `content` field: a string, or the `text` of each part (`input_text`, `output_text`, …) joined by "\n". */
-function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : ""))
-		.filter((text) => text.length > 0)
-		.join("\n");
-}
+import type { Answer, AnswerContext, ParsedRequest, RecordedRequest, Usage, WireProtocol } from "../types.ts";
+import { chunks, contentText, isObject, type Json, SSE_HEADERS, sendJson, sleep, writeOpenAIError } from "./common.ts";
 
 const TOOL_OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output"]);
 
@@ -107,15 +81,6 @@ function usageJson(usage: Required<Usage>): Json {
 	};
 }
 
-function chunks(text: string): string[] {
-	const out: string[] = [];
-	for (let start = 0; start < text.length; start += TEXT_CHUNK_CHARS)
-		out.push(text.slice(start, start + TEXT_CHUNK_CHARS));
-	return out;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** The complete output items of an answer, in the order they are streamed. */
 function outputItems(answer: Answer, request: RecordedRequest, index: number): Json[] {
 	const items: Json[] = [];
@@ -173,7 +138,7 @@ async function writeStream(res: ServerResponse, answer: Answer, request: Recorde
 		output: [],
 		...extra,
 	});
-	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+	res.writeHead(200, SSE_HEADERS);
 	let sequence = 0;
 	const send = async (type: string, payload: Json) => {
 		if (context.isClosed()) return;
@@ -222,15 +187,7 @@ function writeWhole(res: ServerResponse, answer: Answer, request: RecordedReques
 		output: outputItems(answer, request, context.index),
 		usage: usageJson(answer.usage),
 	};
-	res.writeHead(200, { "content-type": "application/json" });
-	res.end(JSON.stringify(body));
-}
-
-function writeError(res: ServerResponse, error: ErrorStep["error"]) {
-	const type = error.type ?? (error.status >= 500 ? "server_error" : "invalid_request_error");
-	const body = { error: { message: error.message, type, param: null, code: error.code ?? null } };
-	res.writeHead(error.status, { "content-type": "application/json" });
-	res.end(JSON.stringify(body));
+	sendJson(res, 200, body);
 }
 
 /** The OpenAI Responses wire protocol (codex's `wire_api = "responses"`). */
@@ -242,5 +199,5 @@ export const openaiResponses: WireProtocol = {
 		request.stream
 			? writeStream(res, answer, request, context)
 			: Promise.resolve(writeWhole(res, answer, request, context)),
-	writeError,
+	writeError: writeOpenAIError,
 };

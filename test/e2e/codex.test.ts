@@ -174,6 +174,28 @@ describe("a real codex child", () => {
 		);
 	});
 
+	it("leaves no command process alive after an abort with auto_approve (no sandbox: commands get their own sessions)", async () => {
+		const cmd = "sleep 7350001 & exec sleep 7350002";
+		env.server.scriptFor("codex sleeps unsandboxed", { toolCalls: [{ name: "exec_command", arguments: { cmd } }] });
+		const controller = new AbortController();
+		const call = env.session.callTool<SubagentDetails>(
+			"subagent",
+			{ agent: "coder", task: "codex sleeps unsandboxed", auto_approve: true },
+			controller.signal,
+		);
+		const sleeps = /^sleep 735000[12]$/;
+		await waitUntil(() => processesMatching(sleeps).length === 2, "both sleeps to start");
+		controller.abort();
+		const { result } = await call;
+		const run = runOf(result.details);
+		expect(run.status).toBe("aborted");
+		await waitUntil(
+			() => groupMembers(run.pid as number).length === 0 && processesMatching(sleeps).length === 0,
+			"codex and the command's processes to die",
+			5_000,
+		);
+	});
+
 	it("delivers a 300 KB task starting with - byte for byte", async () => {
 		const unit = "codex line with @file and --flag and ünïcödé ✓\n";
 		const task = `-${unit.repeat(Math.ceil(300_000 / Buffer.byteLength(unit))).trimEnd()}`;

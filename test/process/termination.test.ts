@@ -26,6 +26,23 @@ describe("startProcess: ending the process group", () => {
 		await waitUntilGone(running.pid as number);
 	});
 
+	it("kills descendants that moved to their own process group on abort", async () => {
+		const controller = new AbortController();
+		const { waitForRecord, done } = run(fixture("grandchild", ["stay", "own-group"]), { signal: controller.signal });
+		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;
+		expect(isAlive(grandchild)).toBe(true);
+		controller.abort();
+		expect((await done).end).toBe("aborted");
+		await waitUntilGone(grandchild);
+	});
+
+	it("kills descendants that moved to their own process group on timeout", async () => {
+		const { waitForRecord, done } = run(fixture("grandchild", ["stay", "own-group"]), { limits: { timeoutMs: 500 } });
+		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;
+		expect((await done).end).toBe("timed_out");
+		await waitUntilGone(grandchild);
+	});
+
 	it("kills grandchildren on timeout", async () => {
 		const { waitForRecord, done } = run(fixture("grandchild", ["stay"]), { limits: { timeoutMs: 500 } });
 		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;

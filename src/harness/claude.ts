@@ -30,12 +30,14 @@ export interface ClaudeAdapterOptions {
 
 /**
  * Claude refuses `--dangerously-skip-permissions` (and `--permission-mode bypassPermissions`) when run as
- * root, exiting 1, unless `IS_SANDBOX` is set. Returns that reason for `uid` 0 without `IS_SANDBOX`.
+ * root, exiting 1, unless `IS_SANDBOX=1` (exactly "1": claude 2.1.332 refuses "yes" and "true"). Returns
+ * that reason for `uid` 0 without it.
  * This package never sets `IS_SANDBOX` itself: only the user can say the machine is a sandbox.
  */
 export function claudeBypassRefusal(env: NodeJS.ProcessEnv, uid: number | undefined): string | undefined {
-	if (uid !== 0 || env.IS_SANDBOX) return undefined;
-	return "claude refuses --dangerously-skip-permissions as root unless IS_SANDBOX=1 is set in the environment (set it only on a sandboxed machine)";
+	if (uid !== 0 || env.IS_SANDBOX === "1") return undefined;
+	const current = env.IS_SANDBOX === undefined ? "it is unset" : `it is ${JSON.stringify(env.IS_SANDBOX)}`;
+	return `claude refuses --dangerously-skip-permissions as root unless IS_SANDBOX=1 is set in the environment (${current}; set it only on a sandboxed machine)`;
 }
 
 /** Builds the claude_code adapter. */

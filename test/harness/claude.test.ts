@@ -142,6 +142,8 @@ describe("claude validation", () => {
 		expect(refusal).toContain("IS_SANDBOX=1");
 		expect(problemsOf(spec({ autoApprove: true }), refusal)).toEqual([`claude_code harness: auto_approve: ${refusal}`]);
 		expect(claudeBypassRefusal({ IS_SANDBOX: "1" }, 0)).toBeUndefined();
+		expect(claudeBypassRefusal({ IS_SANDBOX: "yes" }, 0)).toContain('IS_SANDBOX=1 is set in the environment (it is "yes"');
+		expect(claudeBypassRefusal({ IS_SANDBOX: "true" }, 0)).toContain("IS_SANDBOX=1");
 		expect(claudeBypassRefusal({}, 1000)).toBeUndefined();
 	});
 });

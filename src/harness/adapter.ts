@@ -19,6 +19,11 @@ export interface HarnessCommand {
 /** Maps native stdout records to RunEvents; one parser per run, since some harnesses need state. */
 export interface EventParser {
 	parse(record: unknown): RunEvent[];
+	/**
+	 * Called once after the process has ended (however it ended): events the harness recorded only outside
+	 * its stream, such as the usage of a turn that failed or was killed before reporting it.
+	 */
+	finish?(): RunEvent[];
 }
 
 export interface HarnessAdapter {

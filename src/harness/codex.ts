@@ -52,6 +52,7 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 							baseline: readThreadUsage(options.codexHome, spec.session.nativeSessionId),
 						}
 					: undefined,
+				(threadId) => readThreadUsage(options.codexHome, threadId),
 			),
 		validate: (spec) => assertCanLaunch("codex", options.command, codexProblems(spec)),
 	};
@@ -220,12 +221,27 @@ export interface CodexResume {
  */
 export class CodexEventParser implements EventParser {
 	private readonly resume: CodexResume | undefined;
+	private readonly readUsage: ((threadId: string) => CodexUsage | undefined) | undefined;
 	private previous: CodexUsage;
 	private readonly started = new Set<string>();
+	private threadId: string | undefined;
+	private usageReported = false;
 
-	constructor(resume?: CodexResume) {
+	/**
+	 * @param readUsage reads the thread's cumulative usage from codex's own records (its rollout file), for a
+	 *   run that ends without `turn.completed` (a failed, aborted or timed-out turn still spent tokens).
+	 */
+	constructor(resume?: CodexResume, readUsage?: (threadId: string) => CodexUsage | undefined) {
 		this.resume = resume;
+		this.readUsage = readUsage;
 		this.previous = resume?.baseline ?? {};
+	}
+
+	/** The usage codex recorded for a turn that never reached `turn.completed`. */
+	finish(): RunEvent[] {
+		if (this.usageReported || !this.threadId || !this.readUsage) return [];
+		const total = this.readUsage(this.threadId);
+		return total ? [this.usageDelta(total)] : [];
 	}
 
 	parse(raw: unknown): RunEvent[] {
@@ -256,6 +272,7 @@ export class CodexEventParser implements EventParser {
 
 	private threadStarted(threadId: unknown): RunEvent[] {
 		if (typeof threadId !== "string") return [];
+		this.threadId = threadId;
 		const events: RunEvent[] = [{ type: "session", nativeSessionId: threadId }];
 		if (this.resume && threadId !== this.resume.threadId) {
 			// `exec resume` silently starts a new thread when it cannot match; never pass that off as the old one.
@@ -291,6 +308,7 @@ export class CodexEventParser implements EventParser {
 
 	/** This run's usage: the cumulative thread total minus the previous total seen. */
 	private usageDelta(total: CodexUsage): RunEvent {
+		this.usageReported = true;
 		const before = this.previous;
 		this.previous = total;
 		const diff = (pick: (u: CodexUsage) => number | undefined) => Math.max(0, (pick(total) ?? 0) - (pick(before) ?? 0));

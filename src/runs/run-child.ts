@@ -65,6 +65,7 @@ export async function runChild(
 			},
 		);
 		const outcome = await running.done;
+		for (const event of parser.finish?.() ?? []) state.apply(event);
 		settle(state, outcome);
 		return state.result;
 	} finally {

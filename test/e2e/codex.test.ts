@@ -146,6 +146,24 @@ describe("a real codex child", () => {
 		expect(textOf(result)).toContain("Fake 400 from the test server");
 	});
 
+	it("counts the usage of a turn that failed after a tool call", async () => {
+		env.server.scriptFor(
+			"codex spends then fails",
+			{ toolCalls: [{ name: "exec_command", arguments: { cmd: "echo spent" } }], usage: { input: 1000, output: 77 } },
+			{ error: { status: 400, message: "second request refused" } },
+		);
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "coder",
+			task: "codex spends then fails",
+		});
+		expect(isError).toBe(true);
+		const run = runOf(result.details);
+		expect(run.status).toBe("failed");
+		expect(run.usage.inputTokens + run.usage.cacheReadTokens).toBe(1000);
+		expect(run.usage.outputTokens).toBe(77);
+		expect(result.usage?.output).toBe(77);
+	});
+
 	it("leaves no process of the group alive after an abort mid-run", async () => {
 		// Commands run in codex's bwrap sandbox, a PID namespace: find them by command line, not by $$ / $!.
 		const cmd = "sleep 7340001 & exec sleep 7340002";

@@ -174,6 +174,8 @@ const SYNTHETIC_MODEL = "<synthetic>";
  * are skipped.
  */
 export class ClaudeEventParser implements EventParser {
+	/** Whether an assistant text has been emitted (then `result.result` only repeats it). */
+	private answered = false;
 	private open: OpenMessage | undefined;
 	private sessionSeen = false;
 	private model: string | undefined;
@@ -253,6 +255,7 @@ export class ClaudeEventParser implements EventParser {
 		const open = this.open;
 		this.open = undefined;
 		if (!open || open.text.length === 0) return [];
+		this.answered = true;
 		return [{ type: "assistant_text", text: open.text, final: true, model: open.model }];
 	}
 
@@ -281,6 +284,8 @@ export class ClaudeEventParser implements EventParser {
 		events.push({ type: "usage", model: this.model, usage: usageOf(record, this.contextTokens) });
 		// `is_error` decides: API errors come with subtype "success" (reference §3.3).
 		if (!record.is_error && record.subtype === "success") {
+			// `result` repeats the final text; it is the answer only when no assistant text came before it.
+			if (!this.answered && record.result) events.push({ type: "assistant_text", text: record.result, final: true });
 			events.push({ type: "done", status: "completed" });
 			return events;
 		}

@@ -103,6 +103,12 @@ function settle(state: RunState, outcome: ProcessOutcome): void {
 	}
 	if (verdict) {
 		if (verdict.status === "completed") {
+			if (outcome.end === "exited" && outcome.exitCode !== 0) {
+				// The stream said success but the process said otherwise: trust neither silently.
+				const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
+				state.setStatus("failed", `the child reported success but ${how}`);
+				return;
+			}
 			state.setStatus("completed");
 			return;
 		}

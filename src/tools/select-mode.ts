@@ -111,7 +111,8 @@ function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildC
 	}
 	for (const field of ["allowed_tools", "disallowed_tools"] as const) {
 		for (const tool of item[field] ?? []) {
-			if (tool.trim() === "" || tool.includes(",")) {
+			// A rule's own arguments may hold anything (claude: `Bash(git *)`); outside them, one name only.
+			if (tool.trim() === "" || /[\s,]/.test(tool.replace(/\([^)]*\)/g, ""))) {
 				problems.push(`${where}${field}: ${JSON.stringify(tool)} is not a tool name; give one name per list item`);
 			}
 		}

@@ -51,7 +51,11 @@ describe("bad calls are refused before anything starts", () => {
 		await refused({ agent_type: "pi", task: "x", model: " " }, "model is empty; omit it instead");
 	});
 
-	it("refuses a tool list item that holds several names", async () => {
+	it("refuses a tool list item that holds several names, separated by a comma or a space", async () => {
+		await refused(
+			{ agent_type: "pi", task: "x", disallowed_tools: ["read bash"] },
+			'disallowed_tools: "read bash" is not a tool name; give one name per list item',
+		);
 		await refused(
 			{ agent_type: "pi", task: "x", allowed_tools: ["read,bash"] },
 			'allowed_tools: "read,bash" is not a tool name; give one name per list item',

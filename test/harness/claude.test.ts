@@ -142,7 +142,9 @@ describe("claude validation", () => {
 		expect(refusal).toContain("IS_SANDBOX=1");
 		expect(problemsOf(spec({ autoApprove: true }), refusal)).toEqual([`claude_code harness: auto_approve: ${refusal}`]);
 		expect(claudeBypassRefusal({ IS_SANDBOX: "1" }, 0)).toBeUndefined();
-		expect(claudeBypassRefusal({ IS_SANDBOX: "yes" }, 0)).toContain('IS_SANDBOX=1 is set in the environment (it is "yes"');
+		expect(claudeBypassRefusal({ IS_SANDBOX: "yes" }, 0)).toContain(
+			'IS_SANDBOX=1 is set in the environment (it is "yes"',
+		);
 		expect(claudeBypassRefusal({ IS_SANDBOX: "true" }, 0)).toContain("IS_SANDBOX=1");
 		expect(claudeBypassRefusal({}, 1000)).toBeUndefined();
 	});
@@ -224,6 +226,16 @@ describe("claude events", () => {
 			},
 			{ type: "done", status: "completed" },
 		]);
+	});
+
+	it("takes the answer from result when no assistant text came before it, and never twice", () => {
+		const only = parseAll([result({ result: "from result" })]).filter((e) => e.type === "assistant_text");
+		expect(only).toEqual([{ type: "assistant_text", text: "from result", final: true }]);
+		const both = parseAll([
+			assistant("m1", { type: "text", text: "streamed answer" }),
+			result({ result: "streamed answer" }),
+		]).filter((e) => e.type === "assistant_text" && e.final);
+		expect(both).toEqual([{ type: "assistant_text", text: "streamed answer", final: true, model: "claude-opus-5-5" }]);
 	});
 
 	it("fails on is_error even when the subtype says success, with claude's API error text", () => {

@@ -115,6 +115,13 @@ describe("run results of faulty children", () => {
 		expect(result.finalAnswer).toBe("half an answer");
 	});
 
+	it("fails a child that reported success but exited with a non-zero code", async () => {
+		const result = await run([session, answer("looks done"), settled, { exit: 3 }]);
+		expect(result.status).toBe("failed");
+		expect(result.error).toBe("the child reported success but exited with code 3");
+		expect(result.finalAnswer).toBe("looks done");
+	});
+
 	it("reports an over-long line as a protocol fault and keeps reading", async () => {
 		const result = await run([session, { longDelta: 2 * 1024 * 1024 }, answer("after the long line"), settled]);
 		expect(result.status).toBe("completed");

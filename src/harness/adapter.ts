@@ -28,6 +28,8 @@ export interface EventParser {
 
 export interface HarnessAdapter {
 	harness: Harness;
+	/** The environment variable that overrides how this harness is started (named in spawn failures). */
+	commandEnv: string;
 	/**
 	 * @param runDir a private (0700) directory for this run's files (e.g. a system-prompt file),
 	 *   removed by the caller after the run.

@@ -10,7 +10,7 @@ import { LaunchError } from "../launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
 import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
 import type { ClaudeContentBlock, ClaudeRecord, ClaudeUsage } from "./claude-events.ts";
-import type { NativeCommand } from "./native-command.ts";
+import { CLAUDE_COMMAND_ENV, type NativeCommand } from "./native-command.ts";
 import type { RunEvent } from "./run-event.ts";
 import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "./skill-references.ts";
 
@@ -44,6 +44,7 @@ export function claudeBypassRefusal(env: NodeJS.ProcessEnv, uid: number | undefi
 export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapter {
 	return {
 		harness: "claude_code",
+		commandEnv: CLAUDE_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
 		createParser: () => new ClaudeEventParser(),
 		validate: (spec) => assertCanLaunch("claude_code", options.command, claudeProblems(spec, options)),

@@ -10,7 +10,7 @@ import { LaunchError } from "../launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
 import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
 import type { CodexItem, CodexRecord, CodexUsage } from "./codex-events.ts";
-import type { NativeCommand } from "./native-command.ts";
+import { CODEX_COMMAND_ENV, type NativeCommand } from "./native-command.ts";
 import type { RunEvent, Usage } from "./run-event.ts";
 import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "./skill-references.ts";
 
@@ -43,6 +43,7 @@ const MAX_ARGUMENT_BYTES = 128 * 1024;
 export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter {
 	return {
 		harness: "codex",
+		commandEnv: CODEX_COMMAND_ENV,
 		buildCommand: (spec) => buildCodexCommand(spec, options.command()),
 		createParser: (spec) =>
 			new CodexEventParser(

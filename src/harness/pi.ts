@@ -9,7 +9,7 @@ import { LaunchError } from "../launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
 import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
 import type { PiAssistantMessage, PiRecord } from "./pi-events.ts";
-import type { PiInvocation } from "./pi-invocation.ts";
+import { PI_COMMAND_ENV, type PiInvocation } from "./pi-invocation.ts";
 import type { RunEvent } from "./run-event.ts";
 
 /** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
@@ -32,6 +32,7 @@ export interface PiAdapterOptions {
 export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 	return {
 		harness: "pi",
+		commandEnv: PI_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
 		createParser: () => new PiEventParser(),
 		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options.agentDir)),

@@ -192,7 +192,7 @@ function describeSpawnError(command: ChildCommand, result: Result): string {
 		.split("\n")
 		.filter((line) => line.trim() !== "")
 		.join("; ");
-	const hint =
-		result.code === "ENOENT" && !reason.includes('"cwd"') ? " (executable not found on the child's PATH)" : "";
+	const notFound = command.file.includes("/") ? " (no such executable)" : " (executable not found on the child's PATH)";
+	const hint = result.code === "ENOENT" && !reason.includes('"cwd"') ? notFound : "";
 	return `could not start ${command.file} in ${command.cwd}: ${reason}${hint}`;
 }

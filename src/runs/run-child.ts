@@ -66,7 +66,7 @@ export async function runChild(
 		);
 		const outcome = await running.done;
 		for (const event of parser.finish?.() ?? []) state.apply(event);
-		settle(state, outcome);
+		settle(state, outcome, adapter.commandEnv);
 		return state.result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
@@ -74,7 +74,7 @@ export async function runChild(
 }
 
 /** Final status from the process outcome and the harness's terminal verdict (DESIGN.md §3 last rule). */
-function settle(state: RunState, outcome: ProcessOutcome): void {
+function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string): void {
 	const result = state.result;
 	result.pid = outcome.pid;
 	result.exitCode = outcome.exitCode;
@@ -86,7 +86,10 @@ function settle(state: RunState, outcome: ProcessOutcome): void {
 	const verdict = state.terminal;
 	switch (outcome.end) {
 		case "spawn_failed":
-			state.setStatus("failed", outcome.spawnError ?? `could not start ${result.command}`);
+			state.setStatus(
+				"failed",
+				`the ${result.harness} harness ${outcome.spawnError ?? `could not start ${result.command}`} (set ${commandEnv} to choose its command)`,
+			);
 			return;
 		case "aborted":
 			state.setStatus("aborted", "aborted by the caller; the child's process group was killed");

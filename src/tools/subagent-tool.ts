@@ -99,7 +99,14 @@ async function planCall(
 	const specs = await resolveChildCalls(call.calls, call.labels, params.agentScope ?? "user", context, state.roster);
 	const problems: string[] = [];
 	specs.forEach((spec, i) => {
-		const label = call.labels[i] ? `${call.labels[i]}: ` : "";
+		// Name the definition a refused setting came from (e.g. an agent file's `tools:` on codex).
+		const { agentName, agentFile, rosterEntry, rosterSource } = spec.provenance;
+		const origin = agentFile
+			? `agent "${agentName}" (${agentFile}): `
+			: rosterEntry
+				? `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource}): `
+				: "";
+		const label = (call.labels[i] ? `${call.labels[i]}: ` : "") + origin;
 		const adapter = deps.adapters[spec.harness];
 		if (!adapter) {
 			problems.push(`${label}harness "${spec.harness}" is not available in this version`);

@@ -58,6 +58,12 @@ beforeAll(async () => {
 		nativeHomes: true,
 		agents: {
 			coder: { description: "Codes with codex", body: "CODER-BODY: you write code.", fields: { harness: "codex" } },
+			"listed-tools": {
+				description: "A codex agent with a tool list codex cannot enforce",
+				body: "x",
+				tools: ["read"],
+				fields: { harness: "codex" },
+			},
 		},
 	});
 	process.env.PI_AGENTSHELL_ROSTER_FILE = writeRoster(join(env.home.dir, "rosters"));
@@ -236,6 +242,17 @@ describe("a real codex child", () => {
 		expect(textOf(result)).toContain("codex harness: allowed_tools cannot be enforced");
 		expect(result.details.children).toEqual([]);
 		expect(env.server.requests.length).toBe(before);
+	});
+
+	it("names the agent file when its tools: field cannot be enforced by codex", async () => {
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "listed-tools",
+			task: "never sent",
+		});
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain(
+			`agent "listed-tools" (${join(env.home.agentDir, "agents/listed-tools.md")}): codex harness: allowed_tools cannot be enforced`,
+		);
 	});
 });
 

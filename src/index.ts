@@ -12,6 +12,8 @@ import { codexHomeDir, createCodexAdapter } from "./harness/codex.ts";
 import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./harness/native-command.ts";
 import { createPiAdapter } from "./harness/pi.ts";
 import { resolvePiInvocation } from "./harness/pi-invocation.ts";
+import { LAUNCH_RECORD_TYPE } from "./sessions/launch-record.ts";
+import { LaunchRecords } from "./sessions/launch-records.ts";
 import { createRosterTool, registerRosterCommand } from "./tools/roster-tool.ts";
 import { createSubagentTool } from "./tools/subagent-tool.ts";
 
@@ -19,12 +21,15 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
 	const state = new ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = pLimit(state.toolState().limits?.globalConcurrency ?? 4);
+	const sessions = new LaunchRecords();
 	pi.on("session_start", (_event, ctx) => {
 		state.reload();
+		sessions.rebuild(ctx.sessionManager.getBranch());
 		const limits = state.toolState().limits;
 		if (limits) globalLimit.concurrency = limits.globalConcurrency;
 		for (const problem of state.problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	});
+	pi.on("session_tree", (_event, ctx) => sessions.addFrom(ctx.sessionManager.getBranch()));
 	pi.registerTool(
 		createSubagentTool({
 			adapters: {
@@ -47,6 +52,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 			agentDir,
 			baseEnv: () => process.env,
 			updateIntervalMs: 100,
+			sessions,
+			persistRecord: (record) => pi.appendEntry(LAUNCH_RECORD_TYPE, record),
 		}),
 	);
 	pi.registerTool(createRosterTool(state));

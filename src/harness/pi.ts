@@ -3,7 +3,7 @@
  * reference/pi-cli-and-extension-api.md §2). LaunchSpec → `pi --mode json …`, and Pi's JSON records →
  * RunEvents.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LaunchError } from "../launch/launch-error.ts";
 import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
@@ -35,7 +35,7 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		commandEnv: PI_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
 		createParser: () => new PiEventParser(),
-		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options.agentDir)),
+		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options)),
 	};
 }
 
@@ -44,7 +44,14 @@ function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOpti
 	const args = [...invocation.args, "--mode", "json"];
 	// Sessions are persisted (resumable by id) but in our own directory.
 	args.push("--session-dir", options.sessionDir);
-	if (spec.session.kind === "resume") args.push("--session", spec.session.nativeSessionId);
+	if (spec.session.kind === "resume") {
+		// The exact file, not the id: pi matches ids by prefix and, for a session of another cwd, asks on
+		// stdin whether to fork it (stdin carries the task here).
+		const file = findPiSessionFile(options.sessionDir, spec.session.nativeSessionId);
+		if (!file)
+			throw new LaunchError(`pi harness: ${piSessionMissing(options.sessionDir, spec.session.nativeSessionId)}`);
+		args.push("--session", file);
+	}
 	if (spec.model) args.push("--model", spec.model);
 	if (spec.effort) args.push("--thinking", spec.effort);
 	if (spec.allowedTools) {
@@ -77,9 +84,35 @@ export function piResourceFlags(resources: Resources, cwd: string, agentDir: str
 	return flags;
 }
 
-/** What a pi child cannot honour, unprefixed: an effort outside pi's levels, resource options. */
-function piProblems(spec: LaunchSpec, agentDir: string): string[] {
+/**
+ * The session file of `nativeSessionId` in `sessionDir` (pi names them `<timestamp>_<id>.jsonl`), or
+ * `undefined`. Exact id match only.
+ */
+export function findPiSessionFile(sessionDir: string, nativeSessionId: string): string | undefined {
+	let names: string[];
+	try {
+		names = readdirSync(sessionDir);
+	} catch {
+		return undefined;
+	}
+	const name = names
+		.filter((n) => n.endsWith(`_${nativeSessionId}.jsonl`))
+		.sort()
+		.at(-1);
+	return name === undefined ? undefined : join(sessionDir, name);
+}
+
+function piSessionMissing(sessionDir: string, nativeSessionId: string): string {
+	return `no pi session "${nativeSessionId}" in ${sessionDir} (pi children's sessions are kept there)`;
+}
+
+/** What a pi child cannot honour, unprefixed: an effort outside pi's levels, resource options, a missing session. */
+function piProblems(spec: LaunchSpec, options: PiAdapterOptions): string[] {
+	const agentDir = options.agentDir;
 	const problems: string[] = [];
+	if (spec.session.kind === "resume" && !findPiSessionFile(options.sessionDir, spec.session.nativeSessionId)) {
+		problems.push(piSessionMissing(options.sessionDir, spec.session.nativeSessionId));
+	}
 	if (spec.effort !== undefined && !(PI_THINKING_LEVELS as readonly string[]).includes(spec.effort)) {
 		problems.push(
 			`effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`,

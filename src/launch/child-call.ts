@@ -23,11 +23,6 @@ export interface ChildCall {
 	disallowedTools?: string[];
 	/** This call only; never restored on resume. Default false. */
 	autoApprove?: boolean;
-}
-
-/** `agent "scout"`, `roster entry "x"` or `ad-hoc codex`, for messages. */
-export function describeChildCall(call: ChildCall): string {
-	if (call.agent !== undefined) return `agent "${call.agent}"`;
-	if (call.rosterEntry !== undefined) return `roster entry "${call.rosterEntry}"`;
-	return `ad-hoc ${call.agentType ?? "?"}`;
+	/** Continue this native session instead of starting one (spec §Resumption). */
+	resumeSessionId?: string;
 }

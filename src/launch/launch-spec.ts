@@ -58,6 +58,8 @@ export interface LaunchProvenance {
 	agentDefinitionFile?: string;
 	/** sha256 of the parsed definition the launch used. */
 	definitionDigest?: string;
+	/** sha256 of the child roster's parsed contents at launch (its entries' settings). */
+	childRosterDigest?: string;
 }
 
 /** A new native session, or a resumed one. */

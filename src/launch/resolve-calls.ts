@@ -6,21 +6,16 @@
  */
 
 import { type AgentDefinition, type AgentScope, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
-import {
-	canonicalJson,
-	type LoadedRoster,
-	loadRosterFile,
-	type RosterEntry,
-	recheckNormalizedEntry,
-} from "../config/roster.ts";
-import { discoverSkillFiles } from "../config/skills.ts";
+import { canonicalJson, type LoadedRoster, recheckNormalizedEntry } from "../config/roster.ts";
 import type { ChildCall } from "./child-call.ts";
 import { assertDepthAllows } from "./depth.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { LaunchError } from "./launch-error.ts";
 import type { Harness, LaunchSpec, Resources } from "./launch-spec.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
+import { applySkillReferences, attempt, baseSpec, check, validateChildRoster } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
+import { type ResumeLookup, resolveResumeCall } from "./resolve-resume.ts";
 import { assertTrusted } from "./trust.ts";
 
 /** The roster as the current extension load sees it. */
@@ -42,6 +37,7 @@ export async function resolveChildCalls(
 	scope: AgentScope,
 	context: LaunchContext,
 	rosterState: RosterState,
+	sessions: ResumeLookup,
 ): Promise<LaunchSpec[]> {
 	assertDepthAllows(context);
 	let discovery: ReturnType<typeof discoverAgents> | undefined;
@@ -56,7 +52,11 @@ export async function resolveChildCalls(
 		const local: string[] = [];
 		const label = labels[index] ? `${labels[index]}: ` : "";
 		let spec: LaunchSpec | undefined;
-		if (call.agent !== undefined) spec = resolveAgentCall(call, agents(), scope, context, local);
+		if (call.resumeSessionId !== undefined) {
+			spec = resolveResumeCall(call, sessions, rosterState, context, local, () =>
+				call.agent === undefined ? undefined : resolveAgentCall(call, agents(), scope, context, local),
+			);
+		} else if (call.agent !== undefined) spec = resolveAgentCall(call, agents(), scope, context, local);
 		else if (call.rosterEntry !== undefined) spec = resolveRosterCall(call, rosterState, context, local);
 		else spec = resolveAdHocCall(call, call.agentType as Harness, context, local);
 		if (local.length > 0 || !spec) {
@@ -77,27 +77,8 @@ export async function resolveChildCalls(
 	return specs;
 }
 
-function baseSpec(call: ChildCall, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
-	return {
-		harness,
-		task: call.task,
-		taskName: call.taskName,
-		cwd,
-		model: call.model,
-		effort: call.effort,
-		allowedTools: call.allowedTools,
-		disallowedTools: call.disallowedTools,
-		autoApprove: call.autoApprove ?? false,
-		projectTrusted: context.projectTrusted,
-		session: { kind: "new" },
-		depth: context.depth + 1,
-		limits: context.limits,
-		provenance: {},
-	};
-}
-
 /** A Markdown agent definition; ad-hoc settings (resources, roster_file, tool lists) may be added. */
-function resolveAgentCall(
+export function resolveAgentCall(
 	call: ChildCall,
 	discovery: ReturnType<typeof discoverAgents>,
 	scope: AgentScope,
@@ -123,7 +104,7 @@ function resolveAgentCall(
 }
 
 /** An ad-hoc run: cwd against the context cwd; resources and `roster_file` against the child cwd. */
-function resolveAdHocCall(
+export function resolveAdHocCall(
 	call: ChildCall,
 	harness: Harness,
 	context: LaunchContext,
@@ -140,7 +121,11 @@ function resolveAdHocCall(
 			);
 		} else {
 			const file = attempt(problems, () => resolveAdHocPath(cwd, call.rosterFile as string, "file", "roster_file"));
-			if (file !== undefined && validateChildRoster(file, problems)) spec.rosterFile = file;
+			const digest = file === undefined ? undefined : validateChildRoster(file, problems);
+			if (file !== undefined && digest !== undefined) {
+				spec.rosterFile = file;
+				spec.provenance.childRosterDigest = digest;
+			}
 		}
 	}
 	return spec;
@@ -172,7 +157,7 @@ function resolveRosterCall(
 		return undefined;
 	}
 	const before = problems.length;
-	check(problems, () => recheckNormalizedEntry(entry));
+	const unchanged = check(problems, () => recheckNormalizedEntry(entry));
 	const conflict = (field: string, given: unknown, expected: unknown) =>
 		problems.push(
 			`roster entry "${entry.name}": ${field} ${JSON.stringify(given)} conflicts with the entry's ${JSON.stringify(expected ?? null)}; omit ${field} or repeat the entry's value`,
@@ -203,8 +188,11 @@ function resolveRosterCall(
 			if (given !== undefined && given !== entry.rosterFile) conflict("roster_file", given, entry.rosterFile);
 		}
 	}
-	// A normalized pi entry's roster is its own agent.json, which the recheck above has just validated.
-	if (entry.rosterFile && entry.rosterFile !== entry.agentFile) validateChildRoster(entry.rosterFile, problems);
+	// A normalized pi entry's roster is its own agent.json: when the recheck above failed on it, say so once.
+	const childRosterDigest =
+		entry.rosterFile && (unchanged || entry.rosterFile !== entry.agentFile)
+			? validateChildRoster(entry.rosterFile, problems)
+			: undefined;
 	if (problems.length > before) return undefined;
 
 	const spec = baseSpec(call, entry.harness, cwd, context);
@@ -218,48 +206,7 @@ function resolveRosterCall(
 		rosterEntry: entry.name,
 		agentDefinitionFile: entry.agentFile,
 		definitionDigest: entry.digest,
+		childRosterDigest,
 	};
 	return spec;
-}
-
-/**
- * Normalized codex/claude children get their skills as prompt references (spec §Selected skills for
- * normalized Codex and Claude children): discovered now, on every launch; the outbound selection is
- * `skills: []`. Inline entries keep native behaviour (the adapter rejects what it cannot honour).
- */
-function applySkillReferences(spec: LaunchSpec, entry: RosterEntry, problems: string[]): void {
-	const resources = entry.resources;
-	if (!resources || resources.skills.length === 0 || !entry.agentFile || entry.harness === "pi") return;
-	const files = attempt(problems, () =>
-		discoverSkillFiles(resources.skills, `roster entry "${entry.name}": resources.skills`),
-	);
-	if (files === undefined) return;
-	spec.skillReferences = files;
-	spec.resources = { ...resources, skills: [] } satisfies Resources;
-}
-
-/** A child's roster is checked again when that child launches (spec §Paths and child environments). */
-function validateChildRoster(file: string, problems: string[]): boolean {
-	return check(problems, () => loadRosterFile(file));
-}
-
-/** Runs `fn`; a LaunchError's problems are collected and `undefined` returned. Other errors propagate. */
-function attempt<T>(problems: string[], fn: () => T): T | undefined {
-	try {
-		return fn();
-	} catch (error) {
-		if (!(error instanceof LaunchError)) throw error;
-		problems.push(...error.problems);
-		return undefined;
-	}
-}
-
-/** Like `attempt` for checks that return nothing: true when `fn` passed. */
-function check(problems: string[], fn: () => void): boolean {
-	return (
-		attempt(problems, () => {
-			fn();
-			return true;
-		}) === true
-	);
 }

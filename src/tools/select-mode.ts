@@ -22,7 +22,7 @@ export interface CallLimits {
 }
 
 const CHILD_KEYS = ["agent", "roster_entry", "agent_type"] as const;
-const SINGLE_KEYS = [...CHILD_KEYS, "task"] as const;
+const SINGLE_KEYS = [...CHILD_KEYS, "task", "resume_session_id"] as const;
 
 /**
  * @throws LaunchError listing every problem: no mode or several modes (naming the fields given), a child
@@ -37,7 +37,7 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 	if (modes.length !== 1) {
 		const given = Object.keys(args).filter((key) => (args as Record<string, unknown>)[key] !== undefined);
 		throw new LaunchError(
-			`give exactly one mode: single ({ agent | roster_entry | agent_type, task }), parallel ({ tasks: [...] }) or chain ({ chain: [...] }); ${
+			`give exactly one mode: single ({ agent | roster_entry | agent_type | resume_session_id, task }), parallel ({ tasks: [...] }) or chain ({ chain: [...] }); ${
 				modes.length === 0
 					? `none was given${given.length > 0 ? ` (fields given: ${given.join(", ")})` : ""}`
 					: `got ${modes.join(" and ")}`
@@ -97,15 +97,16 @@ function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildC
 		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
 	);
 	const before = problems.length;
-	if (kinds.length !== 1) {
+	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.
+	if (kinds.length > 1 || (kinds.length === 0 && item.resume_session_id === undefined)) {
 		problems.push(
-			`${where}give exactly one of agent, roster_entry or agent_type; ${kinds.length === 0 ? "none was given" : `got ${kinds.join(" and ")}`}`,
+			`${where}give exactly one of agent, roster_entry or agent_type (or resume_session_id alone); ${kinds.length === 0 ? "none was given" : `got ${kinds.join(" and ")}`}`,
 		);
 	}
 	if (item.prompt !== undefined) problems.push(`${where}give task or prompt, not both with different text`);
 	if (typeof item.task !== "string") problems.push(`${where}task (or prompt) is required`);
 	else if (item.task.trim() === "") problems.push(`${where}task is empty`);
-	for (const field of ["model", "effort", "task_name", "cwd"] as const) {
+	for (const field of ["model", "effort", "task_name", "cwd", "resume_session_id"] as const) {
 		const value = item[field];
 		if (value !== undefined && value.trim() === "") problems.push(`${where}${field} is empty; omit it instead`);
 	}
@@ -132,5 +133,6 @@ function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildC
 		allowedTools: item.allowed_tools,
 		disallowedTools: item.disallowed_tools,
 		autoApprove: item.auto_approve,
+		resumeSessionId: item.resume_session_id,
 	};
 }

@@ -64,6 +64,12 @@ const childFields = {
 	allowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool allowlist for this call." })),
 	disallowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool denylist for this call." })),
 	auto_approve: flag("Bypass the harness's approvals / sandbox for this call only. Default false."),
+	resume_session_id: Type.Optional(
+		Type.String({
+			description:
+				"Continue this child session (the native session id from an earlier result) with a new task; its saved launch settings apply.",
+		}),
+	),
 };
 
 // Unknown fields are errors: a misspelt `alowed_tools` must not launch a child without its restriction.

@@ -15,6 +15,8 @@ import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
 import { type RosterState, resolveChildCalls } from "../launch/resolve-calls.ts";
 import { artifactDir } from "../runs/artifacts.ts";
 import { type CallMode, type ChildRun, runCall } from "../runs/scheduler.ts";
+import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
+import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
@@ -47,6 +49,10 @@ export interface SubagentToolDeps {
 	baseEnv(): NodeJS.ProcessEnv;
 	/** ms between live updates to the UI. */
 	updateIntervalMs: number;
+	/** Launch records known to this extension load, and the native sessions running now. */
+	sessions: LaunchRecords;
+	/** Persists a record on the parent's branch (`pi.appendEntry`); the tool also adds it to `sessions`. */
+	persistRecord(record: LaunchRecord): void;
 }
 
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
@@ -96,7 +102,14 @@ async function planCall(
 		maxDepth: state.depth.maxDepth,
 		limits: limits.run,
 	};
-	const specs = await resolveChildCalls(call.calls, call.labels, params.agentScope ?? "user", context, state.roster);
+	const specs = await resolveChildCalls(
+		call.calls,
+		call.labels,
+		params.agentScope ?? "user",
+		context,
+		state.roster,
+		deps.sessions,
+	);
 	const problems: string[] = [];
 	specs.forEach((spec, i) => {
 		// Name the definition a refused setting came from (e.g. an agent file's `tools:` on codex).
@@ -144,6 +157,14 @@ async function executeSubagent(
 	const { mode, specs } = plan;
 
 	const baseEnv = deps.baseEnv();
+	// Native sessions this call runs are claimed until it ends, so nothing resumes them meanwhile.
+	const claimed = new Set<string>();
+	const claim = (id: string) => {
+		if (claimed.has(id)) return;
+		claimed.add(id);
+		deps.sessions.claim(id);
+	};
+	for (const spec of specs) if (spec.session.kind === "resume") claim(spec.session.nativeSessionId);
 	let lastUpdate = 0;
 	let latest: ChildRun[] = [];
 	let pending: ReturnType<typeof setTimeout> | undefined;
@@ -155,22 +176,36 @@ async function executeSubagent(
 			details: { mode, children: structuredClone(latest) },
 		});
 	};
-	const children = await runCall(mode, specs, {
-		adapters: deps.adapters as Record<Harness, HarnessAdapter>,
-		envFor: (spec) =>
-			buildChildEnv(baseEnv, { depth: spec.depth, maxDepth: state.depth.maxDepth, rosterFile: spec.rosterFile }),
-		concurrency: limits.concurrency,
-		globalLimit: deps.globalLimit(),
-		signal,
-		onUpdate(current) {
-			if (!onUpdate) return;
-			latest = current;
-			const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
-			if (wait <= 0) flush();
-			else pending ??= setTimeout(flush, wait);
-		},
-	});
-	if (pending) clearTimeout(pending);
+	let children: ChildRun[];
+	try {
+		children = await runCall(mode, specs, {
+			adapters: deps.adapters as Record<Harness, HarnessAdapter>,
+			envFor: (spec) =>
+				buildChildEnv(baseEnv, { depth: spec.depth, maxDepth: state.depth.maxDepth, rosterFile: spec.rosterFile }),
+			concurrency: limits.concurrency,
+			globalLimit: deps.globalLimit(),
+			signal,
+			onUpdate(current) {
+				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);
+				if (!onUpdate) return;
+				latest = current;
+				const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
+				if (wait <= 0) flush();
+				else pending ??= setTimeout(flush, wait);
+			},
+		});
+	} finally {
+		if (pending) clearTimeout(pending);
+		for (const id of claimed) deps.sessions.release(id);
+	}
+	// Only successful children's native sessions are recorded (spec §Resumption).
+	for (const child of children) {
+		const id = child.result?.nativeSessionId;
+		if (child.phase !== "completed" || !id) continue;
+		const record = recordFor(specs[child.index], id, Date.now());
+		deps.sessions.add(record);
+		deps.persistRecord(record);
+	}
 
 	const sessionId = ctx.sessionManager.getSessionId();
 	const text = buildResultText(mode, children, limits.caps, artifactDir(sessionId), toolCallId || randomUUID());

@@ -50,4 +50,29 @@ describe("a parallel call mixing harnesses", () => {
 		);
 		expect(protocols).toEqual(["openai-chat", "openai-responses", "anthropic-messages"]);
 	});
+
+	it("resumes the three children in one parallel call by their native session ids alone", async () => {
+		const tasks = ["scout", "coder", "reviewer"].map((agent) => ({ agent, task: `resume start ${agent}` }));
+		for (const { task } of tasks) env.server.scriptFor(task, { text: `${task} done` });
+		const first = await env.session.callTool<SubagentDetails>("subagent", { tasks });
+		expect(first.isError, textOf(first.result)).toBe(false);
+		const ids = first.result.details.children.map((child) => child.result?.nativeSessionId as string);
+		for (const agent of ["scout", "coder", "reviewer"]) {
+			env.server.scriptFor(`resume next ${agent}`, { text: `${agent} resumed` });
+		}
+		const second = await env.session.callTool<SubagentDetails>("subagent", {
+			tasks: ids.map((id, i) => ({ resume_session_id: id, task: `resume next ${tasks[i].agent}` })),
+		});
+		expect(second.isError, textOf(second.result)).toBe(false);
+		const children = second.result.details.children;
+		expect(children.map((child) => [child.harness, child.result?.nativeSessionId, child.result?.finalAnswer])).toEqual([
+			["pi", ids[0], "scout resumed"],
+			["codex", ids[1], "coder resumed"],
+			["claude_code", ids[2], "reviewer resumed"],
+		]);
+		for (const agent of ["scout", "coder", "reviewer"]) {
+			const request = env.server.requests.find((r) => r.lastUserText === `resume next ${agent}`);
+			expect(request?.userTexts.some((text) => text.includes(`resume start ${agent}`))).toBe(true);
+		}
+	});
 });

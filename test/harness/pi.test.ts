@@ -61,9 +61,16 @@ describe("pi command line", () => {
 		expect(command.args).toContain("--no-tools");
 	});
 
-	it("resumes by native session id", () => {
-		const command = adapter.buildCommand(spec({ session: { kind: "resume", nativeSessionId: "abc" } }), dir);
-		expect(command.args.join(" ")).toContain("--session abc");
+	it("resumes by the exact session file of the native session id, never by a prefix", () => {
+		const sessionDir = mkdtempSync(join(tmpdir(), "pi-sessions-"));
+		writeFileSync(join(sessionDir, "2026-11-29T10-00-00-000Z_abc.jsonl"), "");
+		writeFileSync(join(sessionDir, "2026-11-29T10-00-00-000Z_abcdef.jsonl"), "");
+		const resuming = createPiAdapter({ invocation: () => ({ file: "node", args: [] }), sessionDir, agentDir: dir });
+		const command = resuming.buildCommand(spec({ session: { kind: "resume", nativeSessionId: "abc" } }), dir);
+		expect(command.args.join(" ")).toContain(`--session ${join(sessionDir, "2026-11-29T10-00-00-000Z_abc.jsonl")}`);
+		expect(() => resuming.validate(spec({ session: { kind: "resume", nativeSessionId: "ab" } }))).toThrow(
+			`pi harness: no pi session "ab" in ${sessionDir}`,
+		);
 	});
 });
 

@@ -47,6 +47,8 @@ export interface ExtensionSession {
 	callTool<T = unknown>(name: string, args: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<T>>;
 	/** Sends user text to the session (e.g. a slash command) and waits for it to settle. */
 	prompt(text: string): Promise<void>;
+	/** The session's current branch (custom entries included). */
+	branch(): ReadonlyArray<{ type: string; customType?: string; data?: unknown }>;
 	/** The registered tool definition (for renderers). */
 	toolDefinition(name: string): unknown;
 	dispose(): void;
@@ -137,6 +139,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 			return outcome as ToolCallOutcome<T>;
 		},
 		prompt: (text) => session.prompt(text),
+		branch: () => session.sessionManager.getBranch(),
 		toolDefinition: (name) => runner.getToolDefinition(name),
 		dispose: () => session.dispose(),
 	};

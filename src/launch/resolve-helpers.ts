@@ -1,0 +1,76 @@
+/**
+ * Small pieces shared by the resolvers of new launches and resumes (`resolve-calls.ts`,
+ * `resolve-resume.ts`).
+ */
+import { loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
+import { discoverSkillFiles } from "../config/skills.ts";
+import type { ChildCall } from "./child-call.ts";
+import type { LaunchContext } from "./launch-context.ts";
+import { LaunchError } from "./launch-error.ts";
+import type { Harness, LaunchSpec, Resources } from "./launch-spec.ts";
+
+export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
+	return {
+		harness,
+		task: call.task,
+		taskName: call.taskName,
+		cwd,
+		model: call.model,
+		effort: call.effort,
+		allowedTools: call.allowedTools,
+		disallowedTools: call.disallowedTools,
+		autoApprove: call.autoApprove ?? false,
+		projectTrusted: context.projectTrusted,
+		session: { kind: "new" },
+		depth: context.depth + 1,
+		limits: context.limits,
+		provenance: {},
+	};
+}
+
+/**
+ * Normalized codex/claude children get their skills as prompt references (spec §Selected skills for
+ * normalized Codex and Claude children): discovered now, on every launch; the outbound selection is
+ * `skills: []`. Inline entries keep native behaviour (the adapter rejects what it cannot honour).
+ */
+export function applySkillReferences(spec: LaunchSpec, entry: RosterEntry, problems: string[]): void {
+	const resources = entry.resources;
+	if (!resources || resources.skills.length === 0 || !entry.agentFile || entry.harness === "pi") return;
+	const files = attempt(problems, () =>
+		discoverSkillFiles(resources.skills, `roster entry "${entry.name}": resources.skills`),
+	);
+	if (files === undefined) return;
+	spec.skillReferences = files;
+	spec.resources = { ...resources, skills: [] } satisfies Resources;
+}
+
+/**
+ * A child's roster is checked again when that child launches or resumes (spec §Paths and child
+ * environments). Returns the digest of its parsed contents (its entries' settings), or `undefined`
+ * with the problems pushed.
+ */
+export function validateChildRoster(file: string, problems: string[]): string | undefined {
+	const roster = attempt(problems, () => loadRosterFile(file));
+	return roster && settingsDigest({ enabled: roster.enabled, entries: roster.entries });
+}
+
+/** Runs `fn`; a LaunchError's problems are collected and `undefined` returned. Other errors propagate. */
+export function attempt<T>(problems: string[], fn: () => T): T | undefined {
+	try {
+		return fn();
+	} catch (error) {
+		if (!(error instanceof LaunchError)) throw error;
+		problems.push(...error.problems);
+		return undefined;
+	}
+}
+
+/** Like `attempt` for checks that return nothing: true when `fn` passed. */
+export function check(problems: string[], fn: () => void): boolean {
+	return (
+		attempt(problems, () => {
+			fn();
+			return true;
+		}) === true
+	);
+}

@@ -1,0 +1,199 @@
+/**
+ * Resolves a resume (`resume_session_id`) into a LaunchSpec under the rules of
+ * spec/rosters-resources-resume.md §Resumption:
+ * - omitted selection settings reuse the saved launch, even when the parent's cwd differs;
+ * - a roster-selected session keeps its harness, cwd, resources, roster source/entry, child roster and
+ *   roster-defined model/effort; a changed entry or child roster is rejected, a disabled roster must be
+ *   re-enabled first;
+ * - an ad-hoc session with explicit resources or a child roster keeps its harness, cwd and selection;
+ *   model and effort may change;
+ * - a plain session keeps its harness and cwd (the native session lives there); model and effort may change;
+ * - approval and tool controls come from the current call only;
+ * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
+ * - a session that is running now is never resumed.
+ */
+import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
+import type { LaunchRecord } from "../sessions/launch-record.ts";
+import type { ChildCall } from "./child-call.ts";
+import type { LaunchContext } from "./launch-context.ts";
+import type { LaunchSpec } from "./launch-spec.ts";
+import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
+import type { RosterState } from "./resolve-calls.ts";
+import { resolveAdHocCall } from "./resolve-calls.ts";
+import { applySkillReferences, attempt, baseSpec, check, validateChildRoster } from "./resolve-helpers.ts";
+import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
+
+/** What resume resolution needs from the launch records. */
+export interface ResumeLookup {
+	get(nativeSessionId: string): LaunchRecord | undefined;
+	isActive(nativeSessionId: string): boolean;
+}
+
+/**
+ * @param resolveAgent resolves `call.agent` as a new launch (for an unrecorded id given with `agent`).
+ * @returns the spec, or `undefined` with every problem pushed to `problems`.
+ */
+export function resolveResumeCall(
+	call: ChildCall,
+	sessions: ResumeLookup,
+	rosterState: RosterState,
+	context: LaunchContext,
+	problems: string[],
+	resolveAgent: () => LaunchSpec | undefined,
+): LaunchSpec | undefined {
+	const id = call.resumeSessionId as string;
+	const before = problems.length;
+	if (sessions.isActive(id)) {
+		problems.push(`resume_session_id "${id}": that session is running now; resume it after it has finished`);
+	}
+	const record = sessions.get(id);
+	const spec = record
+		? resumeRecorded(call, record, rosterState, context, problems)
+		: resumeUnrecorded(call, id, context, problems, resolveAgent);
+	if (!spec || problems.length > before) return undefined;
+	spec.session = { kind: "resume", nativeSessionId: id };
+	// The native session keeps the system prompt it started with.
+	delete spec.systemPromptAddition;
+	return spec;
+}
+
+function resumeUnrecorded(
+	call: ChildCall,
+	id: string,
+	context: LaunchContext,
+	problems: string[],
+	resolveAgent: () => LaunchSpec | undefined,
+): LaunchSpec | undefined {
+	const where = `resume_session_id "${id}"`;
+	const added = [
+		call.rosterEntry !== undefined && "roster_entry",
+		call.resources !== undefined && call.resources !== null && "resources",
+		call.rosterFile !== undefined && call.rosterFile !== null && "roster_file",
+	].filter(Boolean);
+	if (added.length > 0) {
+		problems.push(
+			`${where}: this parent has no launch record of that session, so ${added.join(", ")} cannot be added to it; start a new session for a selected role or resources`,
+		);
+		return undefined;
+	}
+	if (call.agent !== undefined) return resolveAgent();
+	if (call.agentType === undefined) {
+		problems.push(
+			`${where}: this parent (on this branch) has no launch record of that session; give agent_type (and cwd) to resume it as an ordinary ad-hoc session`,
+		);
+		return undefined;
+	}
+	return resolveAdHocCall(call, call.agentType, context, problems);
+}
+
+function resumeRecorded(
+	call: ChildCall,
+	record: LaunchRecord,
+	rosterState: RosterState,
+	context: LaunchContext,
+	problems: string[],
+): LaunchSpec | undefined {
+	const where = `resume_session_id "${record.nativeSessionId}"`;
+	const conflict = (field: string, given: unknown, saved: unknown) =>
+		problems.push(
+			`${where}: ${field} ${JSON.stringify(given)} conflicts with the session's saved ${JSON.stringify(saved ?? null)}; omit ${field} or start a new session`,
+		);
+	if (call.agentType !== undefined && call.agentType !== record.harness)
+		conflict("agent_type", call.agentType, record.harness);
+	if (call.agent !== undefined && call.agent !== record.agentName) conflict("agent", call.agent, record.agentName);
+	if (call.rosterEntry !== undefined && call.rosterEntry !== record.rosterEntry) {
+		conflict("roster_entry", call.rosterEntry, record.rosterEntry);
+	}
+	if (call.cwd !== undefined) {
+		const given = attempt(problems, () => resolveAdHocCwd(context.cwd, call.cwd));
+		if (given !== undefined && given !== record.cwd) conflict("cwd", given, record.cwd);
+	}
+	check(problems, () => requireExisting(record.cwd, "dir", `${where}: the saved cwd`));
+	const givenResources = resolveResourceArgument(call.resources, record.cwd, `${where}: `, problems);
+	const givenRosterFile =
+		call.rosterFile === undefined || call.rosterFile === null
+			? undefined
+			: attempt(problems, () => resolveAdHocPath(record.cwd, call.rosterFile as string, "file", "roster_file"));
+	if (record.kind === "plain") {
+		if (givenResources || givenRosterFile) {
+			problems.push(
+				`${where}: the session was started without resources or a child roster; they cannot be added on resume, start a new session`,
+			);
+		}
+	} else {
+		if (givenResources && canonicalJson(givenResources) !== canonicalJson(record.resources ?? DEFAULT_RESOURCES)) {
+			conflict("resources", givenResources, record.resources ?? DEFAULT_RESOURCES);
+		}
+		if (givenRosterFile && givenRosterFile !== record.rosterFile)
+			conflict("roster_file", givenRosterFile, record.rosterFile);
+	}
+	if (record.kind === "roster") {
+		if (call.model !== undefined && call.model !== record.model) conflict("model", call.model, record.model);
+		if (call.effort !== undefined && call.effort !== record.effort) conflict("effort", call.effort, record.effort);
+	}
+
+	const spec = baseSpec(call, record.harness, record.cwd, context);
+	spec.model = record.kind === "roster" ? record.model : (call.model ?? record.model);
+	spec.effort = record.kind === "roster" ? record.effort : (call.effort ?? record.effort);
+	spec.resources = record.resources;
+	spec.rosterFile = record.rosterFile;
+	spec.taskName = call.taskName ?? record.taskName;
+	spec.provenance = {
+		agentName: record.agentName,
+		rosterSource: record.rosterSource,
+		rosterEntry: record.rosterEntry,
+		agentDefinitionFile: record.agentDefinitionFile,
+		definitionDigest: record.definitionDigest,
+		childRosterDigest: record.childRosterDigest,
+	};
+	if (record.rosterFile) {
+		const digest = validateChildRoster(record.rosterFile, problems);
+		if (digest !== undefined && record.childRosterDigest !== undefined && digest !== record.childRosterDigest) {
+			problems.push(
+				`${where}: the child roster ${record.rosterFile} changed since the session started (its entries' settings differ); start a new session to use it`,
+			);
+		}
+	}
+	if (record.kind === "roster") checkRosterEntry(record, rosterState, where, problems, spec);
+	return spec;
+}
+
+/** The roster entry of a roster-selected session must still be there, enabled and unchanged. */
+function checkRosterEntry(
+	record: LaunchRecord,
+	state: RosterState,
+	where: string,
+	problems: string[],
+	spec: LaunchSpec,
+): void {
+	const roster = state.roster;
+	if (!roster) {
+		problems.push(`${where}: the roster could not be loaded: ${state.error ?? "no roster"}`);
+		return;
+	}
+	if (roster.source !== record.rosterSource) {
+		problems.push(
+			`${where}: the session was started from roster ${record.rosterSource}, but the roster in force is ${roster.source}; select that roster again to resume it`,
+		);
+		return;
+	}
+	const entry = roster.entries.find((e) => e.name === record.rosterEntry);
+	if (!entry) {
+		problems.push(
+			`${where}: roster entry "${record.rosterEntry}" is no longer in ${roster.source}; start a new session`,
+		);
+		return;
+	}
+	if (!state.enabled) {
+		problems.push(`${where}: the roster (${roster.source}) is disabled; re-enable it with /agentshell-roster first`);
+		return;
+	}
+	if (entry.digest !== record.definitionDigest || entry.agentFile !== record.agentDefinitionFile) {
+		problems.push(
+			`${where}: roster entry "${entry.name}" changed since the session started; a changed role cannot resume it, start a new session`,
+		);
+		return;
+	}
+	if (!check(problems, () => recheckNormalizedEntry(entry))) return;
+	applySkillReferences(spec, entry, problems);
+}

@@ -1,0 +1,57 @@
+/**
+ * The launch records this extension load knows (spec §Resumption): rebuilt from the current branch at
+ * session start and reload; tree navigation adds the visited branch's records without forgetting known
+ * ones, so leaving a branch cannot turn a selected session into an unrestricted one. In memory only.
+ * Also tracks native sessions that are running now, which must not be resumed.
+ */
+import { LAUNCH_RECORD_TYPE, type LaunchRecord, launchRecordSchema } from "./launch-record.ts";
+
+/** A session entry as far as this module reads it (Pi's `SessionEntry`). */
+export interface BranchEntry {
+	type: string;
+	customType?: string;
+	data?: unknown;
+}
+
+export class LaunchRecords {
+	readonly #known = new Map<string, LaunchRecord>();
+	readonly #active = new Map<string, number>();
+
+	/** Forgets everything and reads the records on `branch` (session start and reload). */
+	rebuild(branch: readonly BranchEntry[]): void {
+		this.#known.clear();
+		this.addFrom(branch);
+	}
+
+	/** Adds the records on `branch`; later entries replace earlier ones of the same session id. */
+	addFrom(branch: readonly BranchEntry[]): void {
+		for (const entry of branch) {
+			if (entry.type !== "custom" || entry.customType !== LAUNCH_RECORD_TYPE) continue;
+			const parsed = launchRecordSchema.safeParse(entry.data);
+			if (parsed.success) this.#known.set(parsed.data.nativeSessionId, parsed.data);
+		}
+	}
+
+	add(record: LaunchRecord): void {
+		this.#known.set(record.nativeSessionId, record);
+	}
+
+	get(nativeSessionId: string): LaunchRecord | undefined {
+		return this.#known.get(nativeSessionId);
+	}
+
+	/** Marks a native session as running (counted: one session may be claimed more than once). */
+	claim(nativeSessionId: string): void {
+		this.#active.set(nativeSessionId, (this.#active.get(nativeSessionId) ?? 0) + 1);
+	}
+
+	release(nativeSessionId: string): void {
+		const count = (this.#active.get(nativeSessionId) ?? 0) - 1;
+		if (count > 0) this.#active.set(nativeSessionId, count);
+		else this.#active.delete(nativeSessionId);
+	}
+
+	isActive(nativeSessionId: string): boolean {
+		return this.#active.has(nativeSessionId);
+	}
+}

@@ -1,0 +1,166 @@
+/** Resuming child sessions (spec/rosters-resources-resume.md §Resumption) with real pi children. */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LAUNCH_RECORD_TYPE, type LaunchRecord } from "../../src/sessions/launch-record.ts";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
+import { writeJson } from "../support/files.ts";
+
+let env: E2eEnv;
+let rosterDir: string;
+
+beforeAll(async () => {
+	env = await startE2eEnv({});
+	rosterDir = join(env.home.dir, "rosters");
+	writeJson(join(rosterDir, "lead/agent.json"), {
+		agent: { name: "lead", description: "Leads", agent_type: "pi", model: "fake/fake-model", effort: "low" },
+		roster: { enabled: true, roles: [{ agent_file: "../owner/agent.json" }] },
+	});
+	writeJson(join(rosterDir, "owner/agent.json"), {
+		agent: { name: "owner", description: "Owns", agent_type: "pi", model: "fake/fake-reasoner", effort: "high" },
+		roster: { enabled: false, roles: [] },
+	});
+	process.env.PI_AGENTSHELL_ROSTER_FILE = join(rosterDir, "lead/agent.json");
+	env.session.dispose();
+	env.session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+});
+afterAll(async () => {
+	delete process.env.PI_AGENTSHELL_ROSTER_FILE;
+	await env?.close();
+});
+
+async function start(args: Record<string, unknown>): Promise<string> {
+	const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", args);
+	expect(isError, textOf(result)).toBe(false);
+	const id = runOf(result.details).nativeSessionId;
+	expect(id).toBeDefined();
+	return id as string;
+}
+
+describe("resuming a child session", () => {
+	it("continues the same pi session with its history, and records the launch on the branch", async () => {
+		env.server.scriptFor("remember banana", { text: "remembered" });
+		const id = await start({ agent_type: "pi", task: "remember banana", allowed_tools: ["bash"] });
+		const record = env.session
+			.branch()
+			.find((e) => e.customType === LAUNCH_RECORD_TYPE && (e.data as LaunchRecord).nativeSessionId === id);
+		expect(record?.data).toMatchObject({ kind: "plain", harness: "pi", cwd: env.workDir });
+		expect((record?.data as LaunchRecord).previousControls.allowedTools).toEqual(["bash"]);
+
+		env.server.scriptFor("what was the word", { text: "banana" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "what was the word",
+		});
+		expect(isError, textOf(result)).toBe(false);
+		expect(runOf(result.details).nativeSessionId).toBe(id);
+		const request = env.server.requests.find((r) => r.lastUserText === "what was the word");
+		expect(request?.userTexts).toEqual(["remember banana", "what was the word"]);
+		expect(request?.roles).toContain("assistant");
+		// This package re-applies no tool controls; pi itself keeps the loadout recorded in its transcript.
+		expect(request?.toolNames).toEqual(["bash"]);
+		env.server.scriptFor("now with read", { text: "ok" });
+		await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "now with read",
+			allowed_tools: ["read", "bash"],
+		});
+		const widened = env.server.requests.find((r) => r.lastUserText === "now with read");
+		expect(widened?.toolNames.sort()).toEqual(["bash", "read"]);
+	});
+
+	it("lets a plain session change model and effort, but not its cwd or harness", async () => {
+		env.server.scriptFor("plain start", { text: "ok" });
+		const id = await start({ agent_type: "pi", task: "plain start" });
+		env.server.scriptFor("plain continue", { text: "ok again" });
+		const { isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "plain continue",
+			model: "fake/fake-reasoner",
+			effort: "high",
+		});
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText === "plain continue");
+		expect(request?.model).toBe("fake-reasoner");
+		expect(request?.effort).toBe("high");
+		const refused = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "x",
+			agent_type: "codex",
+			cwd: "..",
+		});
+		expect(refused.isError).toBe(true);
+		expect(textOf(refused.result)).toContain('agent_type "codex" conflicts with the session\'s saved "pi"');
+		expect(textOf(refused.result)).toContain(
+			`cwd "${join(env.workDir, "..")}" conflicts with the session's saved "${env.workDir}"`,
+		);
+	});
+
+	it("keeps a roster-selected session's model and effort without repeating roster_entry, and refuses changes", async () => {
+		env.server.scriptFor("owner starts", { text: "started" });
+		const id = await start({ roster_entry: "owner", task: "owner starts" });
+		env.server.scriptFor("owner continues", { text: "continued" });
+		const { isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "owner continues",
+		});
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText === "owner continues");
+		expect(request?.model).toBe("fake-reasoner");
+		expect(request?.effort).toBe("high");
+		const refused = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "x",
+			model: "fake/fake-model",
+			resources: { include_instruction_files: false },
+		});
+		expect(refused.isError).toBe(true);
+		const text = textOf(refused.result);
+		expect(text).toContain('model "fake/fake-model" conflicts with the session\'s saved "fake/fake-reasoner"');
+		expect(text).toContain('resources {"skills":[]');
+	});
+
+	it("refuses to resume a roster-selected session whose definition changed since, naming the file", async () => {
+		env.server.scriptFor("owner before edit", { text: "ok" });
+		const id = await start({ roster_entry: "owner", task: "owner before edit" });
+		const file = join(rosterDir, "owner/agent.json");
+		const original = readFileSync(file, "utf8");
+		try {
+			writeFileSync(file, original.replace('"high"', '"medium"'));
+			const before = env.server.requests.length;
+			const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+				resume_session_id: id,
+				task: "x",
+			});
+			expect(isError).toBe(true);
+			expect(textOf(result)).toContain(`${file}: the agent definition of roster entry "owner" changed after load`);
+			expect(env.server.requests.length).toBe(before);
+		} finally {
+			writeFileSync(file, original);
+		}
+	});
+
+	it("asks for the harness of a session it has no record of, and refuses to add a selection to it", async () => {
+		const bare = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: "nobody-knows",
+			task: "x",
+		});
+		expect(bare.isError).toBe(true);
+		expect(textOf(bare.result)).toContain("has no launch record of that session; give agent_type");
+		const missing = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: "nobody-knows",
+			agent_type: "pi",
+			task: "x",
+		});
+		expect(missing.isError).toBe(true);
+		expect(textOf(missing.result)).toContain('pi harness: no pi session "nobody-knows" in');
+		const selected = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: "nobody-knows",
+			roster_entry: "owner",
+			task: "x",
+		});
+		expect(textOf(selected.result)).toContain("roster_entry cannot be added to it");
+	});
+});

@@ -1,0 +1,105 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ChildCall } from "../../src/launch/child-call.ts";
+import type { LaunchContext } from "../../src/launch/launch-context.ts";
+import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
+import { resolveResumeCall } from "../../src/launch/resolve-resume.ts";
+import type { LaunchRecord } from "../../src/sessions/launch-record.ts";
+import { recordFor } from "../../src/sessions/launch-record.ts";
+import { LaunchRecords } from "../../src/sessions/launch-records.ts";
+import { launchSpec, UNUSED_LIMITS } from "../support/launch-spec.ts";
+
+const cwd = mkdtempSync(join(tmpdir(), "resume-policy-"));
+const context: LaunchContext = {
+	cwd,
+	agentDir: cwd,
+	projectTrusted: true,
+	depth: 0,
+	maxDepth: 1,
+	limits: UNUSED_LIMITS,
+};
+
+function resolve(call: Partial<ChildCall>, records: LaunchRecords) {
+	const problems: string[] = [];
+	const spec = resolveResumeCall(
+		{ task: "next", ...call } as ChildCall,
+		records,
+		{ enabled: false },
+		context,
+		problems,
+		() => undefined,
+	);
+	return { spec, problems };
+}
+
+function withRecord(record: LaunchRecord): LaunchRecords {
+	const records = new LaunchRecords();
+	records.add(record);
+	return records;
+}
+
+describe("resume policy", () => {
+	it("refuses a session that is running now", () => {
+		const records = withRecord(recordFor(launchSpec({ harness: "pi", cwd }), "live", 1));
+		records.claim("live");
+		const { spec, problems } = resolve({ resumeSessionId: "live" }, records);
+		expect(spec).toBeUndefined();
+		expect(problems).toEqual([
+			'resume_session_id "live": that session is running now; resume it after it has finished',
+		]);
+	});
+
+	it("reuses the saved cwd, harness and model of a plain session, taking tool controls from this call only", () => {
+		const saved = recordFor(
+			launchSpec({ harness: "codex", cwd, model: "m1", effort: "low", autoApprove: true, disallowedTools: ["x"] }),
+			"plain-1",
+			1,
+		);
+		const { spec, problems } = resolve({ resumeSessionId: "plain-1", effort: "high" }, withRecord(saved));
+		expect(problems).toEqual([]);
+		expect(spec).toMatchObject({
+			harness: "codex",
+			cwd,
+			model: "m1",
+			effort: "high",
+			autoApprove: false,
+			session: { kind: "resume", nativeSessionId: "plain-1" },
+		});
+		expect(spec?.disallowedTools).toBeUndefined();
+	});
+
+	it("keeps a selected session's resources and lets its model change", () => {
+		const resources = { ...DEFAULT_RESOURCES, include_instruction_files: false };
+		const saved = recordFor(launchSpec({ harness: "pi", cwd, model: "m1", resources }), "sel-1", 1);
+		const { spec, problems } = resolve({ resumeSessionId: "sel-1", model: "m2" }, withRecord(saved));
+		expect(problems).toEqual([]);
+		expect(spec?.resources).toEqual(resources);
+		expect(spec?.model).toBe("m2");
+		const changed = resolve(
+			{ resumeSessionId: "sel-1", resources: { include_instruction_files: true } },
+			withRecord(saved),
+		);
+		expect(changed.problems[0]).toContain("resources");
+		expect(changed.problems[0]).toContain("conflicts with the session's saved");
+	});
+
+	it("refuses to add resources to a plain session", () => {
+		const saved = recordFor(launchSpec({ harness: "pi", cwd }), "plain-2", 1);
+		const { problems } = resolve({ resumeSessionId: "plain-2", resources: { extensions: [] } }, withRecord(saved));
+		expect(problems).toEqual([
+			'resume_session_id "plain-2": the session was started without resources or a child roster; they cannot be added on resume, start a new session',
+		]);
+	});
+
+	it("refuses a roster-selected session when the roster is not loaded", () => {
+		const saved = recordFor(
+			launchSpec({ harness: "pi", cwd, provenance: { rosterEntry: "owner", rosterSource: "/r.json" } }),
+			"ros-1",
+			1,
+		);
+		const { problems } = resolve({ resumeSessionId: "ros-1" }, withRecord(saved));
+		expect(problems).toEqual(['resume_session_id "ros-1": the roster could not be loaded: no roster']);
+	});
+});

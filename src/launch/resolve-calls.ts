@@ -11,7 +11,7 @@ import type { ChildCall } from "./child-call.ts";
 import { assertDepthAllows } from "./depth.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { LaunchError } from "./launch-error.ts";
-import type { Harness, LaunchSpec, Resources } from "./launch-spec.ts";
+import type { Harness, LaunchSpec } from "./launch-spec.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
 import { applySkillReferences, attempt, baseSpec, check, validateChildRoster } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";

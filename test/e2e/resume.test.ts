@@ -47,7 +47,7 @@ describe("resuming a child session", () => {
 			.branch()
 			.find((e) => e.customType === LAUNCH_RECORD_TYPE && (e.data as LaunchRecord).nativeSessionId === id);
 		expect(record?.data).toMatchObject({ kind: "plain", harness: "pi", cwd: env.workDir });
-		expect((record?.data as LaunchRecord).previousControls.allowedTools).toEqual(["bash"]);
+		expect((record?.data as LaunchRecord | undefined)?.previousControls.allowedTools).toEqual(["bash"]);
 
 		env.server.scriptFor("what was the word", { text: "banana" });
 		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {

@@ -12,8 +12,10 @@ import { codexHomeDir, createCodexAdapter } from "./harness/codex.ts";
 import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./harness/native-command.ts";
 import { createPiAdapter } from "./harness/pi.ts";
 import { resolvePiInvocation } from "./harness/pi-invocation.ts";
+import { JOB_MESSAGE_TYPE, JobRegistry } from "./runs/jobs.ts";
 import { LAUNCH_RECORD_TYPE } from "./sessions/launch-record.ts";
 import { LaunchRecords } from "./sessions/launch-records.ts";
+import { createJobsTool } from "./tools/jobs-tool.ts";
 import { createRosterTool, registerRosterCommand } from "./tools/roster-tool.ts";
 import { createSubagentTool } from "./tools/subagent-tool.ts";
 
@@ -22,6 +24,9 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const state = new ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = pLimit(state.toolState().limits?.globalConcurrency ?? 4);
 	const sessions = new LaunchRecords();
+	const jobs = new JobRegistry();
+	// Nothing outlives the session: running jobs are cancelled and their children killed.
+	pi.on("session_shutdown", () => jobs.cancelAll());
 	pi.on("session_start", (_event, ctx) => {
 		state.reload();
 		sessions.rebuild(ctx.sessionManager.getBranch());
@@ -54,8 +59,20 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 			updateIntervalMs: 100,
 			sessions,
 			persistRecord: (record) => pi.appendEntry(LAUNCH_RECORD_TYPE, record),
+			jobs,
+			deliverJob: (job, text, details) =>
+				pi.sendMessage(
+					{
+						customType: JOB_MESSAGE_TYPE,
+						content: `Background job ${job.id} (${job.label}) ${job.status}.\n\n${text}`,
+						display: true,
+						details,
+					},
+					{ triggerTurn: true, deliverAs: "followUp" },
+				),
 		}),
 	);
 	pi.registerTool(createRosterTool(state));
+	pi.registerTool(createJobsTool(jobs));
 	registerRosterCommand(pi, state);
 }

@@ -64,6 +64,8 @@ export async function runChild(
 				},
 			},
 		);
+		// Known from the start, so live results (and job listings) name the process group to watch.
+		state.result.pid = running.pid;
 		const outcome = await running.done;
 		for (const event of parser.finish?.() ?? []) state.apply(event);
 		settle(state, outcome, adapter.commandEnv);

@@ -88,6 +88,12 @@ export const subagentSchema = Type.Object(
 				description: "Chain mode: steps run in order; {previous} in a step's task is the prior step's final answer.",
 			}),
 		),
+		background: Type.Optional(
+			Type.Boolean({
+				description:
+					"Return a job id at once and run the children in the background; the result arrives later as a follow-up message.",
+			}),
+		),
 		agentScope: Type.Optional(
 			stringEnum(
 				["user", "project", "both"] as const,

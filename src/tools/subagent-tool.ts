@@ -14,6 +14,7 @@ import { LaunchError } from "../launch/launch-error.ts";
 import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
 import { type RosterState, resolveChildCalls } from "../launch/resolve-calls.ts";
 import { artifactDir } from "../runs/artifacts.ts";
+import type { Job, JobRegistry } from "../runs/jobs.ts";
 import { type CallMode, type ChildRun, runCall } from "../runs/scheduler.ts";
 import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
@@ -28,6 +29,8 @@ export interface SubagentDetails {
 	children: ChildRun[];
 	/** Set when the call was refused before anything started. */
 	error?: string;
+	/** Background calls: the job that runs the children. */
+	jobId?: string;
 }
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
@@ -53,6 +56,10 @@ export interface SubagentToolDeps {
 	sessions: LaunchRecords;
 	/** Persists a record on the parent's branch (`pi.appendEntry`); the tool also adds it to `sessions`. */
 	persistRecord(record: LaunchRecord): void;
+	/** Background jobs of this extension load. */
+	jobs: JobRegistry;
+	/** Delivers a finished background job's result to the parent session (a follow-up message). */
+	deliverJob(job: Job, text: string, details: SubagentDetails): void;
 }
 
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
@@ -91,7 +98,7 @@ async function planCall(
 	limits: EffectiveLimits,
 	params: SubagentArgs,
 	ctx: ExtensionContext,
-): Promise<{ mode: CallMode; specs: LaunchSpec[] }> {
+): Promise<Plan> {
 	const call = selectMode(params, { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps });
 	const context: LaunchContext = {
 		cwd: ctx.cwd,
@@ -147,24 +154,38 @@ async function executeSubagent(
 	const state = deps.state();
 	const limits = state.limits;
 	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
-	let plan: { mode: CallMode; specs: LaunchSpec[] };
+	let plan: Plan;
 	try {
 		plan = await planCall(deps, state, limits, params, ctx);
 	} catch (error) {
 		if (!(error instanceof LaunchError)) throw error;
 		return refusal(error.message);
 	}
-	const { mode, specs } = plan;
+	const callId = toolCallId || randomUUID();
+	const artifacts = artifactDir(ctx.sessionManager.getSessionId());
+	if (params.background) {
+		const job = deps.jobs.start(
+			plan.mode,
+			describePlan(plan),
+			(jobSignal, update) => runPlan(deps, state, limits, plan, jobSignal, update),
+			(finished, children, error) => {
+				const text = error
+					? `failed: ${error}`
+					: buildResultText(plan.mode, children, limits.caps, artifacts, `${callId}-${finished.id}`);
+				deps.deliverJob(finished, text, { mode: plan.mode, children, jobId: finished.id });
+			},
+		);
+		return {
+			content: [
+				{
+					type: "text",
+					text: `Started background job ${job.id}: ${describePlan(plan)}. Its result will arrive as a follow-up message; subagent_jobs lists or cancels jobs.`,
+				},
+			],
+			details: { mode: plan.mode, children: [], jobId: job.id },
+		};
+	}
 
-	const baseEnv = deps.baseEnv();
-	// Native sessions this call runs are claimed until it ends, so nothing resumes them meanwhile.
-	const claimed = new Set<string>();
-	const claim = (id: string) => {
-		if (claimed.has(id)) return;
-		claimed.add(id);
-		deps.sessions.claim(id);
-	};
-	for (const spec of specs) if (spec.session.kind === "resume") claim(spec.session.nativeSessionId);
 	let lastUpdate = 0;
 	let latest: ChildRun[] = [];
 	let pending: ReturnType<typeof setTimeout> | undefined;
@@ -173,12 +194,57 @@ async function executeSubagent(
 		lastUpdate = Date.now();
 		onUpdate?.({
 			content: [{ type: "text", text: progressLine(latest) }],
-			details: { mode, children: structuredClone(latest) },
+			details: { mode: plan.mode, children: structuredClone(latest) },
 		});
 	};
 	let children: ChildRun[];
 	try {
-		children = await runCall(mode, specs, {
+		children = await runPlan(deps, state, limits, plan, signal, (current) => {
+			if (!onUpdate) return;
+			latest = current;
+			const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
+			if (wait <= 0) flush();
+			else pending ??= setTimeout(flush, wait);
+		});
+	} finally {
+		if (pending) clearTimeout(pending);
+	}
+	return {
+		content: [{ type: "text", text: buildResultText(plan.mode, children, limits.caps, artifacts, callId) }],
+		details: { mode: plan.mode, children },
+		usage: totalUsage(children),
+		isError: children.some((child) => child.phase !== "completed"),
+	};
+}
+
+interface Plan {
+	mode: CallMode;
+	specs: LaunchSpec[];
+}
+
+/**
+ * Runs a planned call to its children: native sessions it runs are claimed until it ends (so nothing
+ * resumes them meanwhile), and completed children are recorded for resume (spec §Resumption).
+ */
+async function runPlan(
+	deps: SubagentToolDeps,
+	state: SubagentToolState,
+	limits: EffectiveLimits,
+	plan: Plan,
+	signal: AbortSignal | undefined,
+	onChildren: (children: ChildRun[]) => void,
+): Promise<ChildRun[]> {
+	const baseEnv = deps.baseEnv();
+	const claimed = new Set<string>();
+	const claim = (id: string) => {
+		if (claimed.has(id)) return;
+		claimed.add(id);
+		deps.sessions.claim(id);
+	};
+	for (const spec of plan.specs) if (spec.session.kind === "resume") claim(spec.session.nativeSessionId);
+	let children: ChildRun[];
+	try {
+		children = await runCall(plan.mode, plan.specs, {
 			adapters: deps.adapters as Record<Harness, HarnessAdapter>,
 			envFor: (spec) =>
 				buildChildEnv(baseEnv, { depth: spec.depth, maxDepth: state.depth.maxDepth, rosterFile: spec.rosterFile }),
@@ -187,34 +253,29 @@ async function executeSubagent(
 			signal,
 			onUpdate(current) {
 				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);
-				if (!onUpdate) return;
-				latest = current;
-				const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
-				if (wait <= 0) flush();
-				else pending ??= setTimeout(flush, wait);
+				onChildren(current);
 			},
 		});
 	} finally {
-		if (pending) clearTimeout(pending);
 		for (const id of claimed) deps.sessions.release(id);
 	}
-	// Only successful children's native sessions are recorded (spec §Resumption).
 	for (const child of children) {
 		const id = child.result?.nativeSessionId;
 		if (child.phase !== "completed" || !id) continue;
-		const record = recordFor(specs[child.index], id, Date.now());
+		const record = recordFor(plan.specs[child.index], id, Date.now());
 		deps.sessions.add(record);
 		deps.persistRecord(record);
 	}
+	return children;
+}
 
-	const sessionId = ctx.sessionManager.getSessionId();
-	const text = buildResultText(mode, children, limits.caps, artifactDir(sessionId), toolCallId || randomUUID());
-	return {
-		content: [{ type: "text", text }],
-		details: { mode, children },
-		usage: totalUsage(children),
-		isError: children.some((child) => child.phase !== "completed"),
-	};
+/** `scout`, `parallel (3 tasks)` or `chain (2 steps)`, for job listings. */
+function describePlan(plan: Plan): string {
+	if (plan.mode === "parallel") return `parallel (${plan.specs.length} tasks)`;
+	if (plan.mode === "chain") return `chain (${plan.specs.length} steps)`;
+	const spec = plan.specs[0];
+	const who = spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness;
+	return spec.taskName ? `${who} "${spec.taskName}"` : who;
 }
 
 function progressLine(children: ChildRun[]): string {

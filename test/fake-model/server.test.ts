@@ -124,6 +124,16 @@ describe("fake model server (HTTP only)", () => {
 		expect(await pending).toBeInstanceOf(Error);
 	});
 
+	it("resolves a wait on what a hanging request says once its body has been read", async () => {
+		server.script({ hang: true });
+		const controller = new AbortController();
+		const pending = chat("say this while hanging", {}, controller.signal).catch((error: unknown) => error);
+		const log = await server.waitFor((requests) => requests.some((r) => r.lastUserText === "say this while hanging"));
+		expect(log[0]?.endedAt).toBeUndefined();
+		controller.abort();
+		await pending;
+	});
+
 	it("closes promptly while a request hangs", async () => {
 		server.script({ hang: true });
 		const pending = chat("wait").catch((error: unknown) => error);

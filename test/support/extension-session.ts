@@ -47,6 +47,10 @@ export interface ExtensionSession {
 	callTool<T = unknown>(name: string, args: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<T>>;
 	/** Sends user text to the session (e.g. a slash command) and waits for it to settle. */
 	prompt(text: string): Promise<void>;
+	/** Resolves when the session has no run in progress (e.g. one a follow-up message started). */
+	waitForIdle(): Promise<void>;
+	/** Emits `session_shutdown` (reason "quit") to the extension, as Pi does when it exits. */
+	shutdown(): Promise<void>;
 	/** The session's current branch (custom entries included). */
 	branch(): ReadonlyArray<{ type: string; customType?: string; data?: unknown }>;
 	/** The registered tool definition (for renderers). */
@@ -140,6 +144,10 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		},
 		prompt: (text) => session.prompt(text),
 		branch: () => session.sessionManager.getBranch(),
+		waitForIdle: () => session.waitForIdle(),
+		async shutdown() {
+			await runner.emit({ type: "session_shutdown", reason: "quit" });
+		},
 		toolDefinition: (name) => runner.getToolDefinition(name),
 		dispose: () => session.dispose(),
 	};

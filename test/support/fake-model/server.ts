@@ -144,6 +144,8 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
 			return;
 		}
 		Object.assign(record, protocol.parseRequest(record.body));
+		// Waiters may test what the body says (e.g. the user text): check them again now that it is known.
+		notify();
 
 		let step: StepData;
 		try {

@@ -1,0 +1,116 @@
+/**
+ * Background jobs (DESIGN.md §1 `background: true`; runtime-contracts: foreground results and background
+ * follow-up notifications keep distinct delivery paths; retention stays bounded; a job id is not a native
+ * session id; job status lives in memory only).
+ */
+import { randomUUID } from "node:crypto";
+import type { CallMode, ChildRun } from "./scheduler.ts";
+
+/** `customType` of the follow-up message that delivers a finished job's result. */
+export const JOB_MESSAGE_TYPE = "pi-native-subagents.job";
+
+export type JobStatus = "running" | "completed" | "failed" | "cancelled";
+
+export interface Job {
+	/** Short id, unique within this extension load. */
+	id: string;
+	mode: CallMode;
+	/** e.g. `scout "find auth"` or `parallel (3 tasks)`. */
+	label: string;
+	/** ms since the Unix epoch. */
+	startedAt: number;
+	endedAt?: number;
+	status: JobStatus;
+	/** Live children (replaced on every update). */
+	children: ChildRun[];
+}
+
+/** Finished jobs kept for listing; older ones are forgotten first. */
+export const MAX_FINISHED_JOBS = 20;
+
+interface Entry {
+	job: Job;
+	controller: AbortController;
+	settled: Promise<void>;
+}
+
+export class JobRegistry {
+	readonly #entries = new Map<string, Entry>();
+
+	/**
+	 * Starts `run` now and returns its job at once. `run` gets the job's abort signal and reports live
+	 * children through `update`; `finish` is called once with the final children (never for a job whose
+	 * `run` threw: it is then `failed` with `finish` given no children). Neither rejects.
+	 */
+	start(
+		mode: CallMode,
+		label: string,
+		run: (signal: AbortSignal, update: (children: ChildRun[]) => void) => Promise<ChildRun[]>,
+		finish: (job: Job, children: ChildRun[], error?: string) => void,
+	): Job {
+		const job: Job = {
+			id: randomUUID().slice(0, 8),
+			mode,
+			label,
+			startedAt: Date.now(),
+			status: "running",
+			children: [],
+		};
+		const controller = new AbortController();
+		const settled = (async () => {
+			let children: ChildRun[] = [];
+			let error: string | undefined;
+			try {
+				children = await run(controller.signal, (current) => {
+					job.children = current;
+				});
+			} catch (caught) {
+				error = (caught as Error).message;
+			}
+			job.children = children;
+			job.endedAt = Date.now();
+			job.status = controller.signal.aborted
+				? "cancelled"
+				: !error && children.every((child) => child.phase === "completed")
+					? "completed"
+					: "failed";
+			this.#prune();
+			finish(job, children, error);
+		})();
+		this.#entries.set(job.id, { job, controller, settled });
+		return job;
+	}
+
+	/** Every known job, newest first. */
+	list(): Job[] {
+		return [...this.#entries.values()].map((entry) => entry.job).sort((a, b) => b.startedAt - a.startedAt);
+	}
+
+	get(id: string): Job | undefined {
+		return this.#entries.get(id)?.job;
+	}
+
+	/**
+	 * Aborts a running job (its children's process groups are killed; queued children never start) and
+	 * resolves once it has settled. Returns false when no running job has that id.
+	 */
+	async cancel(id: string): Promise<boolean> {
+		const entry = this.#entries.get(id);
+		if (entry?.job.status !== "running") return false;
+		entry.controller.abort();
+		await entry.settled;
+		return true;
+	}
+
+	/** Cancels every running job and waits for all to settle (session shutdown: nothing is left behind). */
+	async cancelAll(): Promise<void> {
+		const running = [...this.#entries.values()].filter((entry) => entry.job.status === "running");
+		for (const entry of running) entry.controller.abort();
+		await Promise.all(running.map((entry) => entry.settled));
+	}
+
+	#prune(): void {
+		const finished = this.list().filter((job) => job.status !== "running");
+		for (const job of finished.slice(MAX_FINISHED_JOBS)) this.#entries.delete(job.id);
+	}
+}

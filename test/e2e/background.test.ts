@@ -1,0 +1,101 @@
+/** Background jobs: `subagent({ …, background: true })`, `subagent_jobs`, follow-up delivery, shutdown. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JOB_MESSAGE_TYPE } from "../../src/runs/jobs.ts";
+import type { JobsDetails } from "../../src/tools/jobs-tool.ts";
+import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
+import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+
+let env: E2eEnv;
+
+beforeAll(async () => {
+	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } } });
+});
+afterAll(async () => env?.close());
+
+/** Text of the follow-up messages that delivered job results so far. */
+function deliveries(session = env.session): string[] {
+	return session
+		.branch()
+		.filter((entry) => entry.type === "custom_message" && entry.customType === JOB_MESSAGE_TYPE)
+		.map((entry) => {
+			const content = (entry as unknown as { content: string | Array<{ text?: string }> }).content;
+			return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
+		});
+}
+
+describe("background jobs", () => {
+	it("returns a job id at once and delivers the answer later as a follow-up message", async () => {
+		env.server.scriptFor("slow background work", { text: "background answer", delayMs: 1_500 });
+		const started = Date.now();
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "slow background work",
+			background: true,
+		});
+		expect(Date.now() - started).toBeLessThan(1_500);
+		expect(isError).toBe(false);
+		const jobId = result.details.jobId as string;
+		expect(textOf(result)).toContain(`Started background job ${jobId}: echo`);
+		const listed = await env.session.callTool<JobsDetails>("subagent_jobs", {});
+		expect(listed.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("running");
+
+		await waitUntil(
+			() => deliveries().some((text) => text.includes("background answer")),
+			"the follow-up message",
+			15_000,
+		);
+		const message = deliveries().find((text) => text.includes("background answer")) as string;
+		expect(message).toContain(`Background job ${jobId} (echo) completed.`);
+		await env.session.waitForIdle();
+		const after = await env.session.callTool<JobsDetails>("subagent_jobs", {});
+		expect(after.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("completed");
+	});
+
+	it("cancels a running job, killing its children, and reports it", async () => {
+		env.server.scriptFor("background hang", { hang: true });
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "background hang",
+			background: true,
+		});
+		const jobId = result.details.jobId as string;
+		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "background hang"));
+		const cancelled = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "cancel", job_id: jobId });
+		expect(cancelled.isError, textOf(cancelled.result)).toBe(false);
+		const job = cancelled.result.details.jobs[0];
+		expect(job.status).toBe("cancelled");
+		const pid = job.children[0]?.result?.pid as number;
+		expect(pid).toBeGreaterThan(0);
+		await waitUntil(() => !isAlive(pid) && groupMembers(pid).length === 0, "the child to die", 5_000);
+		await waitUntil(() => deliveries().some((text) => text.includes(`Background job ${jobId}`)), "the report", 10_000);
+		expect(deliveries().find((text) => text.includes(`Background job ${jobId}`))).toContain("cancelled");
+		await env.session.waitForIdle();
+		const again = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "cancel", job_id: jobId });
+		expect(again.isError).toBe(true);
+		expect(textOf(again.result)).toContain("it is already cancelled");
+	});
+
+	it("stops every running job's children when the session shuts down", async () => {
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		try {
+			env.server.scriptFor("shutdown hang", { hang: true });
+			const { result } = await session.callTool<SubagentDetails>("subagent", {
+				agent: "echo",
+				task: "shutdown hang",
+				background: true,
+			});
+			const jobId = result.details.jobId as string;
+			await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "shutdown hang"));
+			const running = await session.callTool<JobsDetails>("subagent_jobs", {});
+			const pid = running.result.details.jobs.find((job) => job.id === jobId)?.children[0]?.result?.pid as number;
+			expect(isAlive(pid)).toBe(true);
+			await session.shutdown();
+			expect(isAlive(pid)).toBe(false);
+			expect(groupMembers(pid)).toEqual([]);
+		} finally {
+			session.dispose();
+		}
+	});
+});

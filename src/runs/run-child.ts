@@ -19,7 +19,10 @@ export interface RunChildOptions {
 	env: Record<string, string>;
 	/** Aborting kills the child's whole process group; the result is `aborted` and keeps partial output. */
 	signal?: AbortSignal;
-	/** Called with a snapshot of the result whenever something visible changes (throttled by the caller). */
+	/**
+	 * Called with the live result (mutated as the run goes on) whenever something visible changes; copy it
+	 * if you keep it. Not throttled.
+	 */
 	onUpdate?: (partial: RunResult) => void;
 }
 
@@ -39,7 +42,8 @@ export async function runChild(
 		const command = adapter.buildCommand(spec, runDir);
 		const parser = adapter.createParser(spec);
 		const state = new RunState(spec, describeCommand(command.file, command.args));
-		const emit = () => options.onUpdate?.(snapshot(state.result));
+		// The live result, not a copy: consumers copy at their own pace (the tool's throttled UI update).
+		const emit = () => options.onUpdate?.(state.result);
 		const running = startProcess(
 			{
 				file: command.file,
@@ -127,15 +131,6 @@ function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string): v
 	} else {
 		state.setStatus("failed", state.lastError ? `${state.lastError}; the child ${how}` : `the child ${how}`);
 	}
-}
-
-function snapshot(result: RunResult): RunResult {
-	return {
-		...result,
-		usage: { ...result.usage },
-		tools: result.tools.map((t) => ({ ...t })),
-		transcript: [...result.transcript],
-	};
 }
 
 /** `file arg…` for messages; long arguments are elided. */

@@ -7,7 +7,7 @@ import type { Harness } from "../launch/launch-spec.ts";
 
 export type RunStatus = "completed" | "failed" | "aborted" | "timed_out";
 
-/** One tool call the child made, in order. `output` is bounded. */
+/** One tool call the child made, in order. `args` and `output` are bounded. */
 export interface ToolActivity {
 	toolCallId: string;
 	toolName: string;
@@ -18,11 +18,11 @@ export interface ToolActivity {
 	pending: boolean;
 }
 
-/** A transcript item kept for rendering; the list is bounded (oldest dropped first). */
-export type TranscriptItem =
-	| { kind: "text"; text: string }
-	| { kind: "thinking"; text: string }
-	| { kind: "tool"; toolCallId: string; toolName: string; args: unknown };
+/**
+ * The child's messages in order, for rendering: its complete assistant texts, and its tool calls by id
+ * (details in `tools`). Bounded: the oldest items are dropped first.
+ */
+export type TranscriptItem = { kind: "text"; text: string } | { kind: "tool"; toolCallId: string };
 
 export interface RunResult {
 	status: RunStatus;
@@ -39,7 +39,9 @@ export interface RunResult {
 	/** Why the run did not complete; absent on success. */
 	error?: string;
 	transcript: TranscriptItem[];
+	/** Tool calls in order, bounded (the oldest are dropped first; `toolsDropped` counts them). */
 	tools: ToolActivity[];
+	toolsDropped?: number;
 	usage: Usage;
 	/** Model as reported by the child's own assistant messages; `undefined` until one arrives. */
 	model?: string;

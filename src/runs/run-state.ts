@@ -10,6 +10,10 @@ import { emptyUsage } from "./run-result.ts";
 export const MAX_TRANSCRIPT_ITEMS = 200;
 /** Characters of one tool's output kept in `details`. */
 export const MAX_TOOL_OUTPUT_CHARS = 4_000;
+/** Characters of one tool's arguments (as JSON) kept in `details`; larger ones become a preview string. */
+export const MAX_TOOL_ARGS_CHARS = 2_000;
+/** Tool calls kept per run (oldest dropped first). */
+export const MAX_TOOLS = 200;
 /** Diagnostics kept per run. */
 export const MAX_DIAGNOSTICS = 50;
 
@@ -69,13 +73,13 @@ export class RunState {
 			case "thinking":
 				return false;
 			case "tool_start":
-				result.tools.push({
+				this.pushTool({
 					toolCallId: event.toolCallId,
 					toolName: event.toolName,
-					args: event.args,
+					args: boundArgs(event.args),
 					pending: true,
 				});
-				this.pushTranscript({ kind: "tool", toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
+				this.pushTranscript({ kind: "tool", toolCallId: event.toolCallId });
 				return true;
 			case "tool_end": {
 				const tool = findPendingTool(result.tools, event.toolCallId);
@@ -88,7 +92,7 @@ export class RunState {
 					tool.isError = event.isError;
 					tool.pending = false;
 				} else {
-					result.tools.push({
+					this.pushTool({
 						toolCallId: event.toolCallId,
 						toolName: event.toolName,
 						args: undefined,
@@ -127,11 +131,6 @@ export class RunState {
 		diagnostics.push(line.length > 1_000 ? `${line.slice(0, 1_000)}…` : line);
 	}
 
-	/** Streaming text of an assistant message that has not ended yet. */
-	get pendingText(): string {
-		return this.partialText;
-	}
-
 	/**
 	 * Settles the final answer: the last non-empty complete assistant text, or (with a warning) the
 	 * partial text of a message that never ended.
@@ -150,11 +149,27 @@ export class RunState {
 		else delete this.result.error;
 	}
 
+	private pushTool(tool: ToolActivity): void {
+		const tools = this.result.tools;
+		if (tools.length >= MAX_TOOLS) {
+			tools.shift();
+			this.result.toolsDropped = (this.result.toolsDropped ?? 0) + 1;
+		}
+		tools.push(tool);
+	}
+
 	private pushTranscript(item: TranscriptItem): void {
 		const transcript = this.result.transcript;
 		if (transcript.length >= MAX_TRANSCRIPT_ITEMS) transcript.shift();
 		transcript.push(item);
 	}
+}
+
+/** Arguments as given, or a preview string when their JSON is longer than MAX_TOOL_ARGS_CHARS (a `write` carries a whole file). */
+function boundArgs(args: unknown): unknown {
+	const json = JSON.stringify(args);
+	if (json === undefined || json.length <= MAX_TOOL_ARGS_CHARS) return args;
+	return `${json.slice(0, MAX_TOOL_ARGS_CHARS)}… [${json.length - MAX_TOOL_ARGS_CHARS} more characters]`;
 }
 
 function findPendingTool(tools: ToolActivity[], toolCallId: string): ToolActivity | undefined {

@@ -6,6 +6,7 @@
 import type { AgentToolResult, Theme, ToolRenderResultOptions } from "@earendil-works/pi-coding-agent";
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
 import { type Component, Container, Markdown, Spacer, Text } from "@earendil-works/pi-tui";
+import type { ToolActivity } from "../runs/run-result.ts";
 import type { ChildPhase, ChildRun } from "../runs/scheduler.ts";
 import type { SubagentArgs } from "../tools/subagent-schema.ts";
 import type { SubagentDetails } from "../tools/subagent-tool.ts";
@@ -77,16 +78,30 @@ function renderChild(container: Container, child: ChildRun, numbered: boolean, e
 	container.addChild(new Text(`${icon} ${number}${name}${label}${harness} ${theme.fg("muted", child.phase)}`, 0, 0));
 	if (expanded) container.addChild(new Text(theme.fg("dim", `task: ${child.task}`), 0, 0));
 	const tools = result?.tools ?? [];
-	const shownTools = expanded ? tools : tools.slice(-3);
-	for (const tool of shownTools) {
-		const mark = tool.pending ? "→" : tool.isError ? "✗" : "→";
-		container.addChild(
-			new Text(
-				`  ${theme.fg("muted", mark)} ${theme.fg("toolOutput", formatToolCall(tool.toolName, tool.args))}`,
-				0,
-				0,
-			),
-		);
+	const toolLine = (tool: ToolActivity) => {
+		const mark = tool.pending
+			? theme.fg("warning", "…")
+			: tool.isError
+				? theme.fg("error", "✗")
+				: theme.fg("muted", "→");
+		return new Text(`  ${mark} ${theme.fg("toolOutput", formatToolCall(tool.toolName, tool.args))}`, 0, 0);
+	};
+	if (expanded && result) {
+		// In order: the texts the child wrote between its tool calls, and every tool call kept.
+		if (result.toolsDropped) {
+			container.addChild(new Text(theme.fg("muted", `  … ${result.toolsDropped} earlier tool calls`), 0, 0));
+		}
+		const byId = new Map(tools.map((tool) => [tool.toolCallId, tool]));
+		for (const item of result.transcript) {
+			if (item.kind === "tool") {
+				const tool = byId.get(item.toolCallId);
+				if (tool) container.addChild(toolLine(tool));
+			} else if (item.text !== result.finalAnswer) {
+				container.addChild(new Text(`  ${theme.fg("dim", oneLine(item.text, 200))}`, 0, 0));
+			}
+		}
+	} else {
+		for (const tool of tools.slice(-3)) container.addChild(toolLine(tool));
 	}
 	if (result) {
 		const problem = result.status !== "completed" && child.phase !== "running" ? result.error : undefined;

@@ -45,6 +45,17 @@ export class LaunchRecords {
 		this.#active.set(nativeSessionId, (this.#active.get(nativeSessionId) ?? 0) + 1);
 	}
 
+	/**
+	 * Claims a session for a resume only if nothing runs it now. Check and claim are one step, so two
+	 * resumes of one session (in one call, or in calls of the same turn) cannot both pass.
+	 * @returns false when the session is already running.
+	 */
+	tryClaim(nativeSessionId: string): boolean {
+		if (this.#active.has(nativeSessionId)) return false;
+		this.claim(nativeSessionId);
+		return true;
+	}
+
 	release(nativeSessionId: string): void {
 		const count = (this.#active.get(nativeSessionId) ?? 0) - 1;
 		if (count > 0) this.#active.set(nativeSessionId, count);

@@ -161,13 +161,33 @@ async function executeSubagent(
 		if (!(error instanceof LaunchError)) throw error;
 		return refusal(error.message);
 	}
+	// Resumed sessions are claimed now, atomically: a session that runs (or is about to) is refused.
+	const resumed: string[] = [];
+	const busy: string[] = [];
+	for (const spec of plan.specs) {
+		if (spec.session.kind !== "resume") continue;
+		const id = spec.session.nativeSessionId;
+		if (deps.sessions.tryClaim(id)) resumed.push(id);
+		else busy.push(id);
+	}
+	if (busy.length > 0) {
+		for (const id of resumed) deps.sessions.release(id);
+		return refusal(
+			[...new Set(busy)]
+				.map(
+					(id) =>
+						`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
+				)
+				.join("\n"),
+		);
+	}
 	const callId = toolCallId || randomUUID();
 	const artifacts = artifactDir(ctx.sessionManager.getSessionId());
 	if (params.background) {
 		const job = deps.jobs.start(
 			plan.mode,
 			describePlan(plan),
-			(jobSignal, update) => runPlan(deps, state, limits, plan, jobSignal, update),
+			(jobSignal, update) => runPlan(deps, state, limits, plan, resumed, jobSignal, update),
 			(finished, children, error) => {
 				const text = error
 					? `failed: ${error}`
@@ -199,7 +219,7 @@ async function executeSubagent(
 	};
 	let children: ChildRun[];
 	try {
-		children = await runPlan(deps, state, limits, plan, signal, (current) => {
+		children = await runPlan(deps, state, limits, plan, resumed, signal, (current) => {
 			if (!onUpdate) return;
 			latest = current;
 			const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
@@ -223,25 +243,26 @@ interface Plan {
 }
 
 /**
- * Runs a planned call to its children: native sessions it runs are claimed until it ends (so nothing
+ * Runs a planned call to its children: the native sessions it runs stay claimed until it ends (so nothing
  * resumes them meanwhile), and completed children are recorded for resume (spec §Resumption).
+ * @param resumed sessions the caller has already claimed for this call; released at the end.
  */
 async function runPlan(
 	deps: SubagentToolDeps,
 	state: SubagentToolState,
 	limits: EffectiveLimits,
 	plan: Plan,
+	resumed: readonly string[],
 	signal: AbortSignal | undefined,
 	onChildren: (children: ChildRun[]) => void,
 ): Promise<ChildRun[]> {
 	const baseEnv = deps.baseEnv();
-	const claimed = new Set<string>();
+	const claimed = new Set<string>(resumed);
 	const claim = (id: string) => {
 		if (claimed.has(id)) return;
 		claimed.add(id);
 		deps.sessions.claim(id);
 	};
-	for (const spec of plan.specs) if (spec.session.kind === "resume") claim(spec.session.nativeSessionId);
 	let children: ChildRun[];
 	try {
 		children = await runCall(plan.mode, plan.specs, {

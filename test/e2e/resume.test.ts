@@ -142,6 +142,36 @@ describe("resuming a child session", () => {
 		}
 	});
 
+	it("never runs two resumes of one session at once: in one call, or in two calls of one turn", async () => {
+		env.server.scriptFor("twice start", { text: "ok" });
+		const id = await start({ agent_type: "pi", task: "twice start" });
+		const before = env.server.requests.length;
+		const same = await env.session.callTool<SubagentDetails>("subagent", {
+			tasks: [
+				{ resume_session_id: id, task: "twice a" },
+				{ resume_session_id: id, task: "twice b" },
+			],
+		});
+		expect(same.isError).toBe(true);
+		expect(textOf(same.result)).toContain(
+			`resume_session_id "${id}": that session is running now (or is resumed twice in this call)`,
+		);
+		expect(env.server.requests.length).toBe(before);
+
+		env.server.scriptFor("turn resume", { text: "resumed once", delayMs: 300 });
+		const [first, second] = await env.session.callTools([
+			{ name: "subagent", args: { resume_session_id: id, task: "turn resume" } },
+			{ name: "subagent", args: { resume_session_id: id, task: "turn resume" } },
+		]);
+		const outcomes = [first, second].map((o) => o.isError);
+		expect(outcomes.sort()).toEqual([false, true]);
+		const refused = [first, second].find((o) => o.isError);
+		expect(textOf(refused?.result as { content: Array<{ type: string; text?: string }> })).toContain(
+			"that session is running now",
+		);
+		expect(env.server.requests.filter((r) => r.lastUserText === "turn resume")).toHaveLength(1);
+	});
+
 	it("asks for the harness of a session it has no record of, and refuses to add a selection to it", async () => {
 		const bare = await env.session.callTool<SubagentDetails>("subagent", {
 			resume_session_id: "nobody-knows",

@@ -7,12 +7,13 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import pLimit from "p-limit";
 import { ExtensionState } from "./config/extension-state.ts";
+import { DEFAULT_SETTINGS } from "./config/settings.ts";
 import { claudeBypassRefusal, createClaudeAdapter } from "./harness/claude.ts";
 import { codexHomeDir, createCodexAdapter } from "./harness/codex.ts";
 import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./harness/native-command.ts";
 import { createPiAdapter } from "./harness/pi.ts";
 import { resolvePiInvocation } from "./harness/pi-invocation.ts";
-import { JOB_MESSAGE_TYPE, JobRegistry } from "./runs/jobs.ts";
+import { JOB_MESSAGE_TYPE, JobRegistry, jobMessage } from "./runs/jobs.ts";
 import { LAUNCH_RECORD_TYPE } from "./sessions/launch-record.ts";
 import { LaunchRecords } from "./sessions/launch-records.ts";
 import { createJobsTool } from "./tools/jobs-tool.ts";
@@ -22,11 +23,11 @@ import { createSubagentTool } from "./tools/subagent-tool.ts";
 export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
 	const state = new ExtensionState(agentDir, process.env, process.cwd());
-	const globalLimit = pLimit(state.toolState().limits?.globalConcurrency ?? 4);
+	const globalLimit = pLimit(DEFAULT_SETTINGS.limits.global_concurrency);
 	const sessions = new LaunchRecords();
 	const jobs = new JobRegistry();
 	// Nothing outlives the session: running jobs are cancelled and their children killed.
-	pi.on("session_shutdown", () => jobs.cancelAll());
+	pi.on("session_shutdown", () => jobs.close());
 	pi.on("session_start", (_event, ctx) => {
 		state.reload();
 		sessions.rebuild(ctx.sessionManager.getBranch());
@@ -62,13 +63,9 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 			jobs,
 			deliverJob: (job, text, details) =>
 				pi.sendMessage(
-					{
-						customType: JOB_MESSAGE_TYPE,
-						content: `Background job ${job.id} (${job.label}) ${job.status}.\n\n${text}`,
-						display: true,
-						details,
-					},
-					{ triggerTurn: true, deliverAs: "followUp" },
+					{ customType: JOB_MESSAGE_TYPE, content: jobMessage(job, text), display: true, details },
+					// A cancelled job was stopped on request: report it without starting a turn.
+					{ triggerTurn: job.status !== "cancelled", deliverAs: "followUp" },
 				),
 		}),
 	);

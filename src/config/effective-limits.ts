@@ -15,8 +15,6 @@ export interface EffectiveLimits {
 	concurrency: number;
 	/** Children running at once across every call of the parent session. */
 	globalConcurrency: number;
-	/** Delegation depth limit at the root. */
-	maxDepth: number;
 }
 
 /** Most steps in one chain call. */
@@ -41,6 +39,5 @@ export function effectiveLimits(settings: Settings): EffectiveLimits {
 		maxChainSteps: MAX_CHAIN_STEPS,
 		concurrency: limits.concurrency,
 		globalConcurrency: limits.global_concurrency,
-		maxDepth: settings.max_sub_agent_depth,
 	};
 }

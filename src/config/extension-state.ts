@@ -28,12 +28,14 @@ export class ExtensionState {
 	private readonly env: NodeJS.ProcessEnv;
 	private readonly processCwd: string;
 
-	/** @param processCwd base of a relative `PI_AGENTSHELL_ROSTER_FILE` (the parent process cwd at load). */
+	/**
+	 * Nothing is read until `reload()` (Pi's `session_start`): until then calls are refused.
+	 * @param processCwd base of a relative `PI_AGENTSHELL_ROSTER_FILE` (the parent process cwd at load).
+	 */
 	constructor(agentDir: string, env: NodeJS.ProcessEnv, processCwd: string) {
 		this.agentDir = agentDir;
 		this.env = env;
 		this.processCwd = processCwd;
-		this.reload();
 	}
 
 	/** Rereads settings and the roster; forgets an in-memory roster toggle. */

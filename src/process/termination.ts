@@ -12,22 +12,13 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 
-/**
- * Sends `signal` to every process of group `pgid` (0 only checks that the group exists).
- * @returns false when the group no longer exists (ESRCH) or may not be signalled (EPERM); never throws.
- */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+/** Sends `signal` to every process of group `pgid`; never throws (the group may be gone: ESRCH). */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 	try {
 		process.kill(-pgid, signal);
-		return true;
 	} catch {
-		return false;
+		// Gone, or not ours to signal.
 	}
-}
-
-/** Whether any process (a zombie included) is still in group `pgid`. */
-export function groupAlive(pgid: number): boolean {
-	return signalGroup(pgid, 0);
 }
 
 /** A process identified by pid and start time (clock ticks since boot), so a reused pid is never signalled. */
@@ -133,11 +124,6 @@ export class GroupTerminator {
 			exitHookInstalled = true;
 			process.on("exit", killLiveGroups);
 		}
-	}
-
-	/** Whether `terminate()` has been called. */
-	get terminating(): boolean {
-		return this.#terminating;
 	}
 
 	/** SIGTERM to the group now, SIGKILL after `killGraceMs` unless the leader exits first. Idempotent. */

@@ -17,8 +17,6 @@ export interface OutputCaps {
 export interface Delivery {
 	/** Text for the model. */
 	text: string;
-	/** Set on the result as `artifactPath` when the answer was truncated and the artifact was written. */
-	artifactPath?: string;
 	/** Set when the artifact could not be written; it is also in `text`. */
 	artifactError?: string;
 }
@@ -45,7 +43,6 @@ export function deliverAnswer(
 		const shownLines = text === "" ? 0 : text.split("\n").length;
 		if ("path" in written) {
 			result.artifactPath = written.path;
-			delivery.artifactPath = written.path;
 			text += `\n\n[answer truncated: ${shownLines} of ${cut.totalLines} lines, ${shownBytes} of ${size} bytes shown; full answer in ${written.path}]`;
 		} else {
 			delivery.artifactError = written.error;
@@ -71,12 +68,18 @@ function sliceUtf8(text: string, maxBytes: number): string {
 		.replace(/\uFFFD$/, "");
 }
 
-/** One paragraph on why a run did not complete: reason, how the process ended, stderr tail. */
+/**
+ * One paragraph on why a run did not complete (STYLE.md: name what ran, where, how it ended, what it
+ * printed): reason, command and pid with exit code or signal, cwd, stderr tail, protocol faults.
+ */
 export function describeFailure(result: RunResult): string {
 	const lines = [`${result.status}: ${result.error ?? "no reason reported"}`];
 	const how =
 		result.signal !== null ? `signal ${result.signal}` : result.exitCode !== null ? `exit code ${result.exitCode}` : "";
-	if (how) lines.push(`process: ${how}`);
+	lines.push(
+		`process: ${result.command}${result.pid ? ` (pid ${result.pid})` : ""}${how ? `, ended with ${how}` : ""}`,
+	);
+	lines.push(`cwd: ${result.cwd}`);
 	const stderr = result.stderrTail.trim();
 	if (stderr) lines.push(`stderr (tail):\n${stderr.split("\n").slice(-20).join("\n")}`);
 	const faults = result.diagnostics.filter((d) => d.startsWith("protocol fault:"));

@@ -36,11 +36,13 @@ interface Entry {
 
 export class JobRegistry {
 	readonly #entries = new Map<string, Entry>();
+	#closing = false;
 
 	/**
 	 * Starts `run` now and returns its job at once. `run` gets the job's abort signal and reports live
-	 * children through `update`; `finish` is called once with the final children (never for a job whose
-	 * `run` threw: it is then `failed` with `finish` given no children). Neither rejects.
+	 * children through `update`; `finish` is called once with the final children (when `run` threw, the job
+	 * is `failed` and `finish` gets no children and the error), except after `close()`. An exception from
+	 * `finish` is logged, never propagated.
 	 */
 	start(
 		mode: CallMode,
@@ -75,7 +77,13 @@ export class JobRegistry {
 					? "completed"
 					: "failed";
 			this.#prune();
-			finish(job, children, error);
+			// Delivery must not break the registry (or leave a rejected promise nobody awaits).
+			if (this.#closing) return;
+			try {
+				finish(job, children, error);
+			} catch (caught) {
+				console.error(`pi-native-subagents: could not deliver background job ${job.id}: ${(caught as Error).message}`);
+			}
 		})();
 		this.#entries.set(job.id, { job, controller, settled });
 		return job;
@@ -102,8 +110,12 @@ export class JobRegistry {
 		return true;
 	}
 
-	/** Cancels every running job and waits for all to settle (session shutdown: nothing is left behind). */
-	async cancelAll(): Promise<void> {
+	/**
+	 * Session shutdown: cancels every running job, waits for all to settle (nothing is left behind), and
+	 * delivers nothing more — the session they would report to is going away.
+	 */
+	async close(): Promise<void> {
+		this.#closing = true;
 		const running = [...this.#entries.values()].filter((entry) => entry.job.status === "running");
 		for (const entry of running) entry.controller.abort();
 		await Promise.all(running.map((entry) => entry.settled));
@@ -113,4 +125,12 @@ export class JobRegistry {
 		const finished = this.list().filter((job) => job.status !== "running");
 		for (const job of finished.slice(MAX_FINISHED_JOBS)) this.#entries.delete(job.id);
 	}
+}
+
+/**
+ * The follow-up message text of a finished job: status line, then the same result text a foreground call
+ * returns.
+ */
+export function jobMessage(job: Job, resultText: string): string {
+	return `Background job ${job.id} (${job.label}) ${job.status}.\n\n${resultText}`;
 }

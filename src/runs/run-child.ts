@@ -72,7 +72,7 @@ export async function runChild(
 		state.result.pid = running.pid;
 		const outcome = await running.done;
 		for (const event of parser.finish?.() ?? []) state.apply(event);
-		settle(state, outcome, adapter.commandEnv);
+		settle(state, outcome, adapter.commandEnv, spec.limits.timeoutMs);
 		return state.result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
@@ -80,7 +80,11 @@ export async function runChild(
 }
 
 /** Final status from the process outcome and the harness's terminal verdict (DESIGN.md §3 last rule). */
-function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string): void {
+/**
+ * @param commandEnv the variable that sets the harness's command, named when it cannot start.
+ * @param timeoutMs the wall-clock limit in force, ms, named when it was reached.
+ */
+function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string, timeoutMs: number): void {
 	const result = state.result;
 	result.pid = outcome.pid;
 	result.exitCode = outcome.exitCode;
@@ -103,7 +107,7 @@ function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string): v
 		case "timed_out":
 			state.setStatus(
 				"timed_out",
-				`timed out after ${Math.round(outcome.durationMs)} ms; the child's process group was killed`,
+				`timed out after ${Math.round(outcome.durationMs)} ms (the limit is ${timeoutMs} ms, setting limits.timeout_ms); the child's process group was killed`,
 			);
 			return;
 		case "killed_after_terminal":

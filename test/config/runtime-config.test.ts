@@ -15,6 +15,7 @@ describe("runtime configuration", () => {
 		const agentDir = tempDir("runtime-config-");
 		writeTree(agentDir, { "extensions/agentshell.json": '{"limits": {"concurrency": 0}}' });
 		const state = new ExtensionState(agentDir, {}, "/");
+		state.reload();
 		expect(state.problems).toHaveLength(1);
 		expect(state.problems[0]).toContain("limits.concurrency");
 		expect(state.toolState().refusal).toContain("the settings file is malformed");

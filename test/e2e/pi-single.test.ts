@@ -82,7 +82,9 @@ describe("a real pi child in single mode", () => {
 		expect(run.error).toContain("upstream exploded (fake)");
 		const text = (result.content[0] as { text: string }).text;
 		expect(text).toContain("upstream exploded (fake)");
-		expect(text).toContain("exit code 0");
+		expect(text).toContain(`, ended with exit code 0`);
+		expect(text).toContain(`process: ${run.command} (pid ${run.pid})`);
+		expect(text).toContain(`cwd: ${env.workDir}`);
 	});
 
 	it("kills the whole process group on abort and keeps the partial output", async () => {

@@ -13,7 +13,7 @@ import { codexHomeDir, createCodexAdapter } from "./harness/codex.ts";
 import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./harness/native-command.ts";
 import { createPiAdapter } from "./harness/pi.ts";
 import { resolvePiInvocation } from "./harness/pi-invocation.ts";
-import { JOB_MESSAGE_TYPE, JobRegistry, jobMessage } from "./runs/jobs.ts";
+import { JOB_MESSAGE_TYPE, JobRegistry } from "./runs/jobs.ts";
 import { LAUNCH_RECORD_TYPE } from "./sessions/launch-record.ts";
 import { LaunchRecords } from "./sessions/launch-records.ts";
 import { createJobsTool } from "./tools/jobs-tool.ts";
@@ -63,7 +63,12 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 			jobs,
 			deliverJob: (job, text, details) =>
 				pi.sendMessage(
-					{ customType: JOB_MESSAGE_TYPE, content: jobMessage(job, text), display: true, details },
+					{
+						customType: JOB_MESSAGE_TYPE,
+						content: text,
+						display: true,
+						details,
+					},
 					// A cancelled job was stopped on request: report it without starting a turn.
 					{ triggerTurn: job.status !== "cancelled", deliverAs: "followUp" },
 				),

@@ -82,7 +82,8 @@ export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): Har
 	// (exec's default is read-only; its approval policy is always "never").
 	args.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox=workspace-write"]));
 	// Options before `resume` apply to the resumed run; `-` reads the prompt from stdin.
-	if (spec.session.kind === "resume") args.push("resume", spec.session.nativeSessionId);
+	// `--` ends codex's options: the id is never read as one (e.g. `--last`).
+	if (spec.session.kind === "resume") args.push("resume", "--", spec.session.nativeSessionId);
 	args.push("-");
 	// The task goes through stdin (prompt `-`), which is then closed: no argv limit, no flag parsing, and
 	// codex never blocks on an open pipe.

@@ -12,6 +12,8 @@
  * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
  * - a session that is running now is never resumed.
  */
+import { readFileSync } from "node:fs";
+import { parseAgentFile } from "../config/agents.ts";
 import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
@@ -52,8 +54,6 @@ export function resolveResumeCall(
 		: resumeUnrecorded(call, id, context, problems, resolveAgent);
 	if (!spec || problems.length > before) return undefined;
 	spec.session = { kind: "resume", nativeSessionId: id };
-	// The native session keeps the system prompt it started with.
-	delete spec.systemPromptAddition;
 	return spec;
 }
 
@@ -76,7 +76,12 @@ function resumeUnrecorded(
 		);
 		return undefined;
 	}
-	if (call.agent !== undefined) return resolveAgent();
+	if (call.agent !== undefined) {
+		const spec = resolveAgent();
+		// codex keeps developer instructions in its thread (see resumeRecorded).
+		if (spec?.harness === "codex") delete spec.systemPromptAddition;
+		return spec;
+	}
 	if (call.agentType === undefined) {
 		problems.push(
 			`${where}: this parent (on this branch) has no launch record of that session; give agent_type (and cwd) to resume it as an ordinary ad-hoc session`,
@@ -96,7 +101,7 @@ function resumeRecorded(
 	const where = `resume_session_id "${record.nativeSessionId}"`;
 	const conflict = (field: string, given: unknown, saved: unknown) =>
 		problems.push(
-			`${where}: ${field} ${JSON.stringify(given)} conflicts with the session's saved ${JSON.stringify(saved ?? null)}; omit ${field} or start a new session`,
+			`${where}: ${field} ${JSON.stringify(given)} conflicts with the session's saved ${saved === undefined ? "launch, which has none" : JSON.stringify(saved)}; omit ${field} or start a new session`,
 		);
 	if (call.agentType !== undefined && call.agentType !== record.harness)
 		conflict("agent_type", call.agentType, record.harness);
@@ -138,8 +143,16 @@ function resumeRecorded(
 	spec.resources = record.resources;
 	spec.rosterFile = record.rosterFile;
 	spec.taskName = call.taskName ?? record.taskName;
+	if (record.agentFile) {
+		const body = agentBody(record, where, problems);
+		// pi and claude build their system prompt on every start; codex keeps its developer instructions
+		// in the thread it resumes, so passing them again would repeat them.
+		if (body && record.harness !== "codex") spec.systemPromptAddition = body;
+	}
 	spec.provenance = {
 		agentName: record.agentName,
+		agentFile: record.agentFile,
+		agentSource: record.agentSource,
 		rosterSource: record.rosterSource,
 		rosterEntry: record.rosterEntry,
 		agentDefinitionFile: record.agentDefinitionFile,
@@ -156,6 +169,29 @@ function resumeRecorded(
 	}
 	if (record.kind === "roster") checkRosterEntry(record, rosterState, where, problems, spec);
 	return spec;
+}
+
+/**
+ * The current body of the Markdown agent a session started from (its instructions are part of the role;
+ * an edit applies from the next launch on, as it would for a new session).
+ */
+function agentBody(record: LaunchRecord, where: string, problems: string[]): string | undefined {
+	const file = record.agentFile as string;
+	let content: string;
+	try {
+		content = readFileSync(file, "utf8");
+	} catch (error) {
+		problems.push(
+			`${where}: the session's agent definition ${file} cannot be read (${(error as NodeJS.ErrnoException).code}); start a new session`,
+		);
+		return undefined;
+	}
+	const parsed = parseAgentFile(content, file, record.agentSource ?? "user");
+	if (!parsed.ok) {
+		problems.push(...parsed.problems.map((problem) => `${where}: ${file}: ${problem}`));
+		return undefined;
+	}
+	return parsed.agent.systemPrompt || undefined;
 }
 
 /** The roster entry of a roster-selected session must still be there, enabled and unchanged. */

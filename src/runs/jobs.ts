@@ -94,6 +94,11 @@ export class JobRegistry {
 		return [...this.#entries.values()].map((entry) => entry.job).sort((a, b) => b.startedAt - a.startedAt);
 	}
 
+	/** True after `close()`: the session is shutting down and no job may start. */
+	get closed(): boolean {
+		return this.#closing;
+	}
+
 	get(id: string): Job | undefined {
 		return this.#entries.get(id)?.job;
 	}
@@ -128,9 +133,10 @@ export class JobRegistry {
 }
 
 /**
- * The follow-up message text of a finished job: status line, then the same result text a foreground call
- * returns.
+ * The follow-up message text of a finished job: status and usage line (Pi gives extensions no way to add a
+ * background job's usage to the session totals, so it is stated here), then the same result text a
+ * foreground call returns.
  */
-export function jobMessage(job: Job, resultText: string): string {
-	return `Background job ${job.id} (${job.label}) ${job.status}.\n\n${resultText}`;
+export function jobMessage(job: Job, resultText: string, usageLine: string): string {
+	return `Background job ${job.id} (${job.label}) ${job.status}. Usage: ${usageLine}.\n\n${resultText}`;
 }

@@ -120,6 +120,9 @@ export class RunState {
 				return true;
 			}
 			case "done":
+				// A failure already reported stands: a later "completed" (codex finishing the turn of a thread it
+				// started instead of the one to resume) must not turn it into a success.
+				if (this.terminal && this.terminal.status !== "completed") return false;
 				this.terminal = { status: event.status, error: event.error };
 				return true;
 		}

@@ -61,6 +61,41 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 		phase: "pending",
 	}));
 	const update = () => options.onUpdate?.(children);
+	update();
+
+	/**
+	 * Runs child `index` under the shared limit. While it only waits for a slot, an abort ends the wait at
+	 * once (it is then `skipped`, and the slot, when it comes, is handed straight back): a queued child
+	 * never holds up an abort or a job cancellation behind another call's running children.
+	 */
+	const underGlobalLimit = (index: number, spec: LaunchSpec): Promise<void> => {
+		const signal = options.signal;
+		let started = false;
+		const queued = options.globalLimit(() => {
+			started = true;
+			return runOne(index, spec);
+		});
+		if (!signal) return queued;
+		return new Promise<void>((resolve, reject) => {
+			const onAbort = () => {
+				if (started) return;
+				children[index].phase = "skipped";
+				resolve();
+			};
+			signal.addEventListener("abort", onAbort, { once: true });
+			if (signal.aborted) onAbort();
+			queued.then(
+				() => {
+					signal.removeEventListener("abort", onAbort);
+					resolve();
+				},
+				(error: unknown) => {
+					signal.removeEventListener("abort", onAbort);
+					reject(error);
+				},
+			);
+		});
+	};
 
 	const runOne = async (index: number, spec: LaunchSpec): Promise<void> => {
 		const child = children[index];
@@ -99,7 +134,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 				child.phase = "failed";
 				child.error = `the task is empty after substituting ${PREVIOUS_PLACEHOLDER}: step ${i} gave no text answer`;
 			} else {
-				await options.globalLimit(() => runOne(i, spec));
+				await underGlobalLimit(i, spec);
 			}
 			if (child.phase !== "completed") {
 				for (const rest of children.slice(i + 1)) rest.phase = "skipped";
@@ -109,7 +144,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 		}
 	} else {
 		const local = pLimit(Math.max(1, options.concurrency));
-		await Promise.all(specs.map((spec, i) => local(() => options.globalLimit(() => runOne(i, spec)))));
+		await Promise.all(specs.map((spec, i) => local(() => underGlobalLimit(i, spec))));
 	}
 	update();
 	return children;

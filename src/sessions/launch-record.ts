@@ -39,6 +39,9 @@ export interface LaunchRecord {
 	agentDefinitionFile?: string;
 	definitionDigest?: string;
 	agentName?: string;
+	/** The Markdown agent definition the session started from; its body is re-applied on resume. */
+	agentFile?: string;
+	agentSource?: "user" | "project";
 	taskName?: string;
 	/** What the previous call used; never restored (spec §Resumption). */
 	previousControls: { autoApprove: boolean; allowedTools?: string[]; disallowedTools?: string[] };
@@ -75,6 +78,8 @@ export const launchRecordSchema = z.object({
 	agentDefinitionFile: z.string().optional(),
 	definitionDigest: z.string().optional(),
 	agentName: z.string().optional(),
+	agentFile: z.string().optional(),
+	agentSource: z.enum(["user", "project"]).optional(),
 	taskName: z.string().optional(),
 	previousControls: z.object({
 		autoApprove: z.boolean(),
@@ -112,6 +117,8 @@ export function recordFor(spec: LaunchSpec, nativeSessionId: string, now: number
 		agentDefinitionFile: p.agentDefinitionFile,
 		definitionDigest: p.definitionDigest,
 		agentName: p.agentName,
+		agentFile: p.agentFile,
+		agentSource: p.agentSource,
 		taskName: spec.taskName,
 	};
 	for (const [key, value] of Object.entries(optional)) {

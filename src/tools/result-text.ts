@@ -6,6 +6,8 @@
 import type { Usage as PiUsage } from "@earendil-works/pi-ai";
 import type { Usage } from "../harness/run-event.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
+import { emptyUsage } from "../runs/run-result.ts";
+import { addUsage } from "../runs/run-state.ts";
 import type { CallMode, ChildRun } from "../runs/scheduler.ts";
 
 /** Label of a child in results and renders: `agent "task name"` or the harness. */
@@ -50,21 +52,23 @@ export function buildResultText(
 	return `${summary}${stop}\n\n${sections.join("\n\n")}`;
 }
 
+/** The children's usage added up (tokens; cost in USD, unknown when no child reported one). */
+export function sumUsage(children: ChildRun[]): Usage {
+	const total = emptyUsage();
+	for (const child of children) if (child.result) addUsage(total, child.result.usage);
+	return total;
+}
+
 /** Sums children's usage as Pi's `Usage`, so it counts in the parent session's totals (extensions.md "Usage accounting"). */
 export function totalUsage(children: ChildRun[]): PiUsage {
-	const usages: Usage[] = children.flatMap((child) => (child.result ? [child.result.usage] : []));
-	const sum = (pick: (u: Usage) => number) => usages.reduce((total, usage) => total + pick(usage), 0);
-	const input = sum((u) => u.inputTokens);
-	const output = sum((u) => u.outputTokens);
-	const cacheRead = sum((u) => u.cacheReadTokens);
-	const cacheWrite = sum((u) => u.cacheWriteTokens);
-	const cost = sum((u) => u.costUsd ?? 0);
+	const usage = sumUsage(children);
+	const { inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite } = usage;
 	return {
 		input,
 		output,
 		cacheRead,
 		cacheWrite,
 		totalTokens: input + output + cacheRead + cacheWrite,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost },
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: usage.costUsd ?? 0 },
 	};
 }

@@ -22,6 +22,9 @@ export interface CallLimits {
 }
 
 const CHILD_KEYS = ["agent", "roster_entry", "agent_type"] as const;
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Arguments of the whole call rather than of a child: allowed at the top level in every mode. */
+const CALL_KEYS = new Set(["tasks", "chain", "agentScope", "background"]);
 const SINGLE_KEYS = [...CHILD_KEYS, "task", "resume_session_id"] as const;
 
 /**
@@ -73,11 +76,7 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 	}
 	if (mode !== "single") {
 		const topLevel = Object.keys(args).filter(
-			(key) =>
-				key !== "tasks" &&
-				key !== "chain" &&
-				key !== "agentScope" &&
-				(args as Record<string, unknown>)[key] !== undefined,
+			(key) => !CALL_KEYS.has(key) && (args as Record<string, unknown>)[key] !== undefined,
 		);
 		if (topLevel.length > 0)
 			problems.push(`${topLevel.join(", ")}: in ${mode} mode these go inside each item, not at the top level`);
@@ -109,6 +108,13 @@ function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildC
 	for (const field of ["model", "effort", "task_name", "cwd", "resume_session_id"] as const) {
 		const value = item[field];
 		if (value !== undefined && value.trim() === "") problems.push(`${where}${field} is empty; omit it instead`);
+	}
+	// Native session ids are plain tokens (pi: [A-Za-z0-9._-]; codex/claude: UUIDs). Anything else, above
+	// all a leading "-", would reach a harness command line as an option (codex: `resume --last`).
+	if (item.resume_session_id !== undefined && !SESSION_ID.test(item.resume_session_id)) {
+		problems.push(
+			`${where}resume_session_id ${JSON.stringify(item.resume_session_id)} is not a native session id (letters, digits, ".", "_" and "-", starting with a letter or digit)`,
+		);
 	}
 	for (const field of ["allowed_tools", "disallowed_tools"] as const) {
 		for (const tool of item[field] ?? []) {

@@ -14,12 +14,13 @@ import { LaunchError } from "../launch/launch-error.ts";
 import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
 import { type RosterState, resolveChildCalls } from "../launch/resolve-calls.ts";
 import { artifactDir } from "../runs/artifacts.ts";
-import type { Job, JobRegistry } from "../runs/jobs.ts";
+import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
 import { type CallMode, type ChildRun, runCall } from "../runs/scheduler.ts";
 import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
+import { formatUsageTotals } from "../ui/format.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
-import { buildResultText, totalUsage } from "./result-text.ts";
+import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
 import { prepareSubagentArguments, type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 
@@ -58,8 +59,8 @@ export interface SubagentToolDeps {
 	persistRecord(record: LaunchRecord): void;
 	/** Background jobs of this extension load. */
 	jobs: JobRegistry;
-	/** Delivers a finished background job's result to the parent session (a follow-up message). */
-	deliverJob(job: Job, text: string, details: SubagentDetails): void;
+	/** Delivers a finished background job's message (status, usage, result text) to the parent session. */
+	deliverJob(job: Job, message: string, details: SubagentDetails): void;
 }
 
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
@@ -184,6 +185,7 @@ async function executeSubagent(
 	const callId = toolCallId || randomUUID();
 	const artifacts = artifactDir(ctx.sessionManager.getSessionId());
 	if (params.background) {
+		if (deps.jobs.closed) return refusal("the session is shutting down; no background job can start");
 		const job = deps.jobs.start(
 			plan.mode,
 			describePlan(plan),
@@ -192,7 +194,8 @@ async function executeSubagent(
 				const text = error
 					? `failed: ${error}`
 					: buildResultText(plan.mode, children, limits.caps, artifacts, `${callId}-${finished.id}`);
-				deps.deliverJob(finished, text, { mode: plan.mode, children, jobId: finished.id });
+				const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
+				deps.deliverJob(finished, message, { mode: plan.mode, children, jobId: finished.id });
 			},
 		);
 		return {

@@ -12,8 +12,13 @@ export function formatTokens(count: number): string {
 	return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
-/** `3 turns ↑1.2k ↓340 R1k W0 $0.0123 ctx:5k`; parts that are zero or unknown are left out. */
+/** `3 turns ↑1.2k ↓340 R1k W0 $0.0123 ctx:5k <model>`: one run's usage and the model it reported ("model unknown" until it does). */
 export function formatUsage(usage: Usage, model?: string): string {
+	return `${formatUsageTotals(usage)} ${model ?? "model unknown"}`.trim();
+}
+
+/** `3 turns ↑1.2k ↓340 R1k W0 $0.0123 ctx:5k`; parts that are zero or unknown are left out. */
+export function formatUsageTotals(usage: Usage): string {
 	const parts: string[] = [];
 	if (usage.turns) parts.push(`${usage.turns} turn${usage.turns === 1 ? "" : "s"}`);
 	if (usage.inputTokens) parts.push(`↑${formatTokens(usage.inputTokens)}`);
@@ -22,8 +27,7 @@ export function formatUsage(usage: Usage, model?: string): string {
 	if (usage.cacheWriteTokens) parts.push(`W${formatTokens(usage.cacheWriteTokens)}`);
 	if (usage.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
 	if (usage.contextTokens) parts.push(`ctx:${formatTokens(usage.contextTokens)}`);
-	parts.push(model ?? "model unknown");
-	return parts.join(" ");
+	return parts.length > 0 ? parts.join(" ") : "none reported";
 }
 
 /** One-line description of a tool call: `$ cmd` for shell tools, `name {args}` otherwise. */

@@ -1,10 +1,13 @@
 /** Background jobs: `subagent({ …, background: true })`, `subagent_jobs`, follow-up delivery, shutdown. */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JOB_MESSAGE_TYPE } from "../../src/runs/jobs.ts";
 import type { JobsDetails } from "../../src/tools/jobs-tool.ts";
 import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
+import { writeJson } from "../support/files.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 
 let env: E2eEnv;
@@ -54,7 +57,8 @@ describe("background jobs", () => {
 			15_000,
 		);
 		const message = deliveries().find((text) => text.includes("background answer")) as string;
-		expect(message).toContain(`Background job ${jobId} (echo) completed.`);
+		expect(message).toContain(`Background job ${jobId} (echo) completed. Usage: 1 turn ↑`);
+		expect(message).toMatch(/Usage: 1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} ctx:[\d.]+k?\./);
 		await env.session.waitForIdle();
 		const after = await env.session.callTool<JobsDetails>("subagent_jobs", {});
 		expect(after.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("completed");
@@ -84,6 +88,48 @@ describe("background jobs", () => {
 		expect(textOf(again.result)).toContain("it is already cancelled");
 	});
 
+	it("ends a queued child's wait at once on abort or cancel, even while another job holds every slot", async () => {
+		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
+		writeJson(settingsFile, { limits: { global_concurrency: 1 } });
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		try {
+			env.server.scriptFor("holds the slot", { hang: true });
+			const holder = await session.callTool<SubagentDetails>("subagent", {
+				agent: "echo",
+				task: "holds the slot",
+				background: true,
+			});
+			await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "holds the slot"));
+			const queued = await session.callTool<SubagentDetails>("subagent", {
+				agent: "echo",
+				task: "queued job",
+				background: true,
+			});
+			const cancelled = await session.callTool<JobsDetails>("subagent_jobs", {
+				action: "cancel",
+				job_id: queued.result.details.jobId,
+			});
+			expect(cancelled.isError, textOf(cancelled.result)).toBe(false);
+			expect(cancelled.result.details.jobs[0].children.map((c) => c.phase)).toEqual(["skipped"]);
+
+			const controller = new AbortController();
+			const foreground = session.callTool<SubagentDetails>(
+				"subagent",
+				{ agent: "echo", task: "queued foreground" },
+				controller.signal,
+			);
+			setImmediate(() => controller.abort());
+			const { result } = await foreground;
+			expect(result.details.children.map((c) => c.phase)).toEqual(["skipped"]);
+			expect(env.server.requests.some((r) => r.lastUserText.startsWith("queued"))).toBe(false);
+			await session.callTool<JobsDetails>("subagent_jobs", { action: "cancel", job_id: holder.result.details.jobId });
+		} finally {
+			await session.shutdown();
+			session.dispose();
+			rmSync(settingsFile);
+		}
+	});
+
 	it("stops every running job's children when the session shuts down", async () => {
 		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
 		try {
@@ -101,6 +147,13 @@ describe("background jobs", () => {
 			await session.shutdown();
 			expect(isAlive(pid)).toBe(false);
 			expect(groupMembers(pid)).toEqual([]);
+			const late = await session.callTool<SubagentDetails>("subagent", {
+				agent: "echo",
+				task: "too late",
+				background: true,
+			});
+			expect(late.isError).toBe(true);
+			expect(textOf(late.result)).toContain("the session is shutting down; no background job can start");
 		} finally {
 			session.dispose();
 		}

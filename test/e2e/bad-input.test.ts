@@ -66,6 +66,29 @@ describe("bad calls are refused before anything starts", () => {
 		await refused({ model: "fake/fake-model" }, "none was given (fields given: model)");
 	});
 
+	it("refuses a resume_session_id that is not a native session id, such as an option", async () => {
+		await refused(
+			{ resume_session_id: "--dangerously-bypass-approvals-and-sandbox", agent_type: "codex", task: "x" },
+			'resume_session_id "--dangerously-bypass-approvals-and-sandbox" is not a native session id',
+		);
+		await refused(
+			{ resume_session_id: "../x", agent_type: "pi", task: "x" },
+			'resume_session_id "../x" is not a native session id',
+		);
+	});
+
+	it("accepts background at the top level of parallel and chain calls", async () => {
+		env.server.scriptFor("bg parallel item", { text: "ok" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			tasks: [{ agent: "echo", task: "bg parallel item" }],
+			background: true,
+		});
+		expect(isError, textOf(result)).toBe(false);
+		expect(textOf(result)).toContain("Started background job");
+		expect(textOf(result)).toContain("parallel (1 tasks)");
+		await env.session.waitForIdle();
+	});
+
 	it("refuses {previous} in the first chain step", async () => {
 		await refused(
 			{ chain: [{ agent: "echo", task: "start from {previous}" }] },

@@ -170,6 +170,33 @@ describe("a real codex child", () => {
 		expect(result.usage?.output).toBe(77);
 	});
 
+	it("keeps an agent's developer instructions once when its thread is resumed", async () => {
+		env.server.scriptFor("coder first", { text: "ok" });
+		const first = await env.session.callTool<SubagentDetails>("subagent", { agent: "coder", task: "coder first" });
+		const id = runOf(first.result.details).nativeSessionId as string;
+		env.server.scriptFor("coder again", { text: "ok again" });
+		const second = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "coder again",
+		});
+		expect(second.isError, textOf(second.result)).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText === "coder again");
+		expect(request?.systemPrompt.split("CODER-BODY").length).toBe(2);
+	});
+
+	it("fails a resume when codex starts a new thread instead of the requested one", async () => {
+		env.server.scriptFor("resume a thread by name", { text: "fresh thread answered" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "codex",
+			resume_session_id: "not-a-known-thread",
+			task: "resume a thread by name",
+		});
+		expect(isError).toBe(true);
+		const run = runOf(result.details);
+		expect(run.status).toBe("failed");
+		expect(run.error).toContain("instead of resuming not-a-known-thread");
+	});
+
 	it("leaves no process of the group alive after an abort mid-run", async () => {
 		// Commands run in codex's bwrap sandbox, a PID namespace: find them by command line, not by $$ / $!.
 		const cmd = "sleep 7340001 & exec sleep 7340002";

@@ -70,9 +70,12 @@ describe("a parallel call mixing harnesses", () => {
 			["codex", ids[1], "coder resumed"],
 			["claude_code", ids[2], "reviewer resumed"],
 		]);
+		const bodies: Record<string, string> = { scout: "You scout.", coder: "You code.", reviewer: "You review." };
 		for (const agent of ["scout", "coder", "reviewer"]) {
 			const request = env.server.requests.find((r) => r.lastUserText === `resume next ${agent}`);
 			expect(request?.userTexts.some((text) => text.includes(`resume start ${agent}`))).toBe(true);
+			// Each resumed child still has its agent's instructions, exactly once.
+			expect(request?.systemPrompt.split(bodies[agent]).length, agent).toBe(2);
 		}
 	});
 });

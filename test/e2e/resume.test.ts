@@ -1,5 +1,5 @@
 /** Resuming child sessions (spec/rosters-resources-resume.md §Resumption) with real pi children. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAUNCH_RECORD_TYPE, type LaunchRecord } from "../../src/sessions/launch-record.ts";
@@ -13,6 +13,7 @@ let rosterDir: string;
 
 beforeAll(async () => {
 	env = await startE2eEnv({});
+	mkdirSync(join(env.home.agentDir, "agents"), { recursive: true });
 	rosterDir = join(env.home.dir, "rosters");
 	writeJson(join(rosterDir, "lead/agent.json"), {
 		agent: { name: "lead", description: "Leads", agent_type: "pi", model: "fake/fake-model", effort: "low" },
@@ -69,6 +70,24 @@ describe("resuming a child session", () => {
 		});
 		const widened = env.server.requests.find((r) => r.lastUserText === "now with read");
 		expect(widened?.toolNames.sort()).toEqual(["bash", "read"]);
+	});
+
+	it("gives a resumed Markdown-agent session its agent's instructions again", async () => {
+		writeFileSync(
+			join(env.home.agentDir, "agents/tutor.md"),
+			"---\nname: tutor\ndescription: Teaches\n---\nTUTOR-BODY: explain step by step.\n",
+		);
+		env.server.scriptFor("tutor starts", { text: "ok" });
+		const id = await start({ agent: "tutor", task: "tutor starts" });
+		env.server.scriptFor("tutor continues", { text: "ok again" });
+		const { isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "tutor continues",
+		});
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText === "tutor continues");
+		expect(request?.systemPrompt).toContain("TUTOR-BODY: explain step by step.");
+		expect(request?.systemPrompt.split("TUTOR-BODY").length).toBe(2);
 	});
 
 	it("lets a plain session change model and effort, but not its cwd or harness", async () => {

@@ -57,7 +57,8 @@ describe("codex command line", () => {
 
 	it("resumes a thread by id with the options before the subcommand and an explicit --cd", () => {
 		const args = adapter.buildCommand(spec({ session: { kind: "resume", nativeSessionId: "thread-1" } }), dir).args;
-		expect(args.slice(-3)).toEqual(["resume", "thread-1", "-"]);
+		// `--` ends the options: an id is never read as one (e.g. `--last`).
+		expect(args.slice(-4)).toEqual(["resume", "--", "thread-1", "-"]);
 		expect(args.indexOf("--cd=/work/tree")).toBeLessThan(args.indexOf("resume"));
 	});
 

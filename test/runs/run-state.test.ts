@@ -48,4 +48,11 @@ describe("run state", () => {
 		expect(run.result.finalAnswer).toBe("half done");
 		expect(run.result.finalAnswerWarning).toContain("did not finish");
 	});
+
+	it("keeps a reported failure when the harness later says completed", () => {
+		const run = state();
+		run.apply({ type: "done", status: "failed", error: "codex started a new thread" });
+		run.apply({ type: "done", status: "completed" });
+		expect(run.terminal).toEqual({ status: "failed", error: "codex started a new thread" });
+	});
 });

@@ -6,12 +6,23 @@
  * toggle persists to the settings file; with `PI_AGENTSHELL_ROSTER_FILE` it is an in-memory toggle that
  * `/reload` resets to the file's `enabled` value.
  */
+
+import type { DepthState } from "../launch/depth.ts";
 import { readDepthState } from "../launch/depth.ts";
 import { LaunchError } from "../launch/launch-error.ts";
-import type { SubagentToolState } from "../tools/subagent-tool.ts";
-import { effectiveLimits } from "./effective-limits.ts";
+import type { RosterState } from "../launch/resolve-calls.ts";
+import { type EffectiveLimits, effectiveLimits } from "./effective-limits.ts";
 import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
 import { DEFAULT_SETTINGS, saveRosterEnabled } from "./settings.ts";
+
+/** What a launch needs from the current configuration; read at each call, so `/reload` applies. */
+export interface LaunchState {
+	/** `undefined` when calls are refused; `refusal` then says why (e.g. a malformed settings file). */
+	limits?: EffectiveLimits;
+	refusal?: string;
+	roster: RosterState;
+	depth: DepthState;
+}
 
 export interface RosterToggle {
 	enabled: boolean;
@@ -64,9 +75,9 @@ export class ExtensionState {
 	 * What the `subagent` tool works with. Built-in defaults apply only when there is no settings file;
 	 * a malformed one (or a malformed depth variable) makes `refusal` say why calls are refused.
 	 */
-	toolState(): SubagentToolState {
+	toolState(): LaunchState {
 		const settings = this.config.settings;
-		let depth: SubagentToolState["depth"] = { depth: 0, maxDepth: 0 };
+		let depth: LaunchState["depth"] = { depth: 0, maxDepth: 0 };
 		let refusal = this.config.settingsError && `the settings file is malformed:\n${this.config.settingsError}`;
 		try {
 			depth = readDepthState(this.env, (settings ?? DEFAULT_SETTINGS).max_sub_agent_depth);

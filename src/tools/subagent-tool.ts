@@ -6,17 +6,18 @@ import { randomUUID } from "node:crypto";
 import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { LimitFunction } from "p-limit";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
+import type { LaunchState } from "../config/extension-state.ts";
 import type { HarnessAdapter } from "../harness/adapter.ts";
-import { buildChildEnv } from "../launch/child-env.ts";
-import type { DepthState } from "../launch/depth.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { LaunchError } from "../launch/launch-error.ts";
-import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
-import { type RosterState, resolveChildCalls } from "../launch/resolve-calls.ts";
+import type { Harness } from "../launch/launch-spec.ts";
+import { resolveChildCalls } from "../launch/resolve-calls.ts";
+import { assertHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir } from "../runs/artifacts.ts";
 import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
-import { type CallMode, type ChildRun, runCall } from "../runs/scheduler.ts";
-import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
+import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
+import type { CallMode, ChildRun } from "../runs/scheduler.ts";
+import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
@@ -35,19 +36,11 @@ export interface SubagentDetails {
 }
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
-export interface SubagentToolState {
-	/** `undefined` when calls are refused; `refusal` then says why (e.g. a malformed settings file). */
-	limits?: EffectiveLimits;
-	refusal?: string;
-	roster: RosterState;
-	depth: DepthState;
-}
-
 export interface SubagentToolDeps {
 	adapters: Partial<Record<Harness, HarnessAdapter>>;
 	/** Shared by every call of the parent session. */
 	globalLimit(): LimitFunction;
-	state(): SubagentToolState;
+	state(): LaunchState;
 	agentDir: string;
 	/** The parent's environment children start from. */
 	baseEnv(): NodeJS.ProcessEnv;
@@ -95,7 +88,7 @@ function refusal(message: string): AgentToolResult<SubagentDetails> {
 /** Resolves the call into specs and checks each with its adapter; throws LaunchError with every problem. */
 async function planCall(
 	deps: SubagentToolDeps,
-	state: SubagentToolState,
+	state: LaunchState,
 	limits: EffectiveLimits,
 	params: SubagentArgs,
 	ctx: ExtensionContext,
@@ -118,29 +111,7 @@ async function planCall(
 		state.roster,
 		deps.sessions,
 	);
-	const problems: string[] = [];
-	specs.forEach((spec, i) => {
-		// Name the definition a refused setting came from (e.g. an agent file's `tools:` on codex).
-		const { agentName, agentFile, rosterEntry, rosterSource } = spec.provenance;
-		const origin = agentFile
-			? `agent "${agentName}" (${agentFile}): `
-			: rosterEntry
-				? `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource}): `
-				: "";
-		const label = (call.labels[i] ? `${call.labels[i]}: ` : "") + origin;
-		const adapter = deps.adapters[spec.harness];
-		if (!adapter) {
-			problems.push(`${label}harness "${spec.harness}" is not available in this version`);
-			return;
-		}
-		try {
-			adapter.validate(spec);
-		} catch (error) {
-			if (!(error instanceof LaunchError)) throw error;
-			problems.push(...error.problems.map((problem) => `${label}${problem}`));
-		}
-	});
-	if (problems.length > 0) throw new LaunchError(problems);
+	assertHarnessesAccept(specs, call.labels, deps.adapters);
 	return { mode: call.mode, specs };
 }
 
@@ -189,7 +160,7 @@ async function executeSubagent(
 		const job = deps.jobs.start(
 			plan.mode,
 			describePlan(plan),
-			(jobSignal, update) => runPlan(deps, state, limits, plan, resumed, jobSignal, update),
+			(jobSignal, update) => runPlan(plan, runOptions(deps, state, limits, resumed, jobSignal, update)),
 			(finished, children, error) => {
 				const text = error
 					? `failed: ${error}`
@@ -222,13 +193,16 @@ async function executeSubagent(
 	};
 	let children: ChildRun[];
 	try {
-		children = await runPlan(deps, state, limits, plan, resumed, signal, (current) => {
-			if (!onUpdate) return;
-			latest = current;
-			const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
-			if (wait <= 0) flush();
-			else pending ??= setTimeout(flush, wait);
-		});
+		children = await runPlan(
+			plan,
+			runOptions(deps, state, limits, resumed, signal, (current) => {
+				if (!onUpdate) return;
+				latest = current;
+				const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
+				if (wait <= 0) flush();
+				else pending ??= setTimeout(flush, wait);
+			}),
+		);
 	} finally {
 		if (pending) clearTimeout(pending);
 	}
@@ -240,57 +214,26 @@ async function executeSubagent(
 	};
 }
 
-interface Plan {
-	mode: CallMode;
-	specs: LaunchSpec[];
-}
-
-/**
- * Runs a planned call to its children: the native sessions it runs stay claimed until it ends (so nothing
- * resumes them meanwhile), and completed children are recorded for resume (spec §Resumption).
- * @param resumed sessions the caller has already claimed for this call; released at the end.
- */
-async function runPlan(
+function runOptions(
 	deps: SubagentToolDeps,
-	state: SubagentToolState,
+	state: LaunchState,
 	limits: EffectiveLimits,
-	plan: Plan,
 	resumed: readonly string[],
 	signal: AbortSignal | undefined,
 	onChildren: (children: ChildRun[]) => void,
-): Promise<ChildRun[]> {
-	const baseEnv = deps.baseEnv();
-	const claimed = new Set<string>(resumed);
-	const claim = (id: string) => {
-		if (claimed.has(id)) return;
-		claimed.add(id);
-		deps.sessions.claim(id);
+): RunPlanOptions {
+	return {
+		adapters: deps.adapters as Record<Harness, HarnessAdapter>,
+		baseEnv: deps.baseEnv(),
+		maxDepth: state.depth.maxDepth,
+		concurrency: limits.concurrency,
+		globalLimit: deps.globalLimit(),
+		sessions: deps.sessions,
+		persistRecord: deps.persistRecord,
+		resumed,
+		signal,
+		onChildren,
 	};
-	let children: ChildRun[];
-	try {
-		children = await runCall(plan.mode, plan.specs, {
-			adapters: deps.adapters as Record<Harness, HarnessAdapter>,
-			envFor: (spec) =>
-				buildChildEnv(baseEnv, { depth: spec.depth, maxDepth: state.depth.maxDepth, rosterFile: spec.rosterFile }),
-			concurrency: limits.concurrency,
-			globalLimit: deps.globalLimit(),
-			signal,
-			onUpdate(current) {
-				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);
-				onChildren(current);
-			},
-		});
-	} finally {
-		for (const id of claimed) deps.sessions.release(id);
-	}
-	for (const child of children) {
-		const id = child.result?.nativeSessionId;
-		if (child.phase !== "completed" || !id) continue;
-		const record = recordFor(plan.specs[child.index], id, Date.now());
-		deps.sessions.add(record);
-		deps.persistRecord(record);
-	}
-	return children;
 }
 
 /** `scout`, `parallel (3 tasks)` or `chain (2 steps)`, for job listings. */

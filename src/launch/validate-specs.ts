@@ -1,0 +1,44 @@
+/**
+ * The last check before anything is spawned: every child's harness can honour its spec (DESIGN.md §4,
+ * "a control a harness cannot enforce is rejected before launch"). Problems of all children are listed
+ * together, each naming the child and the definition a refused setting came from.
+ */
+import type { HarnessAdapter } from "../harness/adapter.ts";
+import { LaunchError } from "./launch-error.ts";
+import type { Harness, LaunchSpec } from "./launch-spec.ts";
+
+/**
+ * @param labels per spec, "" in single mode or "task N" / "step N".
+ * @throws LaunchError listing every problem: a harness with no adapter, and each option an adapter refuses.
+ */
+export function assertHarnessesAccept(
+	specs: readonly LaunchSpec[],
+	labels: readonly string[],
+	adapters: Partial<Record<Harness, HarnessAdapter>>,
+): void {
+	const problems: string[] = [];
+	specs.forEach((spec, i) => {
+		const label = (labels[i] ? `${labels[i]}: ` : "") + origin(spec);
+		const adapter = adapters[spec.harness];
+		if (!adapter) {
+			problems.push(`${label}harness "${spec.harness}" is not available in this version`);
+			return;
+		}
+		try {
+			adapter.validate(spec);
+		} catch (error) {
+			if (!(error instanceof LaunchError)) throw error;
+			problems.push(...error.problems.map((problem) => `${label}${problem}`));
+		}
+	});
+	if (problems.length > 0) throw new LaunchError(problems);
+}
+
+/** Names the definition a refused setting came from (e.g. an agent file's `tools:` on codex). */
+function origin(spec: LaunchSpec): string {
+	const { agentName, agentFile, rosterEntry, rosterSource } = spec.provenance;
+	if (agentFile) return `agent "${agentName}" (${agentFile}): `;
+	if (rosterEntry)
+		return `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource}): `;
+	return "";
+}

@@ -1,0 +1,73 @@
+/**
+ * Runs a resolved call (its LaunchSpecs) to its children, with the bookkeeping around the scheduler:
+ * the native sessions it runs stay claimed until it ends, so nothing resumes them meanwhile, and completed
+ * children are recorded for resume (spec/rosters-resources-resume.md §Resumption).
+ */
+import type { LimitFunction } from "p-limit";
+import type { HarnessAdapter } from "../harness/adapter.ts";
+import { buildChildEnv } from "../launch/child-env.ts";
+import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
+import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
+import type { LaunchRecords } from "../sessions/launch-records.ts";
+import { type CallMode, type ChildRun, runCall } from "./scheduler.ts";
+
+/** A call resolved into one LaunchSpec per child. */
+export interface Plan {
+	mode: CallMode;
+	specs: LaunchSpec[];
+}
+
+export interface RunPlanOptions {
+	adapters: Record<Harness, HarnessAdapter>;
+	/** The parent's environment; each child's is built from it (`buildChildEnv`). */
+	baseEnv: NodeJS.ProcessEnv;
+	/** The maximum depth in force, passed on to every child. */
+	maxDepth: number;
+	/** Children of this call running at once. */
+	concurrency: number;
+	/** Shared by every call of the parent session. */
+	globalLimit: LimitFunction;
+	sessions: LaunchRecords;
+	/** Persists a record on the parent's branch; it is also added to `sessions`. */
+	persistRecord(record: LaunchRecord): void;
+	/** Sessions the caller already claimed for this call (resumes); released at the end. */
+	resumed: readonly string[];
+	signal?: AbortSignal;
+	/** Live children whenever one changes (not throttled; copy what you keep). */
+	onChildren(children: ChildRun[]): void;
+}
+
+/** Resolves with one ChildRun per spec, in call order; never rejects for child failures. */
+export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<ChildRun[]> {
+	const claimed = new Set<string>(options.resumed);
+	const claim = (id: string) => {
+		if (claimed.has(id)) return;
+		claimed.add(id);
+		options.sessions.claim(id);
+	};
+	let children: ChildRun[];
+	try {
+		children = await runCall(plan.mode, plan.specs, {
+			adapters: options.adapters,
+			envFor: (spec) =>
+				buildChildEnv(options.baseEnv, { depth: spec.depth, maxDepth: options.maxDepth, rosterFile: spec.rosterFile }),
+			concurrency: options.concurrency,
+			globalLimit: options.globalLimit,
+			signal: options.signal,
+			onUpdate(current) {
+				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);
+				options.onChildren(current);
+			},
+		});
+	} finally {
+		for (const id of claimed) options.sessions.release(id);
+	}
+	for (const child of children) {
+		const id = child.result?.nativeSessionId;
+		if (child.phase !== "completed" || !id) continue;
+		const record = recordFor(plan.specs[child.index], id, Date.now());
+		options.sessions.add(record);
+		options.persistRecord(record);
+	}
+	return children;
+}

@@ -31,6 +31,7 @@ export interface RosterToggle {
 	message: string;
 }
 
+/** Settings, roster and depth of one extension load; see the module comment for the roster toggle. */
 export class ExtensionState {
 	private config: RuntimeConfig = {};
 	private enabledOverride: boolean | undefined;

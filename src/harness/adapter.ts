@@ -36,6 +36,7 @@ export interface HarnessAdapter {
 	 * @throws LaunchError when the spec asks for something this harness cannot honour.
 	 */
 	buildCommand(spec: LaunchSpec, runDir: string): HarnessCommand;
+	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
 	createParser(spec: LaunchSpec): EventParser;
 	/**
 	 * Checks, without side effects, that this harness can honour `spec`; run for every child of a call

@@ -198,6 +198,9 @@ function findRollout(dir: string, suffix: string): string | undefined {
 	} catch {
 		return undefined;
 	}
+	// Newest first: date folders (YYYY/MM/DD) and rollout names (rollout-<timestamp>-…) sort by time, and a
+	// resumed thread is usually recent, so the walk of a long history ends early.
+	entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
 	for (const entry of entries) {
 		const path = join(dir, entry.name);
 		if (entry.isFile() && entry.name.startsWith("rollout-") && entry.name.endsWith(suffix)) return path;

@@ -65,6 +65,7 @@ export interface LaunchProvenance {
 /** A new native session, or a resumed one. */
 export type SessionChoice = { kind: "new" } | { kind: "resume"; nativeSessionId: string };
 
+/** One child launch, fully resolved and checked: what an adapter turns into a command line. */
 export interface LaunchSpec {
 	harness: Harness;
 	/** The text handed to the child, delivered byte for byte (never through argv when large). */

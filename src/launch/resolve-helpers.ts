@@ -9,6 +9,7 @@ import type { LaunchContext } from "./launch-context.ts";
 import { LaunchError } from "./launch-error.ts";
 import type { Harness, LaunchSpec, Resources } from "./launch-spec.ts";
 
+/** A new-session LaunchSpec with the call's own settings; resolvers add what their kind of call decides. */
 export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
 	return {
 		harness,

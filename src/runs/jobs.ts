@@ -19,6 +19,7 @@ export interface Job {
 	label: string;
 	/** ms since the Unix epoch. */
 	startedAt: number;
+	/** ms since the Unix epoch; set when the job has ended. */
 	endedAt?: number;
 	status: JobStatus;
 	/** Live children (replaced on every update). */
@@ -34,6 +35,7 @@ interface Entry {
 	settled: Promise<void>;
 }
 
+/** The background jobs of one extension load, in memory. */
 export class JobRegistry {
 	readonly #entries = new Map<string, Entry>();
 	#closing = false;
@@ -99,6 +101,7 @@ export class JobRegistry {
 		return this.#closing;
 	}
 
+	/** The job with this id, while it is kept (running, or among the last finished ones). */
 	get(id: string): Job | undefined {
 		return this.#entries.get(id)?.job;
 	}

@@ -24,6 +24,9 @@ export interface ToolActivity {
  */
 export type TranscriptItem = { kind: "text"; text: string } | { kind: "tool"; toolCallId: string };
 
+/**
+ * One child's run. Texts are bounded as their fields say; `usage` is in tokens and USD; `durationMs` in ms.
+ */
 export interface RunResult {
 	status: RunStatus;
 	harness: Harness;
@@ -64,6 +67,7 @@ export interface RunResult {
 	command: string;
 }
 
+/** Usage with every count at 0 and cost unknown. */
 export function emptyUsage(): Usage {
 	return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, turns: 0 };
 }

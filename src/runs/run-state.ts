@@ -23,6 +23,7 @@ export interface TerminalVerdict {
 	error?: string;
 }
 
+/** The RunResult of one run as its events arrive, and the harness's terminal verdict once it has one. */
 export class RunState {
 	readonly result: RunResult;
 	terminal: TerminalVerdict | undefined;
@@ -128,6 +129,7 @@ export class RunState {
 		}
 	}
 
+	/** Keeps a non-JSON stdout line or a protocol fault (bounded: the oldest are dropped; a line keeps 1,000 characters). */
 	addDiagnostic(line: string): void {
 		const diagnostics = this.result.diagnostics;
 		if (diagnostics.length >= MAX_DIAGNOSTICS) diagnostics.shift();
@@ -146,6 +148,7 @@ export class RunState {
 		}
 	}
 
+	/** Sets the final status and its reason (`error` is removed for `completed`). */
 	setStatus(status: RunStatus, error?: string): void {
 		this.result.status = status;
 		if (error) this.result.error = error;

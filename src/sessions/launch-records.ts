@@ -32,10 +32,12 @@ export class LaunchRecords {
 		}
 	}
 
+	/** Adds (or replaces) the record of `record.nativeSessionId`. */
 	add(record: LaunchRecord): void {
 		this.#known.set(record.nativeSessionId, record);
 	}
 
+	/** The record of a native session, if this load knows one. */
 	get(nativeSessionId: string): LaunchRecord | undefined {
 		return this.#known.get(nativeSessionId);
 	}
@@ -56,12 +58,14 @@ export class LaunchRecords {
 		return true;
 	}
 
+	/** Undoes one `claim` / successful `tryClaim`. */
 	release(nativeSessionId: string): void {
 		const count = (this.#active.get(nativeSessionId) ?? 0) - 1;
 		if (count > 0) this.#active.set(nativeSessionId, count);
 		else this.#active.delete(nativeSessionId);
 	}
 
+	/** Whether the native session runs now (claimed and not yet released). */
 	isActive(nativeSessionId: string): boolean {
 		return this.#active.has(nativeSessionId);
 	}

@@ -26,6 +26,7 @@ export interface JobsDetails {
 	jobs: Job[];
 }
 
+/** The `subagent_jobs` tool definition over this extension load's jobs. */
 export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsSchema, JobsDetails> {
 	return {
 		name: "subagent_jobs",

@@ -18,6 +18,7 @@ export interface RosterDetails {
 	error?: string;
 }
 
+/** The `subagent_roster` tool definition: the effective roster, entries with resolved paths. */
 export function createRosterTool(state: ExtensionState): ToolDefinition<typeof rosterSchema, RosterDetails> {
 	return {
 		name: "subagent_roster",

@@ -56,6 +56,7 @@ export interface SubagentToolDeps {
 	deliverJob(job: Job, message: string, details: SubagentDetails): void;
 }
 
+/** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
 	return {
 		name: "subagent",

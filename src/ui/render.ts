@@ -24,6 +24,7 @@ const PHASE_COLORS: Record<ChildPhase, Color> = {
 	skipped: "muted",
 };
 
+/** The call line: mode, and each child's agent, roster entry or harness with its task name or a task preview. */
 export function renderSubagentCall(args: SubagentArgs, theme: Theme): Component {
 	const title = theme.fg("toolTitle", theme.bold("subagent "));
 	const items = args.tasks ?? args.chain;
@@ -49,6 +50,10 @@ function childName(item: { agent?: string; roster_entry?: string; agent_type?: s
 	return item.agent ?? item.roster_entry ?? item.agent_type ?? "?";
 }
 
+/**
+ * The result (live while running): per child its status icon, name, harness, phase, latest tools, answer
+ * preview and usage line; expanded, the task, every kept tool call and text in order, and the answer as Markdown.
+ */
 export function renderSubagentResult(
 	result: AgentToolResult<SubagentDetails>,
 	options: ToolRenderResultOptions,

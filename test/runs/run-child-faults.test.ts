@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createPiAdapter } from "../../src/harness/pi.ts";
 import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
 import { runChild } from "../../src/runs/run-child.ts";
+import type { RunResult } from "../../src/runs/run-result.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 
@@ -44,7 +45,14 @@ const spec = (limits: Partial<LaunchSpec["limits"]> = {}): LaunchSpec =>
 		limits: { ...SCRIPTED_LIMITS, ...limits },
 	});
 
-function run(actions: unknown[], options: { limits?: Partial<LaunchSpec["limits"]>; signal?: AbortSignal } = {}) {
+function run(
+	actions: unknown[],
+	options: {
+		limits?: Partial<LaunchSpec["limits"]>;
+		signal?: AbortSignal;
+		onUpdate?: (partial: RunResult) => void;
+	} = {},
+) {
 	const adapter = createPiAdapter({
 		invocation: () => ({ file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] }),
 		sessionDir: join(scratch, "sessions"),
@@ -53,6 +61,7 @@ function run(actions: unknown[], options: { limits?: Partial<LaunchSpec["limits"
 	return runChild(spec(options.limits), adapter, {
 		env: { ...(process.env as Record<string, string>) },
 		signal: options.signal,
+		onUpdate: options.onUpdate,
 	});
 }
 
@@ -67,9 +76,13 @@ describe("run results of faulty children", () => {
 
 	it("kills a child that ignores SIGTERM on abort", async () => {
 		const controller = new AbortController();
-		setTimeout(() => controller.abort(), 300);
-		const result = await run([session, { ignoreSigterm: true }, delta("partial"), { hang: true }], {
+		// The tool call is reported after the SIGTERM handler is installed: abort on it, not after a delay.
+		const toolStart = { emit: { type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: {} } };
+		const result = await run([session, { ignoreSigterm: true }, delta("partial"), toolStart, { hang: true }], {
 			signal: controller.signal,
+			onUpdate: (partial) => {
+				if (partial.tools.length > 0) controller.abort();
+			},
 		});
 		expect(result.status).toBe("aborted");
 		expect(result.signal).toBe("SIGKILL");

@@ -72,18 +72,20 @@ const objectError = (issue: { code: string; input?: unknown }) =>
 			: `expected an object, got ${typeName(issue.input)}`
 		: undefined;
 
-/** One entry of a native inline roster. */
+/** The settings every agent description has, in both roster formats (spec: the five required strings, optional `cwd` and `resources`). */
+const agentFields = {
+	name: requiredString(),
+	description: requiredString(),
+	agent_type: agentTypeSchema,
+	model: requiredString(),
+	effort: requiredString(),
+	cwd: optionalPath(),
+	resources: resourcesSchema.optional(),
+};
+
+/** One entry of a native inline roster: the agent fields plus the Pi-only `roster_file`. */
 export const inlineEntrySchema = z.strictObject(
-	{
-		name: requiredString(),
-		description: requiredString(),
-		agent_type: agentTypeSchema,
-		model: requiredString(),
-		effort: requiredString(),
-		cwd: optionalPath(),
-		roster_file: optionalPath(),
-		resources: resourcesSchema.optional(),
-	},
+	{ ...agentFields, roster_file: optionalPath() },
 	{ error: objectError },
 );
 
@@ -103,19 +105,8 @@ export type ParsedInlineRoster = z.output<typeof inlineRosterSchema>;
 /** A native inline roster file: exactly `{ roster }`. */
 export const inlineRosterFileSchema = z.strictObject({ roster: inlineRosterSchema }, { error: objectError });
 
-/** The `agent` section of a normalized definition: the five required strings, optional `cwd` and `resources`. */
-export const normalizedAgentSchema = z.strictObject(
-	{
-		name: requiredString(),
-		description: requiredString(),
-		agent_type: agentTypeSchema,
-		model: requiredString(),
-		effort: requiredString(),
-		cwd: optionalPath(),
-		resources: resourcesSchema.optional(),
-	},
-	{ error: objectError },
-);
+/** The `agent` section of a normalized definition: the agent fields, nothing else. */
+export const normalizedAgentSchema = z.strictObject(agentFields, { error: objectError });
 
 export type ParsedNormalizedAgent = z.output<typeof normalizedAgentSchema>;
 

@@ -10,7 +10,7 @@
 import type { DepthState } from "../launch/depth.ts";
 import { readDepthState } from "../launch/depth.ts";
 import { LaunchError } from "../launch/launch-error.ts";
-import type { RosterState } from "../launch/resolve-calls.ts";
+import type { RosterState } from "../launch/resolve-helpers.ts";
 import { type EffectiveLimits, effectiveLimits } from "./effective-limits.ts";
 import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
 import { DEFAULT_SETTINGS, saveRosterEnabled } from "./settings.ts";

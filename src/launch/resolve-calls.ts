@@ -6,26 +6,26 @@
  */
 
 import { type AgentDefinition, type AgentScope, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
-import { canonicalJson, type LoadedRoster, recheckNormalizedEntry } from "../config/roster.ts";
+import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
 import type { ChildCall } from "./child-call.ts";
 import { assertDepthAllows } from "./depth.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { LaunchError } from "./launch-error.ts";
 import type { Harness, LaunchSpec } from "./launch-spec.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
-import { applySkillReferences, attempt, baseSpec, check, validateChildRoster } from "./resolve-helpers.ts";
+import {
+	applySkillReferences,
+	attempt,
+	baseSpec,
+	check,
+	type RosterState,
+	resolveAdHocCall,
+	validateChildRoster,
+} from "./resolve-helpers.ts";
+
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 import { type ResumeLookup, resolveResumeCall } from "./resolve-resume.ts";
 import { assertTrusted } from "./trust.ts";
-
-/** The roster as the current extension load sees it. */
-export interface RosterState {
-	roster?: LoadedRoster;
-	/** Why the roster could not be loaded. */
-	error?: string;
-	/** Effective enabled flag (the file's, or the in-memory toggle under an override). */
-	enabled: boolean;
-}
 
 /**
  * @throws LaunchError listing every problem of every child (each prefixed `task N:` / `step N:` in
@@ -100,34 +100,6 @@ export function resolveAgentCall(
 	spec.allowedTools = call.allowedTools ?? agent.tools;
 	spec.systemPromptAddition = agent.systemPrompt || undefined;
 	spec.provenance = { agentName: agent.name, agentFile: agent.filePath, agentSource: agent.source };
-	return spec;
-}
-
-/** An ad-hoc run: cwd against the context cwd; resources and `roster_file` against the child cwd. */
-export function resolveAdHocCall(
-	call: ChildCall,
-	harness: Harness,
-	context: LaunchContext,
-	problems: string[],
-): LaunchSpec | undefined {
-	const cwd = attempt(problems, () => resolveAdHocCwd(context.cwd, call.cwd));
-	if (cwd === undefined) return undefined;
-	const spec = baseSpec(call, harness, cwd, context);
-	spec.resources = resolveResourceArgument(call.resources, cwd, "", problems);
-	if (call.rosterFile !== undefined && call.rosterFile !== null) {
-		if (harness !== "pi") {
-			problems.push(
-				`roster_file: is Pi-only; omit it or pass null for ${harness} (got ${JSON.stringify(call.rosterFile)})`,
-			);
-		} else {
-			const file = attempt(problems, () => resolveAdHocPath(cwd, call.rosterFile as string, "file", "roster_file"));
-			const digest = file === undefined ? undefined : validateChildRoster(file, problems);
-			if (file !== undefined && digest !== undefined) {
-				spec.rosterFile = file;
-				spec.provenance.childRosterDigest = digest;
-			}
-		}
-	}
 	return spec;
 }
 

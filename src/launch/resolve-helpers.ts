@@ -1,13 +1,15 @@
 /**
- * Small pieces shared by the resolvers of new launches and resumes (`resolve-calls.ts`,
- * `resolve-resume.ts`).
+ * Pieces shared by the resolvers of new launches and resumes (`resolve-calls.ts`, `resolve-resume.ts`),
+ * kept here so neither imports the other.
  */
-import { loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
+import { type LoadedRoster, loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { LaunchError } from "./launch-error.ts";
 import type { Harness, LaunchSpec, Resources } from "./launch-spec.ts";
+import { resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
+import { resolveResourceArgument } from "./resolve-resources.ts";
 
 /** A new-session LaunchSpec with the call's own settings; resolvers add what their kind of call decides. */
 export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
@@ -74,4 +76,41 @@ export function check(problems: string[], fn: () => void): boolean {
 			return true;
 		}) === true
 	);
+}
+
+/** The roster as the current extension load sees it. */
+export interface RosterState {
+	roster?: LoadedRoster;
+	/** Why the roster could not be loaded. */
+	error?: string;
+	/** Effective enabled flag (the file's, or the in-memory toggle under an override). */
+	enabled: boolean;
+}
+
+/** An ad-hoc run: cwd against the context cwd; resources and `roster_file` against the child cwd. */
+export function resolveAdHocCall(
+	call: ChildCall,
+	harness: Harness,
+	context: LaunchContext,
+	problems: string[],
+): LaunchSpec | undefined {
+	const cwd = attempt(problems, () => resolveAdHocCwd(context.cwd, call.cwd));
+	if (cwd === undefined) return undefined;
+	const spec = baseSpec(call, harness, cwd, context);
+	spec.resources = resolveResourceArgument(call.resources, cwd, "", problems);
+	if (call.rosterFile !== undefined && call.rosterFile !== null) {
+		if (harness !== "pi") {
+			problems.push(
+				`roster_file: is Pi-only; omit it or pass null for ${harness} (got ${JSON.stringify(call.rosterFile)})`,
+			);
+		} else {
+			const file = attempt(problems, () => resolveAdHocPath(cwd, call.rosterFile as string, "file", "roster_file"));
+			const digest = file === undefined ? undefined : validateChildRoster(file, problems);
+			if (file !== undefined && digest !== undefined) {
+				spec.rosterFile = file;
+				spec.provenance.childRosterDigest = digest;
+			}
+		}
+	}
+	return spec;
 }

@@ -20,9 +20,15 @@ import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import type { LaunchSpec } from "./launch-spec.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
-import type { RosterState } from "./resolve-calls.ts";
-import { resolveAdHocCall } from "./resolve-calls.ts";
-import { applySkillReferences, attempt, baseSpec, check, validateChildRoster } from "./resolve-helpers.ts";
+import {
+	applySkillReferences,
+	attempt,
+	baseSpec,
+	check,
+	type RosterState,
+	resolveAdHocCall,
+	validateChildRoster,
+} from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 
 /** What resume resolution needs from the launch records. */

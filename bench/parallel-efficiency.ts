@@ -15,7 +15,7 @@
  * Medians of a few alternating runs of each call are used; one untimed single call warms up first.
  */
 import { availableParallelism } from "node:os";
-import type { SubagentDetails } from "../src/tools/subagent-tool.ts";
+import type { SubagentDetails } from "../src/core/details.ts";
 import { type E2eEnv, startE2eEnv } from "../test/support/e2e-env.ts";
 import { peakInFlight } from "../test/support/request-log.ts";
 import { median } from "./stats.ts";

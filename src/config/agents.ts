@@ -20,7 +20,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
 import { z } from "zod";
-import { HARNESSES, type Harness } from "../launch/launch-spec.ts";
+import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import { describeZodIssues, requiredString } from "./zod-issues.ts";
 
 /** Which agent directories are searched: user scope is the default, project scope is opt-in. */

@@ -2,7 +2,7 @@
  * Settings → the limits every run and call uses (DESIGN.md §3 limits; settings file `limits`).
  * Values the settings file does not expose are fixed here, with their units.
  */
-import type { RunLimits } from "../launch/launch-spec.ts";
+import type { RunLimits } from "../core/launch-spec.ts";
 import type { Settings } from "./settings.ts";
 
 export interface EffectiveLimits {

@@ -7,13 +7,22 @@
  * `/reload` resets to the file's `enabled` value.
  */
 
-import type { DepthState } from "../launch/depth.ts";
-import { readDepthState } from "../launch/depth.ts";
-import { LaunchError } from "../launch/launch-error.ts";
-import type { RosterState } from "../launch/resolve-helpers.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import type { DepthState } from "./depth.ts";
+import { readDepthState } from "./depth.ts";
 import { type EffectiveLimits, effectiveLimits } from "./effective-limits.ts";
+import type { LoadedRoster } from "./roster.ts";
 import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
 import { DEFAULT_SETTINGS, saveRosterEnabled } from "./settings.ts";
+
+/** The roster as the current extension load sees it. */
+export interface RosterState {
+	roster?: LoadedRoster;
+	/** Why the roster could not be loaded. */
+	error?: string;
+	/** Effective enabled flag (the file's, or the in-memory toggle under an override). */
+	enabled: boolean;
+}
 
 /** What a launch needs from the current configuration; read at each call, so `/reload` applies. */
 export interface LaunchState {

@@ -6,7 +6,7 @@
  * path existence) live in `roster.ts`.
  */
 import { z } from "zod";
-import { HARNESSES, type Harness } from "../launch/launch-spec.ts";
+import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import { booleanWithDefault, requiredString, typeName } from "./zod-issues.ts";
 
 const harnessList = HARNESSES.join(", ");

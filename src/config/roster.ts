@@ -14,9 +14,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { LaunchError } from "../launch/launch-error.ts";
-import type { Harness, Resources } from "../launch/launch-spec.ts";
-import { type PathKind, resolveExisting, rosterBaseDir, settingsBaseDir, settingsFilePath } from "../launch/paths.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import type { Harness, Resources } from "../core/launch-spec.ts";
+import { type PathKind, resolveExisting, rosterBaseDir, settingsBaseDir, settingsFilePath } from "./paths.ts";
 import {
 	inlineEntrySchema,
 	inlineRosterFileSchema,

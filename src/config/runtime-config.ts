@@ -4,9 +4,10 @@
  * `PI_AGENTSHELL_ROSTER_FILE`, else the settings file's personal roster. Loaded at session start and on
  * `/reload`; entries are snapshots until the next load.
  */
-import { ROSTER_FILE_ENV } from "../launch/child-env.ts";
-import { LaunchError } from "../launch/launch-error.ts";
-import { resolveRosterOverride } from "../launch/paths.ts";
+
+import { LaunchError } from "../core/launch-error.ts";
+import { ROSTER_FILE_ENV } from "../runs/child-env.ts";
+import { resolveRosterOverride } from "./paths.ts";
 import { type LoadedRoster, loadRosterFile, rosterFromSettings } from "./roster.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 

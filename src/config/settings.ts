@@ -40,8 +40,8 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { LaunchError } from "../launch/launch-error.ts";
-import { settingsFilePath } from "../launch/paths.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import { settingsFilePath } from "./paths.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
 import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
 

@@ -15,7 +15,7 @@
  */
 import { accessSync, constants, type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
-import { LaunchError } from "../launch/launch-error.ts";
+import { LaunchError } from "../core/launch-error.ts";
 
 const SKILL_FILE = "SKILL.md";
 

@@ -1,9 +1,9 @@
 /**
  * How to start a native harness CLI: the executable on `PATH` (codex, claude), or a command given in an
- * environment variable (all three harnesses, see `pi-invocation.ts` for pi).
+ * environment variable (all three harnesses, see `pi/invocation.ts` for pi).
  */
 
-import { LaunchError } from "../launch/launch-error.ts";
+import { LaunchError } from "../core/launch-error.ts";
 
 /** `file` plus leading `args`; the adapter appends the harness's own flags. */
 export interface NativeCommand {

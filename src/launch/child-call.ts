@@ -3,7 +3,7 @@
  * definition), `rosterEntry` (a roster entry) or `agentType` (an ad-hoc run of a harness), plus the
  * task and per-call settings. Tool arguments map onto this one to one (snake_case → camelCase).
  */
-import type { Harness } from "./launch-spec.ts";
+import type { Harness } from "../core/launch-spec.ts";
 
 export interface ChildCall {
 	agent?: string;

@@ -2,7 +2,7 @@
  * What the launch layer needs to know about the calling Pi session. Built by the tool layer from the
  * tool's `ctx`; plain data plus one callback, so resolution is testable without a Pi runtime.
  */
-import type { RunLimits } from "./launch-spec.ts";
+import type { RunLimits } from "../core/launch-spec.ts";
 
 export interface LaunchContext {
 	/** The tool context's cwd (absolute): ad-hoc `cwd` resolves against it. */

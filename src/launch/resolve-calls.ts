@@ -6,19 +6,19 @@
  */
 
 import { type AgentDefinition, type AgentScope, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+import { assertDepthAllows } from "../config/depth.ts";
+import type { RosterState } from "../config/extension-state.ts";
+import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import type { ChildCall } from "./child-call.ts";
-import { assertDepthAllows } from "./depth.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import { LaunchError } from "./launch-error.ts";
-import type { Harness, LaunchSpec } from "./launch-spec.ts";
-import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
 import {
 	applySkillReferences,
 	attempt,
 	baseSpec,
 	check,
-	type RosterState,
 	resolveAdHocCall,
 	validateChildRoster,
 } from "./resolve-helpers.ts";

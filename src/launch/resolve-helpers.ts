@@ -2,13 +2,14 @@
  * Pieces shared by the resolvers of new launches and resumes (`resolve-calls.ts`, `resolve-resume.ts`),
  * kept here so neither imports the other.
  */
+
+import { resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { type LoadedRoster, loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import { LaunchError } from "./launch-error.ts";
-import type { Harness, LaunchSpec, Resources } from "./launch-spec.ts";
-import { resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
 import { resolveResourceArgument } from "./resolve-resources.ts";
 
 /** A new-session LaunchSpec with the call's own settings; resolvers add what their kind of call decides. */
@@ -76,15 +77,6 @@ export function check(problems: string[], fn: () => void): boolean {
 			return true;
 		}) === true
 	);
-}
-
-/** The roster as the current extension load sees it. */
-export interface RosterState {
-	roster?: LoadedRoster;
-	/** Why the roster could not be loaded. */
-	error?: string;
-	/** Effective enabled flag (the file's, or the in-memory toggle under an override). */
-	enabled: boolean;
 }
 
 /** An ad-hoc run: cwd against the context cwd; resources and `roster_file` against the child cwd. */

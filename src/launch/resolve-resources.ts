@@ -6,7 +6,7 @@
 import { resolveResources } from "../config/roster.ts";
 import { resourcesSchema } from "../config/roster-schema.ts";
 import { describeZodIssues } from "../config/zod-issues.ts";
-import type { Resources } from "./launch-spec.ts";
+import type { Resources } from "../core/launch-spec.ts";
 
 /** Every field at its default: what "no resources" means when a selection must be compared. */
 export const DEFAULT_RESOURCES: Resources = {

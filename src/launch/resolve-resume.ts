@@ -14,18 +14,18 @@
  */
 import { readFileSync } from "node:fs";
 import { parseAgentFile } from "../config/agents.ts";
+import type { RosterState } from "../config/extension-state.ts";
+import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
+import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import type { LaunchSpec } from "./launch-spec.ts";
-import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "./paths.ts";
 import {
 	applySkillReferences,
 	attempt,
 	baseSpec,
 	check,
-	type RosterState,
 	resolveAdHocCall,
 	validateChildRoster,
 } from "./resolve-helpers.ts";

@@ -2,8 +2,9 @@
  * The trust gate (DESIGN.md §5 "Trust"): project-controlled definitions run only when the project is
  * trusted or the user confirms; with no UI they are refused (fail closed).
  */
+
+import { LaunchError } from "../core/launch-error.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import { LaunchError } from "./launch-error.ts";
 
 /** A project-controlled definition a launch would use. */
 export interface ProjectControlled {

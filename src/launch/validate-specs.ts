@@ -3,9 +3,9 @@
  * "a control a harness cannot enforce is rejected before launch"). Problems of all children are listed
  * together, each naming the child and the definition a refused setting came from.
  */
-import type { HarnessAdapter } from "../harness/adapter.ts";
-import { LaunchError } from "./launch-error.ts";
-import type { Harness, LaunchSpec } from "./launch-spec.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 
 /**
  * @param labels per spec, "" in single mode or "task N" / "step N".

@@ -2,8 +2,6 @@
  * Shapes shared by the process layer (DESIGN.md §3). The layer is harness-agnostic: it spawns a
  * command, frames stdout into JSON records, keeps a stderr tail and ends the process group cleanly.
  */
-import type { RunLimits } from "../launch/launch-spec.ts";
-
 /** A fully resolved command. `env` is the complete child environment (nothing else is inherited). */
 export interface ChildCommand {
 	/** Executable path or name; spawned without a shell. */
@@ -23,11 +21,23 @@ export interface ProcessCallbacks {
 	onDiagnostic(line: string): void;
 }
 
+/**
+ * The bounds the process layer enforces on one process (its own shape; callers pass their run limits).
+ * Durations in ms, sizes in bytes: `timeoutMs` from spawn to kill, `killGraceMs` from SIGTERM to SIGKILL,
+ * `terminalGraceMs` from `terminalSeen()` to kill, `drainMs` of stdout reading after exit,
+ * `maxLineBytes` per stdout record, `stderrTailBytes` of stderr kept.
+ */
+export interface ProcessLimits {
+	timeoutMs: number;
+	killGraceMs: number;
+	terminalGraceMs: number;
+	drainMs: number;
+	maxLineBytes: number;
+	stderrTailBytes: number;
+}
+
 export interface ProcessOptions extends ProcessCallbacks {
-	limits: Pick<
-		RunLimits,
-		"timeoutMs" | "killGraceMs" | "terminalGraceMs" | "drainMs" | "maxLineBytes" | "stderrTailBytes"
-	>;
+	limits: ProcessLimits;
 	/** Aborting kills the whole process group (SIGTERM, then SIGKILL after `killGraceMs`). */
 	signal?: AbortSignal;
 }

@@ -4,8 +4,8 @@
  * exit code or signal, and the stderr tail.
  */
 import { truncateHead } from "@earendil-works/pi-coding-agent";
+import type { RunResult } from "../core/run-result.ts";
 import { writeArtifact } from "./artifacts.ts";
-import type { RunResult } from "./run-result.ts";
 
 export interface OutputCaps {
 	/** Bytes of answer per child given to the model (default 50 KB). */

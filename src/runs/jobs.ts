@@ -4,7 +4,7 @@
  * session id; job status lives in memory only).
  */
 import { randomUUID } from "node:crypto";
-import type { CallMode, ChildRun } from "./scheduler.ts";
+import type { CallMode, ChildRun } from "../core/child-run.ts";
 
 /** `customType` of the follow-up message that delivers a finished job's result. */
 export const JOB_MESSAGE_TYPE = "pi-native-subagents.job";

@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HarnessAdapter } from "../harness/adapter.ts";
-import { applyEnvOverrides } from "../launch/child-env.ts";
-import type { LaunchSpec } from "../launch/launch-spec.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { RunResult } from "../core/run-result.ts";
 import { startProcess } from "../process/spawn.ts";
 import type { ProcessOutcome } from "../process/types.ts";
-import type { RunResult } from "./run-result.ts";
+import { applyEnvOverrides } from "./child-env.ts";
 import { RunState } from "./run-state.ts";
 
 export interface RunChildOptions {

@@ -4,12 +4,13 @@
  * children are recorded for resume (spec/rosters-resources-resume.md §Resumption).
  */
 import type { LimitFunction } from "p-limit";
-import type { HarnessAdapter } from "../harness/adapter.ts";
-import { buildChildEnv } from "../launch/child-env.ts";
-import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
+import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
-import { type CallMode, type ChildRun, runCall } from "./scheduler.ts";
+import { buildChildEnv } from "./child-env.ts";
+import { runCall } from "./scheduler.ts";
 
 /** A call resolved into one LaunchSpec per child. */
 export interface Plan {

@@ -1,10 +1,11 @@
 /**
  * Folds RunEvents into a RunResult as they arrive (DESIGN.md §2 RunResult). Pure: no I/O.
  */
-import type { RunEvent, Usage } from "../harness/run-event.ts";
-import type { LaunchSpec } from "../launch/launch-spec.ts";
-import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "./run-result.ts";
-import { emptyUsage } from "./run-result.ts";
+
+import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { RunEvent, Usage } from "../core/run-event.ts";
+import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
+import { emptyUsage } from "../core/run-result.ts";
 
 /** Transcript items kept per run (oldest dropped first). */
 export const MAX_TRANSCRIPT_ITEMS = 200;

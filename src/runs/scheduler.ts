@@ -4,31 +4,10 @@
  */
 import type { LimitFunction } from "p-limit";
 import pLimit from "p-limit";
-import type { HarnessAdapter } from "../harness/adapter.ts";
-import type { Harness, LaunchSpec } from "../launch/launch-spec.ts";
+import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import { runChild } from "./run-child.ts";
-import type { RunResult, RunStatus } from "./run-result.ts";
-
-export type CallMode = "single" | "parallel" | "chain";
-
-/** Where one child stands. `skipped`: it never started (an abort, or an earlier chain step failed). */
-export type ChildPhase = "pending" | "running" | RunStatus | "skipped";
-
-export interface ChildRun {
-	/** 0-based position in the call. */
-	index: number;
-	harness: Harness;
-	agent?: string;
-	taskName?: string;
-	/** The task as given (for chain steps, the template before `{previous}` is substituted). */
-	task: string;
-	model?: string;
-	phase: ChildPhase;
-	/** Present once the child has started (live snapshot while running). */
-	result?: RunResult;
-	/** Why the child failed without a result (its launch was refused at run time). */
-	error?: string;
-}
 
 export interface ScheduleOptions {
 	adapters: Record<Harness, HarnessAdapter>;

@@ -5,7 +5,7 @@
  * used; they are never restored.
  */
 import { z } from "zod";
-import { HARNESSES, type Harness, type LaunchSpec, type Resources } from "../launch/launch-spec.ts";
+import { HARNESSES, type Harness, type LaunchSpec, type Resources } from "../core/launch-spec.ts";
 
 /** `customType` of the entries this package appends. */
 export const LAUNCH_RECORD_TYPE = "pi-native-subagents.launch";

@@ -4,11 +4,11 @@
  * A summary line never stands in for an answer.
  */
 import type { Usage as PiUsage } from "@earendil-works/pi-ai";
-import type { Usage } from "../harness/run-event.ts";
+import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { Usage } from "../core/run-event.ts";
+import { emptyUsage } from "../core/run-result.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
-import { emptyUsage } from "../runs/run-result.ts";
 import { addUsage } from "../runs/run-state.ts";
-import type { CallMode, ChildRun } from "../runs/scheduler.ts";
 
 /** Label of a child in results and renders: `agent "task name"` or the harness. */
 export function childLabel(child: ChildRun): string {

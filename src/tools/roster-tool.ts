@@ -6,7 +6,7 @@ import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-age
 import { Type } from "typebox";
 import type { ExtensionState } from "../config/extension-state.ts";
 import type { RosterEntry } from "../config/roster.ts";
-import { LaunchError } from "../launch/launch-error.ts";
+import { LaunchError } from "../core/launch-error.ts";
 
 const rosterSchema = Type.Object({});
 

@@ -2,9 +2,11 @@
  * Exactly one mode per call (issue 3 item 3): single, `tasks` or `chain`; and exactly one kind per child
  * (`agent`, `roster_entry` or `agent_type`). Shape checks only; the launch layer resolves names and paths.
  */
+
+import type { CallMode } from "../core/child-run.ts";
+import { LaunchError } from "../core/launch-error.ts";
 import type { ChildCall } from "../launch/child-call.ts";
-import { LaunchError } from "../launch/launch-error.ts";
-import { type CallMode, PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
+import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 
 export interface SelectedCall {

@@ -4,7 +4,7 @@
  * arguments (spec/rosters-resources-resume.md §Calling the existing tool).
  */
 import { type Static, Type } from "typebox";
-import { HARNESSES } from "../launch/launch-spec.ts";
+import { HARNESSES } from "../core/launch-spec.ts";
 
 /** A string enum as `{type:"string",enum:[…]}` (what pi-ai's StringEnum builds; some providers reject anyOf/const). */
 function stringEnum<T extends string>(values: readonly T[], description: string) {

@@ -7,16 +7,17 @@ import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@earendi
 import type { LimitFunction } from "p-limit";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { LaunchState } from "../config/extension-state.ts";
-import type { HarnessAdapter } from "../harness/adapter.ts";
+import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { SubagentDetails } from "../core/details.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import type { Harness } from "../core/launch-spec.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
-import { LaunchError } from "../launch/launch-error.ts";
-import type { Harness } from "../launch/launch-spec.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { assertHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir } from "../runs/artifacts.ts";
 import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
-import type { CallMode, ChildRun } from "../runs/scheduler.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { formatUsageTotals } from "../ui/format.ts";
@@ -24,16 +25,6 @@ import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
 import { prepareSubagentArguments, type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
-
-/** `details` of every `subagent` result, partial or final. */
-export interface SubagentDetails {
-	mode: CallMode | "invalid";
-	children: ChildRun[];
-	/** Set when the call was refused before anything started. */
-	error?: string;
-	/** Background calls: the job that runs the children. */
-	jobId?: string;
-}
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
 export interface SubagentToolDeps {

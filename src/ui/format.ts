@@ -1,8 +1,9 @@
 /**
  * Plain-text formatting of usage, tool calls and status for renders (DESIGN.md §7). Pure.
  */
-import type { Usage } from "../harness/run-event.ts";
-import type { ChildPhase } from "../runs/scheduler.ts";
+
+import type { ChildPhase } from "../core/child-run.ts";
+import type { Usage } from "../core/run-event.ts";
 
 /** `1.2k` style counts. */
 export function formatTokens(count: number): string {

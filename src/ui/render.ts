@@ -6,10 +6,9 @@
 import type { AgentToolResult, Theme, ToolRenderResultOptions } from "@earendil-works/pi-coding-agent";
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
 import { type Component, Container, Markdown, Spacer, Text } from "@earendil-works/pi-tui";
-import type { ToolActivity } from "../runs/run-result.ts";
-import type { ChildPhase, ChildRun } from "../runs/scheduler.ts";
-import type { SubagentArgs } from "../tools/subagent-schema.ts";
-import type { SubagentDetails } from "../tools/subagent-tool.ts";
+import type { ChildPhase, ChildRun } from "../core/child-run.ts";
+import type { ChildCallPreview, SubagentCallPreview, SubagentDetails } from "../core/details.ts";
+import type { ToolActivity } from "../core/run-result.ts";
 import { formatToolCall, formatUsage, oneLine, PHASE_ICONS } from "./format.ts";
 
 type Color = Parameters<Theme["fg"]>[0];
@@ -25,7 +24,7 @@ const PHASE_COLORS: Record<ChildPhase, Color> = {
 };
 
 /** The call line: mode, and each child's agent, roster entry or harness with its task name or a task preview. */
-export function renderSubagentCall(args: SubagentArgs, theme: Theme): Component {
+export function renderSubagentCall(args: SubagentCallPreview, theme: Theme): Component {
 	const title = theme.fg("toolTitle", theme.bold("subagent "));
 	const items = args.tasks ?? args.chain;
 	if (items) {
@@ -46,7 +45,7 @@ export function renderSubagentCall(args: SubagentArgs, theme: Theme): Component 
 }
 
 /** What a call's child runs: the agent, the roster entry, or the harness of an ad-hoc run. */
-function childName(item: { agent?: string; roster_entry?: string; agent_type?: string }): string {
+function childName(item: ChildCallPreview): string {
 	return item.agent ?? item.roster_entry ?? item.agent_type ?? "?";
 }
 

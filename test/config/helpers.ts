@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { LaunchError } from "../../src/launch/launch-error.ts";
+import { LaunchError } from "../../src/core/launch-error.ts";
 
 export { writeTree } from "../support/files.ts";
 

@@ -10,7 +10,7 @@ import {
 	resolveRosterOverride,
 	rosterBaseDir,
 	settingsBaseDir,
-} from "../../src/launch/paths.ts";
+} from "../../src/config/paths.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 describe("path rules", () => {

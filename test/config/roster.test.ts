@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadRosterFile, type RosterEntry, recheckNormalizedEntry, settingsDigest } from "../../src/config/roster.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
+import { LaunchError } from "../../src/core/launch-error.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/config/rosters");

@@ -2,9 +2,9 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import { JOB_MESSAGE_TYPE } from "../../src/runs/jobs.ts";
 import type { JobsDetails } from "../../src/tools/jobs-tool.ts";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";

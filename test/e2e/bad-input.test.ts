@@ -1,6 +1,6 @@
 /** Bad calls get a precise error and start nothing (found by attacking the package as a new user). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 

@@ -7,12 +7,12 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClaudeAdapter } from "../../src/harness/claude.ts";
-import { applyEnvOverrides } from "../../src/launch/child-env.ts";
-import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import type { SubagentDetails } from "../../src/core/details.ts";
+import type { LaunchSpec } from "../../src/core/launch-spec.ts";
+import { createClaudeAdapter } from "../../src/harness/claude/adapter.ts";
 import { startProcess } from "../../src/process/spawn.ts";
+import { applyEnvOverrides } from "../../src/runs/child-env.ts";
 import { runChild } from "../../src/runs/run-child.ts";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { type E2eEnv, runOf, runTwoTurns, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { nativeLaunchSpec } from "../support/launch-spec.ts";
 import { CLAUDE_BIN } from "../support/native-homes.ts";

@@ -3,7 +3,7 @@
  * child each, chosen by the `harness:` field of their Markdown agent definitions.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 
 let env: E2eEnv;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";

@@ -2,7 +2,7 @@ import type { AgentToolResult, Theme } from "@earendil-works/pi-coding-agent";
 import { initTheme } from "@earendil-works/pi-coding-agent";
 import type { Component } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
 
 let env: E2eEnv;

@@ -2,8 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import { LAUNCH_RECORD_TYPE, type LaunchRecord } from "../../src/sessions/launch-record.ts";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import type { RosterDetails } from "../../src/tools/roster-tool.ts";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createCodexAdapter } from "../../src/harness/codex.ts";
+import { LaunchError } from "../../src/core/launch-error.ts";
+import { createCodexAdapter } from "../../src/harness/codex/adapter.ts";
 import { CODEX_COMMAND_ENV, resolveNativeCommand } from "../../src/harness/native-command.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
 import { launchSpec } from "../support/launch-spec.ts";
 
 describe("native command overrides", () => {

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { RunResult } from "../../src/core/run-result.ts";
+import { emptyUsage } from "../../src/core/run-result.ts";
 import { deliverAnswer } from "../../src/runs/delivery.ts";
-import type { RunResult } from "../../src/runs/run-result.ts";
-import { emptyUsage } from "../../src/runs/run-result.ts";
 
 const base = mkdtempSync(join(tmpdir(), "delivery-"));
 

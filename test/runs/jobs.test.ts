@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
+import type { ChildRun } from "../../src/core/child-run.ts";
 import { JobRegistry, MAX_FINISHED_JOBS } from "../../src/runs/jobs.ts";
-import type { ChildRun } from "../../src/runs/scheduler.ts";
 
 const child = (phase: ChildRun["phase"]): ChildRun => ({ index: 0, harness: "pi", task: "t", phase });
 

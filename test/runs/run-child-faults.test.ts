@@ -7,10 +7,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createPiAdapter } from "../../src/harness/pi.ts";
-import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import type { LaunchSpec } from "../../src/core/launch-spec.ts";
+import type { RunResult } from "../../src/core/run-result.ts";
+import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runChild } from "../../src/runs/run-child.ts";
-import type { RunResult } from "../../src/runs/run-result.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 

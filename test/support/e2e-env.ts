@@ -6,10 +6,10 @@
  */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { HarnessAdapter } from "../../src/harness/adapter.ts";
-import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
+import type { SubagentDetails } from "../../src/core/details.ts";
+import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
+import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import { runChild } from "../../src/runs/run-child.ts";
-import type { SubagentDetails } from "../../src/tools/subagent-tool.ts";
 import { createExtensionSession, type ExtensionSession } from "./extension-session.ts";
 import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
 import { createNativeHomes, type NativeHomes } from "./native-homes.ts";

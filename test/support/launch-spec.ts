@@ -1,7 +1,7 @@
 /** Launch specs and run limits for tests, so each test names only the fields it is about. */
-import type { HarnessAdapter } from "../../src/harness/adapter.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
-import type { LaunchSpec, Resources, RunLimits } from "../../src/launch/launch-spec.ts";
+import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
+import { LaunchError } from "../../src/core/launch-error.ts";
+import type { LaunchSpec, Resources, RunLimits } from "../../src/core/launch-spec.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 
 /** Limits for specs that are only built or validated, never run: every value 1. */

@@ -2,17 +2,17 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { LaunchError } from "../../../src/core/launch-error.ts";
+import type { LaunchSpec } from "../../../src/core/launch-spec.ts";
+import type { RunEvent } from "../../../src/core/run-event.ts";
 import {
 	CodexEventParser,
 	createCodexAdapter,
 	readableError,
 	readThreadUsage,
 	tomlString,
-} from "../../src/harness/codex.ts";
-import type { RunEvent } from "../../src/harness/run-event.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
-import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
-import { launchSpec, resources, validationProblems } from "../support/launch-spec.ts";
+} from "../../../src/harness/codex/adapter.ts";
+import { launchSpec, resources, validationProblems } from "../../support/launch-spec.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "codex-adapter-"));
 const adapter = createCodexAdapter({

@@ -2,15 +2,15 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { LaunchSpec } from "../../../src/core/launch-spec.ts";
+import type { RunEvent } from "../../../src/core/run-event.ts";
 import {
 	ClaudeEventParser,
 	claudeBypassRefusal,
 	createClaudeAdapter,
 	settingSources,
-} from "../../src/harness/claude.ts";
-import type { RunEvent } from "../../src/harness/run-event.ts";
-import type { LaunchSpec } from "../../src/launch/launch-spec.ts";
-import { launchSpec, resources, validationProblems } from "../support/launch-spec.ts";
+} from "../../../src/harness/claude/adapter.ts";
+import { launchSpec, resources, validationProblems } from "../../support/launch-spec.ts";
 
 const adapter = createClaudeAdapter({ command: () => ({ file: "claude", args: [] }) });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getPackageDir } from "@earendil-works/pi-coding-agent";
-import { type NativeCommand, parseCommandOverride } from "./native-command.ts";
+import { type NativeCommand, parseCommandOverride } from "../native-command.ts";
 
 /** `file` plus leading `args` that start Pi; the adapter appends Pi's own flags. */
 export type PiInvocation = NativeCommand;

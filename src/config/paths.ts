@@ -22,7 +22,7 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { LaunchError } from "./launch-error.ts";
+import { LaunchError } from "../core/launch-error.ts";
 
 /** What a path must be: a regular file, a directory, or either. */
 export type PathKind = "file" | "dir" | "any";

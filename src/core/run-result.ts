@@ -2,8 +2,8 @@
  * The outcome of one child run (DESIGN.md §2), as returned in the tool result's `details`.
  */
 
-import type { PermissionDenial, Usage } from "../harness/run-event.ts";
-import type { Harness } from "../launch/launch-spec.ts";
+import type { Harness } from "./launch-spec.ts";
+import type { PermissionDenial, Usage } from "./run-event.ts";
 
 export type RunStatus = "completed" | "failed" | "aborted" | "timed_out";
 

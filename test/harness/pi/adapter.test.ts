@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createPiAdapter, piResourceFlags } from "../../src/harness/pi.ts";
-import type { RunEvent } from "../../src/harness/run-event.ts";
-import { LaunchError } from "../../src/launch/launch-error.ts";
-import type { LaunchSpec, Resources } from "../../src/launch/launch-spec.ts";
-import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
-import { launchSpec, resources } from "../support/launch-spec.ts";
+import { LaunchError } from "../../../src/core/launch-error.ts";
+import type { LaunchSpec, Resources } from "../../../src/core/launch-spec.ts";
+import type { RunEvent } from "../../../src/core/run-event.ts";
+import { createPiAdapter, piResourceFlags } from "../../../src/harness/pi/adapter.ts";
+import { DEFAULT_RESOURCES } from "../../../src/launch/resolve-resources.ts";
+import { launchSpec, resources } from "../../support/launch-spec.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pi-adapter-"));
 const adapter = createPiAdapter({

@@ -6,13 +6,14 @@
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { LaunchError } from "../launch/launch-error.ts";
-import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
-import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
-import type { CodexItem, CodexRecord, CodexUsage } from "./codex-events.ts";
-import { CODEX_COMMAND_ENV, type NativeCommand } from "./native-command.ts";
-import type { RunEvent, Usage } from "./run-event.ts";
-import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "./skill-references.ts";
+import type { EventParser, HarnessAdapter, HarnessCommand } from "../../core/harness-adapter.ts";
+import { LaunchError } from "../../core/launch-error.ts";
+import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
+import type { RunEvent, Usage } from "../../core/run-event.ts";
+import { assertCanLaunch } from "../adapter.ts";
+import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
+import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "../skill-references.ts";
+import type { CodexItem, CodexRecord, CodexUsage } from "./records.ts";
 
 export interface CodexAdapterOptions {
 	/**

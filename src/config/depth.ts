@@ -3,8 +3,9 @@
  * maximum delegation depth still applies before extension startup, regardless of the child's roster or
  * harness"). Checked before anything is spawned.
  */
-import { DEPTH_ENV, MAX_DEPTH_ENV } from "./child-env.ts";
-import { LaunchError } from "./launch-error.ts";
+
+import { LaunchError } from "../core/launch-error.ts";
+import { DEPTH_ENV, MAX_DEPTH_ENV } from "../runs/child-env.ts";
 
 export interface DepthState {
 	/** Depth of this Pi process: 0 at the root. */

@@ -5,12 +5,13 @@
  */
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LaunchError } from "../launch/launch-error.ts";
-import type { LaunchSpec, Resources } from "../launch/launch-spec.ts";
-import { assertCanLaunch, type EventParser, type HarnessAdapter, type HarnessCommand } from "./adapter.ts";
-import type { PiAssistantMessage, PiRecord } from "./pi-events.ts";
-import { PI_COMMAND_ENV, type PiInvocation } from "./pi-invocation.ts";
-import type { RunEvent } from "./run-event.ts";
+import type { EventParser, HarnessAdapter, HarnessCommand } from "../../core/harness-adapter.ts";
+import { LaunchError } from "../../core/launch-error.ts";
+import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
+import type { RunEvent } from "../../core/run-event.ts";
+import { assertCanLaunch } from "../adapter.ts";
+import { PI_COMMAND_ENV, type PiInvocation } from "./invocation.ts";
+import type { PiAssistantMessage, PiRecord } from "./records.ts";
 
 /** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
 export const PI_THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;

@@ -1,0 +1,29 @@
+/**
+ * Call-level child types: how one `subagent` call runs its children and where each child stands. The
+ * scheduler (`runs/`) fills them in; tools and ui read them.
+ */
+import type { Harness } from "./launch-spec.ts";
+import type { RunResult, RunStatus } from "./run-result.ts";
+
+/** How a call runs its children: one child, children at once, or steps in order. */
+export type CallMode = "single" | "parallel" | "chain";
+
+/** Where one child stands. `skipped`: it never started (an abort, or an earlier chain step failed). */
+export type ChildPhase = "pending" | "running" | RunStatus | "skipped";
+
+/** One child of a call, live while the call runs. */
+export interface ChildRun {
+	/** 0-based position in the call. */
+	index: number;
+	harness: Harness;
+	agent?: string;
+	taskName?: string;
+	/** The task as given (for chain steps, the template before `{previous}` is substituted). */
+	task: string;
+	model?: string;
+	phase: ChildPhase;
+	/** Present once the child has started (live snapshot while running). */
+	result?: RunResult;
+	/** Why the child failed without a result (its launch was refused at run time). */
+	error?: string;
+}

@@ -1,0 +1,46 @@
+/**
+ * The contract of one harness adapter: LaunchSpec → native command, and native record → RunEvents.
+ * Nothing else lives in an adapter. Implemented under `harness/`; the run layer (`runs/`) drives it.
+ */
+import type { Harness, LaunchSpec } from "./launch-spec.ts";
+import type { RunEvent } from "./run-event.ts";
+
+/** A native command before the process layer adds cwd and the base environment. */
+export interface HarnessCommand {
+	file: string;
+	args: string[];
+	/** Variables to set (string) or remove (`undefined`) on top of the launch environment. */
+	env: Record<string, string | undefined>;
+	/** Task text delivered on stdin (then closed); `undefined` means stdin is ignored. */
+	stdin?: string;
+}
+
+/** Maps native stdout records to RunEvents; one parser per run, since some harnesses need state. */
+export interface EventParser {
+	parse(record: unknown): RunEvent[];
+	/**
+	 * Called once after the process has ended (however it ended): events the harness recorded only outside
+	 * its stream, such as the usage of a turn that failed or was killed before reporting it.
+	 */
+	finish?(): RunEvent[];
+}
+
+export interface HarnessAdapter {
+	harness: Harness;
+	/** The environment variable that overrides how this harness is started (named in spawn failures). */
+	commandEnv: string;
+	/**
+	 * @param runDir a private (0700) directory for this run's files (e.g. a system-prompt file),
+	 *   removed by the caller after the run.
+	 * @throws LaunchError when the spec asks for something this harness cannot honour.
+	 */
+	buildCommand(spec: LaunchSpec, runDir: string): HarnessCommand;
+	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
+	createParser(spec: LaunchSpec): EventParser;
+	/**
+	 * Checks, without side effects, that this harness can honour `spec`; run for every child of a call
+	 * before any of them is spawned.
+	 * @throws LaunchError naming the harness and each option it cannot honour.
+	 */
+	validate(spec: LaunchSpec): void;
+}

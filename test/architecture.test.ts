@@ -1,0 +1,122 @@
+/**
+ * Keeps the layering of docs/architecture.md true: every import between two folders of `src/` points
+ * down the floors below, nothing imports `src/index.ts`, `core/` imports nothing of the package, and no
+ * file-level import cycle exists. Type-only imports count as arrows too.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The floors of `src/`, top first. A folder may import its own files and any folder on a lower floor;
+ * folders on one floor do not import each other. `ui` sits right above `core`: it reads only the core
+ * vocabulary, and the tools call it.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+	["tools"],
+	["launch"],
+	["config", "harness"],
+	["runs"],
+	["process", "sessions"],
+	["ui"],
+	["core"],
+];
+
+const SRC = resolve(import.meta.dirname, "../src");
+
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) return sourceFiles(path);
+		return entry.name.endsWith(".ts") ? [path] : [];
+	});
+}
+
+/** Relative imports of one file (static, re-exports and dynamic `import()`), as paths relative to `src/`. */
+function importsOf(file: string): string[] {
+	const text = readFileSync(file, "utf8");
+	const specifiers = [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
+	return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)));
+}
+
+/** `src/` relative path → its folder, or `""` for a file at the top (only `index.ts`). */
+function folderOf(path: string): string {
+	return path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
+}
+
+function floorOf(folder: string): number {
+	const floor = FLOORS.findIndex((names) => names.includes(folder));
+	if (floor === -1) throw new Error(`src/${folder}/ has no floor: add it to FLOORS in test/architecture.test.ts`);
+	return floor;
+}
+
+const graph = new Map(sourceFiles(SRC).map((file) => [relative(SRC, file), importsOf(file)]));
+
+/** Every import running against the floors, as `from → to` lines. */
+function upwardArrows(): string[] {
+	const wrong: string[] = [];
+	for (const [from, targets] of graph) {
+		const fromFolder = folderOf(from);
+		for (const to of targets) {
+			const toFolder = folderOf(to);
+			if (toFolder === "") {
+				wrong.push(`${from} → ${to} (nothing imports the wiring file)`);
+				continue;
+			}
+			if (fromFolder === "" || fromFolder === toFolder) continue;
+			if (floorOf(toFolder) <= floorOf(fromFolder)) wrong.push(`${from} → ${to}`);
+		}
+	}
+	return wrong;
+}
+
+/** One file-level import cycle, as a list of files, or `undefined` when there is none. */
+function findCycle(): string[] | undefined {
+	const state = new Map<string, "open" | "done">();
+	const stack: string[] = [];
+	const visit = (file: string): string[] | undefined => {
+		if (state.get(file) === "done") return undefined;
+		if (state.get(file) === "open") return [...stack.slice(stack.indexOf(file)), file];
+		state.set(file, "open");
+		stack.push(file);
+		for (const next of graph.get(file) ?? []) {
+			const cycle = visit(next);
+			if (cycle) return cycle;
+		}
+		stack.pop();
+		state.set(file, "done");
+		return undefined;
+	};
+	for (const file of graph.keys()) {
+		const cycle = visit(file);
+		if (cycle) return cycle;
+	}
+	return undefined;
+}
+
+describe("architecture of src/", () => {
+	it("reads every source file and finds imports", () => {
+		expect(graph.size).toBeGreaterThan(40);
+		expect(graph.get("index.ts")?.length).toBeGreaterThan(5);
+	});
+
+	it("gives every folder of src/ a floor", () => {
+		const folders = new Set([...graph.keys()].map(folderOf).filter((folder) => folder !== ""));
+		for (const folder of folders) expect(() => floorOf(folder), folder).not.toThrow();
+	});
+
+	it("points every import between folders down the floors", () => {
+		expect(upwardArrows()).toEqual([]);
+	});
+
+	it("keeps core free of imports from the rest of the package", () => {
+		const outward = [...graph]
+			.filter(([from]) => folderOf(from) === "core")
+			.flatMap(([from, targets]) => targets.filter((to) => folderOf(to) !== "core").map((to) => `${from} → ${to}`));
+		expect(outward).toEqual([]);
+	});
+
+	it("has no file-level import cycle", () => {
+		expect(findCycle()).toBeUndefined();
+	});
+});

@@ -1,6 +1,6 @@
 /**
  * Normalized child stream items (DESIGN.md §2). Each harness adapter maps its native records onto
- * these; everything above `harness/` sees only RunEvents.
+ * these; everything above `harness/` sees only RunEvents. One named type per variant.
  */
 
 /** Token and cost counts. Tokens are counts; `costUsd` is USD, `undefined` when the harness reports none. */
@@ -25,21 +25,84 @@ export interface PermissionDenial {
 	input?: unknown;
 }
 
+/** The native session id (pi header id, codex thread id, claude session id). */
+export interface SessionEvent {
+	type: "session";
+	nativeSessionId: string;
+}
+
+/** Assistant text. `final` marks a complete message text rather than a streaming delta. */
+export interface AssistantTextEvent {
+	type: "assistant_text";
+	text: string;
+	final: boolean;
+	model?: string;
+}
+
+/** Reasoning text the harness chose to show. */
+export interface ThinkingEvent {
+	type: "thinking";
+	text: string;
+}
+
+/** A tool call started; `args` as the model sent them. */
+export interface ToolStartEvent {
+	type: "tool_start";
+	toolCallId: string;
+	toolName: string;
+	args: unknown;
+}
+
+/** A tool call ended with its output text. */
+export interface ToolEndEvent {
+	type: "tool_end";
+	toolCallId: string;
+	toolName: string;
+	output: string;
+	isError: boolean;
+}
+
+/** Usage of one assistant message / turn, to be added to the run's totals. `model` as reported by the child. */
+export interface UsageEvent {
+	type: "usage";
+	usage: Partial<Usage>;
+	model?: string;
+}
+
+/** The model's turn ended with an error (provider error, failed turn). Not necessarily terminal. */
+export interface ErrorEvent {
+	type: "error";
+	message: string;
+}
+
+/** A non-fatal note from the harness (e.g. codex's "model metadata not found"), kept in `RunResult.diagnostics`. */
+export interface DiagnosticEvent {
+	type: "diagnostic";
+	message: string;
+}
+
+/** The harness refused a tool call for lack of permission (claude `result.permission_denials`). */
+export interface PermissionDeniedEvent {
+	type: "permission_denied";
+	denial: PermissionDenial;
+}
+
+/** Terminal event: the harness finished its work. `status` is the harness's own verdict. */
+export interface DoneEvent {
+	type: "done";
+	status: "completed" | "failed" | "aborted";
+	error?: string;
+}
+
+/** Every run event; `type` tells the variants apart. */
 export type RunEvent =
-	/** The native session id (pi header id, codex thread id, claude session id). */
-	| { type: "session"; nativeSessionId: string }
-	/** Assistant text. `final` marks a complete message text rather than a streaming delta. */
-	| { type: "assistant_text"; text: string; final: boolean; model?: string }
-	| { type: "thinking"; text: string }
-	| { type: "tool_start"; toolCallId: string; toolName: string; args: unknown }
-	| { type: "tool_end"; toolCallId: string; toolName: string; output: string; isError: boolean }
-	/** Usage of one assistant message / turn, to be added to the run's totals. `model` as reported by the child. */
-	| { type: "usage"; usage: Partial<Usage>; model?: string }
-	/** The model's turn ended with an error (provider error, failed turn). Not necessarily terminal. */
-	| { type: "error"; message: string }
-	/** A non-fatal note from the harness (e.g. codex's "model metadata not found"), kept in `RunResult.diagnostics`. */
-	| { type: "diagnostic"; message: string }
-	/** The harness refused a tool call for lack of permission (claude `result.permission_denials`). */
-	| { type: "permission_denied"; denial: PermissionDenial }
-	/** Terminal event: the harness finished its work. `status` is the harness's own verdict. */
-	| { type: "done"; status: "completed" | "failed" | "aborted"; error?: string };
+	| SessionEvent
+	| AssistantTextEvent
+	| ThinkingEvent
+	| ToolStartEvent
+	| ToolEndEvent
+	| UsageEvent
+	| ErrorEvent
+	| DiagnosticEvent
+	| PermissionDeniedEvent
+	| DoneEvent;

@@ -4,7 +4,7 @@
  */
 
 import { resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
-import { type LoadedRoster, loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
+import { loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";

@@ -7,7 +7,7 @@ import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@earendi
 import type { LimitFunction } from "p-limit";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { LaunchState } from "../config/extension-state.ts";
-import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";

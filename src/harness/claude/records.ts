@@ -1,7 +1,7 @@
 /**
  * `claude -p --output-format stream-json --verbose` records (Claude Code 2.1.332; verified in
  * reference/codex-and-claude-cli.md §3.3 and against the pinned binary). Wire types only; the mapping to
- * RunEvents is in `claude.ts`. Every record carries `session_id`; fields not read here are left out.
+ * RunEvents is in `events.ts`. Every record carries `session_id`; fields not read here are left out.
  */
 
 /** Token counts of one message or of a whole invocation (`result.usage`). */
@@ -32,58 +32,66 @@ export interface ClaudePermissionDenial {
 	tool_input?: unknown;
 }
 
-export type ClaudeRecord =
-	| {
-			type: "system";
-			/** `init` first; also `api_retry`, `status`, `thinking_tokens`, `compact_boundary`, … */
-			subtype: string;
-			session_id?: string;
-			/** init: the tools the session offers, after `--tools` / `--disallowedTools`. */
-			tools?: string[];
-			model?: string;
-			permissionMode?: string;
-			/** api_retry */
-			attempt?: number;
-			max_retries?: number;
-			error?: string;
-	  }
-	| {
-			type: "assistant";
-			message: {
-				id: string;
-				/** `<synthetic>` for messages claude makes up itself (API errors). */
-				model?: string;
-				content: ClaudeContentBlock[];
-				usage?: ClaudeUsage;
-			};
-			/** Set on messages of a sub-agent (Task tool) inside the session. */
-			parent_tool_use_id?: string | null;
-			session_id?: string;
-			/** Set when the message reports an API error, e.g. `"unknown"`. */
-			error?: string;
-	  }
-	| {
-			type: "user";
-			message: { role: "user"; content: string | ClaudeContentBlock[] };
-			parent_tool_use_id?: string | null;
-			session_id?: string;
-	  }
-	| {
-			type: "result";
-			/** `success`, `error_during_execution`, `error_max_turns`, `error_max_budget_usd`, … */
-			subtype: string;
-			/** True for API errors even when `subtype` is `success`. */
-			is_error: boolean;
-			api_error_status?: number | null;
-			/** The final answer, or the error text (`API Error: 400 …`). */
-			result?: string;
-			/** Problems of `error_*` subtypes, e.g. `No conversation found with session ID: …`. */
-			errors?: string[];
-			num_turns?: number;
-			session_id?: string;
-			/** USD, computed by claude from its price table. */
-			total_cost_usd?: number;
-			/** This invocation only (not the session's history). */
-			usage?: ClaudeUsage;
-			permission_denials?: ClaudePermissionDenial[];
-	  };
+/** Session start and status notes: `init` first; also `api_retry`, `status`, `thinking_tokens`, `compact_boundary`, … */
+export interface ClaudeSystemRecord {
+	type: "system";
+	subtype: string;
+	session_id?: string;
+	/** init: the tools the session offers, after `--tools` / `--disallowedTools`. */
+	tools?: string[];
+	model?: string;
+	permissionMode?: string;
+	/** api_retry */
+	attempt?: number;
+	max_retries?: number;
+	error?: string;
+}
+
+/** One content block of an assistant message. */
+export interface ClaudeAssistantRecord {
+	type: "assistant";
+	message: {
+		id: string;
+		/** `<synthetic>` for messages claude makes up itself (API errors). */
+		model?: string;
+		content: ClaudeContentBlock[];
+		usage?: ClaudeUsage;
+	};
+	/** Set on messages of a sub-agent (Task tool) inside the session. */
+	parent_tool_use_id?: string | null;
+	session_id?: string;
+	/** Set when the message reports an API error, e.g. `"unknown"`. */
+	error?: string;
+}
+
+/** A user-side message: the task, or tool results. */
+export interface ClaudeUserRecord {
+	type: "user";
+	message: { role: "user"; content: string | ClaudeContentBlock[] };
+	parent_tool_use_id?: string | null;
+	session_id?: string;
+}
+
+/** The terminal record of an invocation. */
+export interface ClaudeResultRecord {
+	type: "result";
+	/** `success`, `error_during_execution`, `error_max_turns`, `error_max_budget_usd`, … */
+	subtype: string;
+	/** True for API errors even when `subtype` is `success`. */
+	is_error: boolean;
+	api_error_status?: number | null;
+	/** The final answer, or the error text (`API Error: 400 …`). */
+	result?: string;
+	/** Problems of `error_*` subtypes, e.g. `No conversation found with session ID: …`. */
+	errors?: string[];
+	num_turns?: number;
+	session_id?: string;
+	/** USD, computed by claude from its price table. */
+	total_cost_usd?: number;
+	/** This invocation only (not the session's history). */
+	usage?: ClaudeUsage;
+	permission_denials?: ClaudePermissionDenial[];
+}
+
+/** Every stdout record; `type` tells the variants apart. */
+export type ClaudeRecord = ClaudeSystemRecord | ClaudeAssistantRecord | ClaudeUserRecord | ClaudeResultRecord;

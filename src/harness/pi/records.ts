@@ -1,6 +1,6 @@
 /**
  * The subset of Pi's `--mode json` records the pi adapter reads (docs/json.md of Pi 1.6).
- * Wire types only; the mapping to RunEvents is in `pi.ts`.
+ * Wire types only; the mapping to RunEvents is in `events.ts`.
  */
 
 export interface PiUsage {

@@ -1,0 +1,120 @@
+/**
+ * The codex command builder (flags from `codex exec --help` of codex-cli 0.171.0, facts in
+ * reference/codex-and-claude-cli.md §2): LaunchSpec → `codex exec --json …`, each argument's flag named
+ * next to it, and what codex cannot honour.
+ */
+import type { HarnessCommand } from "../../core/harness-adapter.ts";
+import { LaunchError } from "../../core/launch-error.ts";
+import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
+import type { NativeCommand } from "../native-command.ts";
+import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "../skill-references.ts";
+
+/**
+ * Longest single argv string Linux accepts (MAX_ARG_STRLEN, 32 pages of 4 KiB), bytes. The agent body
+ * travels in one `-c developer_instructions=…` argument, since codex has no file form for it.
+ */
+const MAX_ARGUMENT_BYTES = 128 * 1024;
+
+/**
+ * `codex exec` arguments for `spec`, field by field. Values go in `--flag=value` form so a value starting
+ * with `-` is never read as a flag.
+ * @throws LaunchError when the spec asks for something codex cannot honour (see {@link codexProblems}).
+ */
+export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): HarnessCommand {
+	assertCodexCanRun(spec);
+	const args = [...command.args, "exec", "--json"];
+	// --cd: explicit, because a resumed thread otherwise takes the spawn cwd (reference §2.1 "working dir").
+	args.push(`--cd=${spec.cwd}`);
+	// --skip-git-repo-check: a child's cwd need not be a git repository.
+	args.push("--skip-git-repo-check");
+	if (spec.model) args.push(`--model=${spec.model}`);
+	// -c model_reasoning_effort: sent verbatim as `reasoning.effort`; codex does not validate it.
+	if (spec.effort) args.push("-c", `model_reasoning_effort=${tomlString(spec.effort)}`);
+	// -c developer_instructions: a separate developer message after codex's base prompt (no append flag exists).
+	if (spec.systemPromptAddition) {
+		args.push("-c", `developer_instructions=${tomlString(spec.systemPromptAddition)}`);
+	}
+	// auto_approve → --dangerously-bypass-approvals-and-sandbox; otherwise the workspace-write sandbox
+	// (exec's default is read-only; its approval policy is always "never").
+	args.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox=workspace-write"]));
+	// Options before `resume` apply to the resumed run; `-` reads the prompt from stdin.
+	// `--` ends codex's options: the id is never read as one (e.g. `--last`).
+	if (spec.session.kind === "resume") args.push("resume", "--", spec.session.nativeSessionId);
+	args.push("-");
+	// The task goes through stdin (prompt `-`), which is then closed: no argv limit, no flag parsing, and
+	// codex never blocks on an open pipe.
+	return { file: command.file, args, env: {}, stdin: appendSkillReferences(spec.task, spec.skillReferences) };
+}
+
+/** @throws LaunchError listing {@link codexProblems}, each prefixed `codex harness: `. */
+function assertCodexCanRun(spec: LaunchSpec): void {
+	const problems = codexProblems(spec);
+	if (problems.length > 0) throw new LaunchError(problems.map((p) => `codex harness: ${p}`));
+}
+
+/** Every option of `spec` codex cannot honour, each naming the option. Pure. */
+export function codexProblems(spec: LaunchSpec): string[] {
+	const problems: string[] = [];
+	if (spec.allowedTools !== undefined) {
+		problems.push("allowed_tools cannot be enforced: codex exec has no tool allow list (use the sandbox instead)");
+	}
+	if (spec.disallowedTools !== undefined && spec.disallowedTools.length > 0) {
+		problems.push("disallowed_tools cannot be enforced: codex exec has no tool deny list");
+	}
+	if (spec.systemPromptAddition) {
+		const bytes = Buffer.byteLength(`developer_instructions=${tomlString(spec.systemPromptAddition)}`);
+		if (bytes >= MAX_ARGUMENT_BYTES) {
+			problems.push(
+				`the agent body is ${bytes} bytes once encoded; codex takes it as one argument (-c developer_instructions), limited to ${MAX_ARGUMENT_BYTES} bytes`,
+			);
+		}
+	}
+	if (spec.resources) problems.push(...codexResourceProblems(spec.resources));
+	return problems;
+}
+
+function codexResourceProblems(resources: Resources): string[] {
+	const problems: string[] = [];
+	if (resources.skills.length > 0) problems.push(UNSUPPORTED_SKILLS_PROBLEM);
+	if (resources.plugins.length > 0) problems.push("resources.plugins: codex has no per-run plugin directory");
+	if (resources.extensions.length > 0) problems.push("resources.extensions: extensions are pi-only");
+	if (resources.packages.length > 0) {
+		problems.push("resources.packages: must be empty; this package never installs packages");
+	}
+	if (resources.mcp_servers !== null) {
+		problems.push(
+			resources.mcp_servers.length > 0
+				? "resources.mcp_servers: only null (inherit) is supported"
+				: "resources.mcp_servers: [] cannot be honoured: codex has no per-run switch that removes configured MCP servers (-c mcp_servers={} does not)",
+		);
+	}
+	if (!resources.inherit_personal_resources) {
+		problems.push(
+			"resources.inherit_personal_resources: false cannot be honoured: codex always loads $CODEX_HOME (config, AGENTS.md, skills)",
+		);
+	}
+	if (!resources.inherit_project_resources) {
+		problems.push(
+			"resources.inherit_project_resources: false cannot be honoured: codex has no switch for project skills and instructions",
+		);
+	}
+	if (!resources.include_instruction_files) {
+		problems.push(
+			"resources.include_instruction_files: false cannot be honoured: codex always reads $CODEX_HOME/AGENTS.md (project_doc_max_bytes=0 drops only project files)",
+		);
+	}
+	if (!resources.include_home_system_prompt) {
+		problems.push(
+			"resources.include_home_system_prompt: false cannot be honoured: codex has no home system prompt switch",
+		);
+	}
+	return problems;
+}
+
+/**
+ * A TOML basic string for a `-c key=value` override (codex parses the value as TOML). JSON's escapes are
+ * valid TOML; DEL is the one control character JSON leaves raw and TOML forbids.
+ */
+export function tomlString(value: string): string {
+	return JSON.stringify(value).replace(/\u007f/g, "\\u007f");
+}

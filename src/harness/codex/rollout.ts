@@ -1,0 +1,56 @@
+/**
+ * Codex's session store: the rollout files `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<threadId>.jsonl`,
+ * read for a resumed thread's earlier usage total.
+ */
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CodexUsage } from "./records.ts";
+
+/**
+ * The last cumulative usage codex recorded for `threadId`: `payload.info.total_token_usage` of the last
+ * `token_count` event in `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<threadId>.jsonl`. `undefined`
+ * when the rollout or a total cannot be found (the thread then counts from zero).
+ */
+export function readThreadUsage(codexHome: string, threadId: string): CodexUsage | undefined {
+	const file = findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`);
+	if (!file) return undefined;
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch {
+		return undefined;
+	}
+	const lines = text.split("\n");
+	for (let i = lines.length - 1; i >= 0; i--) {
+		if (!lines[i].includes('"token_count"')) continue;
+		try {
+			const record = JSON.parse(lines[i]) as { payload?: { info?: { total_token_usage?: CodexUsage } | null } };
+			const total = record.payload?.info?.total_token_usage;
+			if (total) return total;
+		} catch {
+			// A torn last line (the rollout of a killed run): look further up.
+		}
+	}
+	return undefined;
+}
+
+function findRollout(dir: string, suffix: string): string | undefined {
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return undefined;
+	}
+	// Newest first: date folders (YYYY/MM/DD) and rollout names (rollout-<timestamp>-…) sort by time, and a
+	// resumed thread is usually recent, so the walk of a long history ends early.
+	entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+	for (const entry of entries) {
+		const path = join(dir, entry.name);
+		if (entry.isFile() && entry.name.startsWith("rollout-") && entry.name.endsWith(suffix)) return path;
+		if (entry.isDirectory()) {
+			const found = findRollout(path, suffix);
+			if (found) return found;
+		}
+	}
+	return undefined;
+}

@@ -1,0 +1,97 @@
+/**
+ * The pi record parser: Pi's `--mode json` records (`records.ts`) → RunEvents.
+ */
+import type { EventParser } from "../../core/harness-adapter.ts";
+import type { RunEvent } from "../../core/run-event.ts";
+import type { PiAssistantMessage, PiRecord } from "./records.ts";
+
+/** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */
+export class PiEventParser implements EventParser {
+	private lastAssistant: PiAssistantMessage | undefined;
+
+	parse(raw: unknown): RunEvent[] {
+		const record = raw as PiRecord;
+		switch (record?.type) {
+			case "session":
+				return typeof record.id === "string" ? [{ type: "session", nativeSessionId: record.id }] : [];
+			case "message_update": {
+				const event = record.assistantMessageEvent;
+				if (event?.type === "text_delta" && event.delta)
+					return [{ type: "assistant_text", text: event.delta, final: false }];
+				if (event?.type === "thinking_delta" && event.delta) return [{ type: "thinking", text: event.delta }];
+				return [];
+			}
+			case "message_end":
+				return record.message?.role === "assistant" ? this.assistantEnd(record.message as PiAssistantMessage) : [];
+			case "tool_execution_start":
+				return [{ type: "tool_start", toolCallId: record.toolCallId, toolName: record.toolName, args: record.args }];
+			case "tool_execution_end": {
+				const output = (record.result?.content ?? [])
+					.map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`))
+					.join("");
+				return [
+					{
+						type: "tool_end",
+						toolCallId: record.toolCallId,
+						toolName: record.toolName,
+						output,
+						isError: record.isError === true,
+					},
+				];
+			}
+			case "agent_settled":
+				return [this.settled(record.aborted === true)];
+			default:
+				return [];
+		}
+	}
+
+	private assistantEnd(message: PiAssistantMessage): RunEvent[] {
+		this.lastAssistant = message;
+		const model = message.provider && message.model ? `${message.provider}/${message.model}` : message.model;
+		const events: RunEvent[] = [];
+		const text = (message.content ?? [])
+			.filter((part) => part.type === "text")
+			.map((part) => (part as { text: string }).text)
+			.join("");
+		events.push({ type: "assistant_text", text, final: true, model });
+		const usage = message.usage;
+		if (usage) {
+			events.push({
+				type: "usage",
+				model,
+				usage: {
+					inputTokens: usage.input ?? 0,
+					outputTokens: usage.output ?? 0,
+					cacheReadTokens: usage.cacheRead ?? 0,
+					cacheWriteTokens: usage.cacheWrite ?? 0,
+					costUsd: usage.cost?.total,
+					contextTokens: usage.totalTokens,
+					turns: 1,
+				},
+			});
+		}
+		if (message.stopReason === "error") {
+			events.push({ type: "error", message: message.errorMessage ?? "the model returned an error" });
+		}
+		return events;
+	}
+
+	private settled(aborted: boolean): RunEvent {
+		if (aborted || this.lastAssistant?.stopReason === "aborted") {
+			return {
+				type: "done",
+				status: "aborted",
+				error: this.lastAssistant?.errorMessage ?? "the child aborted its run",
+			};
+		}
+		if (this.lastAssistant?.stopReason === "error") {
+			return {
+				type: "done",
+				status: "failed",
+				error: this.lastAssistant.errorMessage ?? "the model returned an error",
+			};
+		}
+		return { type: "done", status: "completed" };
+	}
+}

@@ -15,10 +15,12 @@ import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./h
 import { createPiAdapter } from "./harness/pi/adapter.ts";
 import { resolvePiInvocation } from "./harness/pi/invocation.ts";
 import { JOB_MESSAGE_TYPE, JobRegistry } from "./runs/jobs.ts";
+import { LiveInputs } from "./runs/live-inputs.ts";
 import { LAUNCH_RECORD_TYPE } from "./sessions/launch-record.ts";
 import { LaunchRecords } from "./sessions/launch-records.ts";
 import { createJobsTool } from "./tools/jobs-tool.ts";
 import { createRosterTool, registerRosterCommand } from "./tools/roster-tool.ts";
+import { registerSendCommand } from "./tools/send-command.ts";
 import { createSubagentTool } from "./tools/subagent-tool.ts";
 
 export default function piNativeSubagents(pi: ExtensionAPI): void {
@@ -26,7 +28,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const state = new ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = pLimit(DEFAULT_SETTINGS.limits.global_concurrency);
 	const sessions = new LaunchRecords();
-	const jobs = new JobRegistry();
+	const inputs = new LiveInputs();
+	const jobs = new JobRegistry(inputs);
 	// Nothing outlives the session: running jobs are cancelled and their children killed.
 	pi.on("session_shutdown", () => jobs.close());
 	pi.on("session_start", (_event, ctx) => {
@@ -62,6 +65,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 			sessions,
 			persistRecord: (record) => pi.appendEntry(LAUNCH_RECORD_TYPE, record),
 			jobs,
+			inputs,
 			deliverJob: (job, text, details) =>
 				pi.sendMessage(
 					{
@@ -70,12 +74,13 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 						display: true,
 						details,
 					},
-					// A cancelled job was stopped on request: report it without starting a turn.
-					{ triggerTurn: job.status !== "cancelled", deliverAs: "followUp" },
+					// A cancelled or stopped job ended on request: report it without starting a turn.
+					{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
 				),
 		}),
 	);
 	pi.registerTool(createRosterTool(state));
 	pi.registerTool(createJobsTool(jobs));
 	registerRosterCommand(pi, state);
+	registerSendCommand(pi, inputs);
 }

@@ -2,6 +2,7 @@
  * The contract of one harness adapter: LaunchSpec → native command, and native record → RunEvents.
  * Nothing else lives in an adapter. Implemented under `harness/`; the run layer (`runs/`) drives it.
  */
+import type { InputCodec } from "./child-input.ts";
 import type { Harness, LaunchSpec } from "./launch-spec.ts";
 import type { RunEvent } from "./run-event.ts";
 
@@ -13,6 +14,11 @@ export interface HarnessCommand {
 	env: Record<string, string | undefined>;
 	/** Task text delivered on stdin (then closed); `undefined` means stdin is ignored. */
 	stdin?: string;
+	/**
+	 * Set when the child is kept in conversation over an open stdin (README.md "Talking to running
+	 * children"): the codec writes the task and encodes sends; `stdin` is then unused.
+	 */
+	conversation?: InputCodec;
 }
 
 /** Maps native stdout records to RunEvents; one parser per run, since some harnesses need state. */
@@ -35,6 +41,11 @@ export interface HarnessAdapter {
 	 * @throws LaunchError when the spec asks for something this harness cannot honour.
 	 */
 	buildCommand(spec: LaunchSpec, runDir: string): HarnessCommand;
+	/**
+	 * Why a running child of this harness cannot be sent input, when it cannot (a harness that reads its
+	 * whole prompt before it starts); the refusal message of every send and stop.
+	 */
+	inputRefusal?: string;
 	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
 	createParser(spec: LaunchSpec): EventParser;
 	/**

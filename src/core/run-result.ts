@@ -2,6 +2,7 @@
  * The outcome of one child run (DESIGN.md §2), as returned in the tool result's `details`.
  */
 
+import type { SentInput } from "./child-input.ts";
 import type { Harness } from "./launch-spec.ts";
 import type { PermissionDenial, Usage } from "./run-event.ts";
 
@@ -59,6 +60,8 @@ export interface RunResult {
 	diagnostics: string[];
 	/** Tool calls the harness refused for lack of permission (claude); absent when there were none. */
 	permissionDenials?: PermissionDenial[];
+	/** Messages sent to the child while it ran, in order, with what became of each; absent when none. */
+	inputs?: SentInput[];
 	/** Absolute path of the file with the full answer, when the answer given to the model was truncated. */
 	artifactPath?: string;
 	/** Wall time, ms. */

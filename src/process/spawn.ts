@@ -2,12 +2,19 @@
  * Start a child and see it to its end (DESIGN.md §3). This file is orchestration only: framing, the stderr
  * tail and group termination live in their own files.
  */
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { execa, type Result } from "execa";
 import { createFramer } from "./framing.ts";
 import { StderrTail } from "./stderr-tail.ts";
 import { GroupTerminator } from "./termination.ts";
-import type { ChildCommand, ProcessEnd, ProcessOptions, ProcessOutcome, RunningProcess } from "./types.ts";
+import type {
+	ChildCommand,
+	ProcessEnd,
+	ProcessInput,
+	ProcessOptions,
+	ProcessOutcome,
+	RunningProcess,
+} from "./types.ts";
 
 /** setTimeout fires at once for delays above 2^31-1 ms; a "generous" timeout must not end a run early. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -54,7 +61,11 @@ export function startProcess(command: ChildCommand, options: ProcessOptions): Ru
 		buffer: false,
 		reject: false,
 		encoding: "buffer",
-		...(command.stdin === undefined ? { stdin: "ignore" as const } : { input: command.stdin }),
+		...(command.openStdin
+			? { stdin: "pipe" as const }
+			: command.stdin === undefined
+				? { stdin: "ignore" as const }
+				: { input: command.stdin }),
 		stdout: "pipe",
 		stderr: "pipe",
 		// Termination is ours (group-wide); execa's would signal the leader only.
@@ -170,11 +181,35 @@ export function startProcess(command: ChildCommand, options: ProcessOptions): Ru
 
 	return {
 		pid,
+		input: command.openStdin ? openInput(child.stdin as Writable, () => exit !== undefined) : undefined,
 		terminalSeen() {
 			if (exit !== undefined || stopReason !== undefined || terminalTimer !== undefined) return;
 			terminalTimer = timer(limits.terminalGraceMs, () => stop("killed_after_terminal"));
 		},
 		done,
+	};
+}
+
+/** Line writer over an open stdin; a write after the child is gone is refused, and EPIPE is swallowed. */
+function openInput(stdin: Writable, exited: () => boolean): ProcessInput {
+	let ended = false;
+	stdin.on("error", () => {
+		ended = true;
+	});
+	return {
+		writeLine(line) {
+			if (ended || exited() || stdin.destroyed) return false;
+			stdin.write(`${line}\n`);
+			return true;
+		},
+		end() {
+			if (ended) return;
+			ended = true;
+			stdin.end();
+		},
+		get open() {
+			return !ended && !exited() && !stdin.destroyed;
+		},
 	};
 }
 

@@ -12,6 +12,18 @@ export interface ChildCommand {
 	env: Record<string, string>;
 	/** Text written to stdin, which is then closed. `undefined`: stdin is ignored (/dev/null). */
 	stdin?: string;
+	/** Keep stdin open as a pipe: `RunningProcess.input` writes lines and ends it (`stdin` is ignored). */
+	openStdin?: boolean;
+}
+
+/** The open stdin of a child started with `openStdin`. */
+export interface ProcessInput {
+	/** Writes `line` plus LF. Returns false (writing nothing) once input has ended or the child has exited. */
+	writeLine(line: string): boolean;
+	/** Closes stdin (idempotent). */
+	end(): void;
+	/** False once `end()` was called or the child has exited. */
+	readonly open: boolean;
 }
 
 export interface ProcessCallbacks {
@@ -70,6 +82,8 @@ export interface ProcessOutcome {
 export interface RunningProcess {
 	/** pid of the child, which is also its process-group id. `undefined` if the spawn failed. */
 	pid: number | undefined;
+	/** Set when the child was started with `openStdin`. */
+	input?: ProcessInput;
 	/** Tell the layer the harness emitted its terminal event: the child gets `terminalGraceMs` to exit. */
 	terminalSeen(): void;
 	/** Resolves once the child has exited (or been killed) and stdout has drained. Never rejects. */

@@ -4,12 +4,24 @@
  * session id; job status lives in memory only).
  */
 import { randomUUID } from "node:crypto";
+import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import { findChild, LiveInputs } from "./live-inputs.ts";
 
 /** `customType` of the follow-up message that delivers a finished job's result. */
 export const JOB_MESSAGE_TYPE = "pi-native-subagents.job";
 
-export type JobStatus = "running" | "completed" | "failed" | "cancelled";
+/** `stopped`: ended by a graceful stop (`stop`); `cancelled`: killed (`cancel`). */
+export type JobStatus = "running" | "completed" | "failed" | "cancelled" | "stopped";
+
+/** How long a graceful stop waits for the children to end their turns before killing them, ms. */
+export const STOP_GRACE_MS = 5_000;
+
+/** What a stop did: each asked child's receipt, and whether the grace ran out and the job was killed. */
+export interface StopOutcome {
+	receipts: Array<{ index: number; receipt: StopReceipt }>;
+	killed: boolean;
+}
 
 export interface Job {
 	/** Short id, unique within this extension load. */
@@ -33,12 +45,19 @@ interface Entry {
 	job: Job;
 	controller: AbortController;
 	settled: Promise<void>;
+	stopping: boolean;
 }
 
 /** The background jobs of one extension load, in memory. */
 export class JobRegistry {
 	readonly #entries = new Map<string, Entry>();
+	readonly #inputs: LiveInputs;
 	#closing = false;
+
+	/** @param inputs where the jobs' children's input channels are listed (shared with foreground calls). */
+	constructor(inputs: LiveInputs = new LiveInputs()) {
+		this.#inputs = inputs;
+	}
 
 	/**
 	 * Starts `run` now and returns its job at once. `run` gets the job's abort signal and reports live
@@ -49,7 +68,11 @@ export class JobRegistry {
 	start(
 		mode: CallMode,
 		label: string,
-		run: (signal: AbortSignal, update: (children: ChildRun[]) => void) => Promise<ChildRun[]>,
+		run: (
+			signal: AbortSignal,
+			update: (children: ChildRun[]) => void,
+			onInput: (index: number, channel: ChildInputChannel) => void,
+		) => Promise<ChildRun[]>,
 		finish: (job: Job, children: ChildRun[], error?: string) => void,
 	): Job {
 		const job: Job = {
@@ -61,24 +84,33 @@ export class JobRegistry {
 			children: [],
 		};
 		const controller = new AbortController();
-		const settled = (async () => {
+		const live = this.#inputs.open(job.id, true, () => job.children);
+		const entry: Entry = { job, controller, settled: Promise.resolve(), stopping: false };
+		entry.settled = (async () => {
 			let children: ChildRun[] = [];
 			let error: string | undefined;
 			try {
-				children = await run(controller.signal, (current) => {
-					job.children = current;
-				});
+				children = await run(
+					controller.signal,
+					(current) => {
+						job.children = current;
+					},
+					live.onInput,
+				);
 			} catch (caught) {
 				error = (caught as Error).message;
 			}
 			job.children = children;
 			job.endedAt = Date.now();
-			job.status = controller.signal.aborted
-				? "cancelled"
-				: !error && children.every((child) => child.phase === "completed")
-					? "completed"
-					: "failed";
+			job.status = entry.stopping
+				? "stopped"
+				: controller.signal.aborted
+					? "cancelled"
+					: !error && children.every((child) => child.phase === "completed")
+						? "completed"
+						: "failed";
 			this.#prune();
+			live.close();
 			// Delivery must not break the registry (or leave a rejected promise nobody awaits).
 			if (this.#closing) return;
 			try {
@@ -87,7 +119,7 @@ export class JobRegistry {
 				console.error(`pi-native-subagents: could not deliver background job ${job.id}: ${(caught as Error).message}`);
 			}
 		})();
-		this.#entries.set(job.id, { job, controller, settled });
+		this.#entries.set(job.id, entry);
 		return job;
 	}
 
@@ -116,6 +148,55 @@ export class JobRegistry {
 		entry.controller.abort();
 		await entry.settled;
 		return true;
+	}
+
+	/**
+	 * Sends `text` to child `child` (index, task_name or agent; optional for a one-child job) of running job
+	 * `id`. The receipt is the child's own (see ChildInputChannel); a finished job refuses with `exited`.
+	 */
+	async send(id: string, child: string | number | undefined, text: string, mode: SendMode): Promise<SendReceipt> {
+		const entry = this.#entries.get(id);
+		if (!entry) return { status: "refused", reason: "exited", message: `there is no job ${id}` };
+		if (entry.job.status !== "running") {
+			return { status: "refused", reason: "exited", message: `job ${id} has ended (${entry.job.status})` };
+		}
+		const call = this.#inputs.get(id);
+		const found = call ? findChild(call, child) : { error: `job ${id} has no running children` };
+		if ("error" in found) return { status: "refused", reason: "exited", message: found.error };
+		return found.channel.send(text, mode);
+	}
+
+	/**
+	 * Stops running job `id` gracefully: every running child's harness is asked to abort its turn (partial
+	 * text and usage are kept); children that cannot be asked, and any still running after `graceMs`, are
+	 * killed as `cancel` does. Resolves once the job has settled; `undefined` when no running job has that id.
+	 */
+	async stop(id: string, graceMs = STOP_GRACE_MS): Promise<StopOutcome | undefined> {
+		const entry = this.#entries.get(id);
+		if (entry?.job.status !== "running") return undefined;
+		entry.stopping = true;
+		const call = this.#inputs.get(id);
+		const running = entry.job.children.filter((child) => child.phase === "running");
+		const receipts = await Promise.all(
+			running.map(async (child) => {
+				const channel = call?.channels.get(child.index);
+				const receipt: StopReceipt = channel
+					? await channel.stop()
+					: { status: "refused", reason: "no_input_channel", message: "the child has no input channel" };
+				return { index: child.index, receipt };
+			}),
+		);
+		let killed = false;
+		// Queued children never start; a child that could not be asked is killed at once.
+		const mustKill =
+			receipts.some((r) => r.receipt.status === "refused") || entry.job.children.some((c) => c.phase === "pending");
+		const grace = new Promise<void>((resolve) => setTimeout(resolve, mustKill ? 0 : graceMs).unref());
+		if ((await Promise.race([entry.settled.then(() => "settled"), grace.then(() => "grace")])) === "grace") {
+			killed = true;
+			entry.controller.abort();
+		}
+		await entry.settled;
+		return { receipts, killed };
 	}
 
 	/**

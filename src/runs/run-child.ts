@@ -6,11 +6,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { startProcess } from "../process/spawn.ts";
 import type { ProcessOutcome } from "../process/types.ts";
+import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
 import { RunState } from "./run-state.ts";
 
@@ -24,6 +26,8 @@ export interface RunChildOptions {
 	 * if you keep it. Not throttled.
 	 */
 	onUpdate?: (partial: RunResult) => void;
+	/** Called once the child has started, with its input channel (refusing channel when it takes no input). */
+	onInput?: (channel: ChildInputChannel) => void;
 }
 
 /**
@@ -44,6 +48,7 @@ export async function runChild(
 		const state = new RunState(spec, describeCommand(command.file, command.args));
 		// The live result, not a copy: consumers copy at their own pace (the tool's throttled UI update).
 		const emit = () => options.onUpdate?.(state.result);
+		let channel: HeadlessInputChannel | undefined;
 		const running = startProcess(
 			{
 				file: command.file,
@@ -51,15 +56,18 @@ export async function runChild(
 				cwd: spec.cwd,
 				env: applyEnvOverrides(options.env, command.env),
 				stdin: command.stdin,
+				openStdin: command.conversation !== undefined,
 			},
 			{
 				limits: spec.limits,
 				signal: options.signal,
 				onRecord(record) {
+					channel?.observe(record);
 					let changed = false;
 					for (const event of parser.parse(record)) {
 						if (state.apply(event)) changed = true;
-						if (event.type === "done") running.terminalSeen();
+						// An open conversation ends when the harness's turn does, unless queued input starts another.
+						if (event.type === "done" && (channel?.turnEnded() ?? true)) running.terminalSeen();
 					}
 					if (changed) emit();
 				},
@@ -70,14 +78,29 @@ export async function runChild(
 		);
 		// Known from the start, so live results (and job listings) name the process group to watch.
 		state.result.pid = running.pid;
+		if (running.input && command.conversation) {
+			channel = new HeadlessInputChannel(spec.harness, running.input, command.conversation, state.result, emit);
+			channel.start();
+		}
+		if (running.pid !== undefined) {
+			options.onInput?.(channel ?? new NoInputChannel(spec.harness, adapter.inputRefusal ?? NO_STDIN));
+		}
 		const outcome = await running.done;
+		channel?.processEnded();
 		for (const event of parser.finish?.() ?? []) state.apply(event);
 		settle(state, outcome, adapter.commandEnv, spec.limits.timeoutMs);
+		const stopAck = channel?.stopAck;
+		if (stopAck && state.result.status !== "completed") {
+			state.setStatus("aborted", `stopped on request (${stopAck}); ${state.result.error ?? "the run ended"}`);
+		}
 		return state.result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}
 }
+
+/** The refusal of a harness that declares no reason of its own. */
+const NO_STDIN = "this child was started without an input channel";
 
 /** Final status from the process outcome and the harness's terminal verdict (DESIGN.md §3 last rule). */
 /**

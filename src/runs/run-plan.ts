@@ -4,6 +4,7 @@
  * children are recorded for resume (spec/rosters-resources-resume.md §Resumption).
  */
 import type { LimitFunction } from "p-limit";
+import type { ChildInputChannel } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
@@ -36,6 +37,8 @@ export interface RunPlanOptions {
 	signal?: AbortSignal;
 	/** Live children whenever one changes (not throttled; copy what you keep). */
 	onChildren(children: ChildRun[]): void;
+	/** A child's input channel once it has started. */
+	onInput?: (index: number, channel: ChildInputChannel) => void;
 }
 
 /** Resolves with one ChildRun per spec, in call order; never rejects for child failures. */
@@ -55,6 +58,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Chil
 			concurrency: options.concurrency,
 			globalLimit: options.globalLimit,
 			signal: options.signal,
+			onInput: options.onInput,
 			onUpdate(current) {
 				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);
 				options.onChildren(current);

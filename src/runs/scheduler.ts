@@ -4,6 +4,7 @@
  */
 import type { LimitFunction } from "p-limit";
 import pLimit from "p-limit";
+import type { ChildInputChannel } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
@@ -20,6 +21,8 @@ export interface ScheduleOptions {
 	signal?: AbortSignal;
 	/** Called whenever a child changes; `children` is the live list (do not keep references). */
 	onUpdate?: (children: ChildRun[]) => void;
+	/** Called when child `index` has started, with its input channel. */
+	onInput?: (index: number, channel: ChildInputChannel) => void;
 }
 
 /** The placeholder a chain step's task uses for the previous step's final answer. */
@@ -92,6 +95,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 					child.result = partial;
 					update();
 				},
+				onInput: (channel) => options.onInput?.(index, channel),
 			});
 			child.result = result;
 			child.phase = result.status;

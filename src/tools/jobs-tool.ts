@@ -1,29 +1,58 @@
 /**
- * The `subagent_jobs` tool: lists background jobs (DESIGN.md §1 `background: true`) and cancels one.
- * Job state is memory-only and bounded (runtime-contracts: retention stays bounded; a job id is not a
- * native session id).
+ * The `subagent_jobs` tool: lists background jobs (DESIGN.md §1 `background: true`), cancels one, sends a
+ * running child a message, or stops a job gracefully (README.md "Talking to running children"). Job state
+ * is memory-only and bounded (runtime-contracts: retention stays bounded; a job id is not a native session
+ * id).
  */
-import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import type { Job, JobRegistry } from "../runs/jobs.ts";
+import type { SendReceipt } from "../core/child-input.ts";
+import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
 import { childLabel } from "./result-text.ts";
+
+type JobsAction = "list" | "cancel" | "send" | "stop";
 
 const jobsSchema = Type.Object(
 	{
 		action: Type.Optional(
-			Type.Unsafe<"list" | "cancel">({
+			Type.Unsafe<JobsAction>({
 				type: "string",
-				enum: ["list", "cancel"],
-				description: '"list" (default) shows the jobs; "cancel" stops job_id and kills its children.',
+				enum: ["list", "cancel", "send", "stop"],
+				description:
+					'"list" (default) shows the jobs; "cancel" kills job_id\'s children at once; "send" gives a running child of job_id a message (text, mode); "stop" asks job_id\'s children to end their turns, keeping partial answers, and kills them only after a grace period.',
 			}),
 		),
-		job_id: Type.Optional(Type.String({ description: "The job to cancel." })),
+		job_id: Type.Optional(Type.String({ description: "The job to cancel, send to or stop." })),
+		child: Type.Optional(
+			Type.Union([Type.String(), Type.Number()], {
+				description: "send: the child's 0-based index or task_name (needed when the job has several children).",
+			}),
+		),
+		text: Type.Optional(Type.String({ description: "send: the message." })),
+		mode: Type.Optional(
+			Type.Unsafe<"steer" | "follow_up">({
+				type: "string",
+				enum: ["steer", "follow_up"],
+				description:
+					'send: "steer" (default) reaches the child during its current run; "follow_up" starts a new turn once the current one ends, and the job\'s result then includes both answers.',
+			}),
+		),
 	},
 	{ additionalProperties: false },
 );
 
 export interface JobsDetails {
 	jobs: Job[];
+	/** The receipt of a `send`. */
+	receipt?: SendReceipt;
+	/** What a `stop` did. */
+	stop?: StopOutcome;
+}
+
+type JobsResult = AgentToolResult<JobsDetails>;
+
+function reply(text: string, details: JobsDetails, isError = false): JobsResult {
+	return { content: [{ type: "text", text }], details, ...(isError ? { isError } : {}) };
 }
 
 /** The `subagent_jobs` tool definition over this extension load's jobs. */
@@ -32,34 +61,58 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsSch
 		name: "subagent_jobs",
 		label: "Subagent jobs",
 		description:
-			"List background sub-agent jobs started with subagent({ background: true }), or cancel one (action: cancel, job_id).",
-		promptSnippet: "List or cancel background sub-agent jobs",
+			"List background sub-agent jobs started with subagent({ background: true }), cancel one (action: cancel, job_id), send a running child a message (action: send, job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it), or stop one gracefully (action: stop, job_id).",
+		promptSnippet: "List, message, stop or cancel background sub-agent jobs",
 		parameters: jobsSchema,
 		async execute(_toolCallId, params) {
-			if (params.action === "cancel") {
-				if (!params.job_id) {
-					return { content: [{ type: "text", text: "cancel needs job_id" }], details: { jobs: [] }, isError: true };
-				}
-				const cancelled = await jobs.cancel(params.job_id);
-				const job = jobs.get(params.job_id);
-				if (!cancelled) {
-					const why = job ? `it is already ${job.status}` : "there is no such job";
-					return {
-						content: [{ type: "text", text: `job ${params.job_id} was not cancelled: ${why}` }],
-						details: { jobs: job ? [job] : [] },
-						isError: true,
-					};
-				}
-				return {
-					content: [{ type: "text", text: `job ${params.job_id} cancelled; its children were stopped` }],
-					details: { jobs: job ? [job] : [] },
-				};
+			const action = params.action ?? "list";
+			if (action === "list") {
+				const list = jobs.list();
+				return reply(list.length === 0 ? "No background jobs." : list.map(describeJob).join("\n"), { jobs: list });
 			}
-			const list = jobs.list();
-			const text = list.length === 0 ? "No background jobs." : list.map(describeJob).join("\n");
-			return { content: [{ type: "text", text }], details: { jobs: list } };
+			const id = params.job_id;
+			if (!id) return reply(`${action} needs job_id`, { jobs: [] }, true);
+			if (action === "send") return send(jobs, id, params);
+			if (action === "stop") return stop(jobs, id);
+			const cancelled = await jobs.cancel(id);
+			const job = jobs.get(id);
+			if (!cancelled) {
+				const why = job ? `it is already ${job.status}` : "there is no such job";
+				return reply(`job ${id} was not cancelled: ${why}`, { jobs: job ? [job] : [] }, true);
+			}
+			return reply(`job ${id} cancelled; its children were stopped`, { jobs: job ? [job] : [] });
 		},
 	};
+}
+
+async function send(
+	jobs: JobRegistry,
+	id: string,
+	params: { child?: string | number; text?: string; mode?: "steer" | "follow_up" },
+): Promise<JobsResult> {
+	const receipt = await jobs.send(id, params.child, params.text ?? "", params.mode ?? "steer");
+	const job = jobs.get(id);
+	return reply(describeReceipt(receipt), { jobs: job ? [job] : [], receipt }, receipt.status === "refused");
+}
+
+async function stop(jobs: JobRegistry, id: string): Promise<JobsResult> {
+	const outcome = await jobs.stop(id);
+	const job = jobs.get(id);
+	if (!outcome) {
+		const why = job ? `it is already ${job.status}` : "there is no such job";
+		return reply(`job ${id} was not stopped: ${why}`, { jobs: job ? [job] : [] }, true);
+	}
+	const asked = outcome.receipts.map(({ index, receipt }) =>
+		receipt.status === "requested" ? `child ${index}: ${receipt.ack}` : `child ${index}: refused (${receipt.message})`,
+	);
+	const end = outcome.killed ? "the grace period ran out; the rest was killed" : "every child ended its turn";
+	return reply(`job ${id} stopped (${end}). ${asked.join("; ")}`, { jobs: job ? [job] : [], stop: outcome });
+}
+
+/** One line for a receipt: its status, then the child's acknowledgement or the refusal's reason. */
+export function describeReceipt(receipt: SendReceipt): string {
+	if (receipt.status === "refused") return `refused (${receipt.reason}): ${receipt.message}`;
+	return `${receipt.status} (${receipt.inputId}): ${receipt.ack}`;
 }
 
 function describeJob(job: Job): string {

@@ -6,7 +6,7 @@
 import type { Usage as PiUsage } from "@earendil-works/pi-ai";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { Usage } from "../core/run-event.ts";
-import { emptyUsage } from "../core/run-result.ts";
+import { emptyUsage, type RunResult } from "../core/run-result.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
 import { addUsage } from "../runs/run-state.ts";
 
@@ -37,7 +37,8 @@ export function buildResultText(
 			return `${head}never started${mode === "chain" ? " (an earlier step did not complete)" : " (the call was aborted first)"}`;
 		}
 		if (!result) return `${head}failed: ${child.error ?? "no result"}`;
-		const answer = deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
+		const answer =
+			earlierAnswers(result) + deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
 		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}`;
 		const partial = answer ? `\n\nPartial output:\n${answer}` : "";
 		return `${head}${describeFailure(result)}${partial}`;
@@ -50,6 +51,20 @@ export function buildResultText(
 		? `; the chain stopped at step ${stopped.index + 1} (${childLabel(stopped)}: ${stopped.phase})`
 		: "";
 	return `${summary}${stop}\n\n${sections.join("\n\n")}`;
+}
+
+/**
+ * The answers a child gave before each follow-up it took (README.md "Talking to running children"), so the
+ * result has every turn's answer, not only the last; "" when it took none.
+ */
+function earlierAnswers(result: RunResult): string {
+	const followUps = (result.inputs ?? []).filter((input) => input.mode === "follow_up" && input.status === "delivered");
+	if (followUps.length === 0) return "";
+	const parts = followUps.map(
+		(input, i) =>
+			`Answer before follow-up ${i + 1} (${JSON.stringify(input.text)}):\n${input.answerBefore || "(no text answer)"}`,
+	);
+	return `${parts.join("\n\n")}\n\nAnswer after the last follow-up:\n`;
 }
 
 /** The children's usage added up (tokens; cost in USD, unknown when no child reported one). */

@@ -17,6 +17,7 @@ import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { assertHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir } from "../runs/artifacts.ts";
 import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
+import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
@@ -43,6 +44,8 @@ export interface SubagentToolDeps {
 	persistRecord(record: LaunchRecord): void;
 	/** Background jobs of this extension load. */
 	jobs: JobRegistry;
+	/** Input channels of running children; foreground calls are listed here while they run. */
+	inputs: LiveInputs;
 	/** Delivers a finished background job's message (status, usage, result text) to the parent session. */
 	deliverJob(job: Job, message: string, details: SubagentDetails): void;
 }
@@ -152,7 +155,8 @@ async function executeSubagent(
 		const job = deps.jobs.start(
 			plan.mode,
 			describePlan(plan),
-			(jobSignal, update) => runPlan(plan, runOptions(deps, state, limits, resumed, jobSignal, update)),
+			(jobSignal, update, onInput) =>
+				runPlan(plan, { ...runOptions(deps, state, limits, resumed, jobSignal, update), onInput }),
 			(finished, children, error) => {
 				const text = error
 					? `failed: ${error}`
@@ -184,18 +188,23 @@ async function executeSubagent(
 		});
 	};
 	let children: ChildRun[];
+	let live: ChildRun[] = [];
+	// Listed while it runs, so the user can talk to its children (`/subagent-send`).
+	const inputs = deps.inputs.open(callId, false, () => live);
 	try {
-		children = await runPlan(
-			plan,
-			runOptions(deps, state, limits, resumed, signal, (current) => {
+		children = await runPlan(plan, {
+			...runOptions(deps, state, limits, resumed, signal, (current) => {
+				live = current;
 				if (!onUpdate) return;
 				latest = current;
 				const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
 				if (wait <= 0) flush();
 				else pending ??= setTimeout(flush, wait);
 			}),
-		);
+			onInput: inputs.onInput,
+		});
 	} finally {
+		inputs.close();
 		if (pending) clearTimeout(pending);
 	}
 	return {

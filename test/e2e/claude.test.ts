@@ -206,14 +206,19 @@ describe("claude tool controls", () => {
 				args: command.args,
 				cwd: launch.cwd,
 				env: applyEnvOverrides(process.env as Record<string, string>, command.env),
-				stdin: command.stdin,
+				openStdin: true,
 			},
 			{
 				limits: launch.limits,
-				onRecord: (record) => records.push(record as Record<string, unknown>),
+				onRecord(record) {
+					records.push(record as Record<string, unknown>);
+					// The turn is over: close stdin, as the run layer does.
+					if ((record as { type?: string }).type === "result") running.input?.end();
+				},
 				onDiagnostic: () => {},
 			},
 		);
+		for (const line of command.conversation?.startLines() ?? []) running.input?.writeLine(line);
 		const outcome = await running.done;
 		expect(outcome.exitCode).toBe(0);
 		const init = records.find((record) => record.type === "system" && record.subtype === "init");

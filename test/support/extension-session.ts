@@ -11,6 +11,7 @@ import { fauxAssistantMessage, fauxProvider, fauxToolCall, type JsonObject } fro
 import {
 	createAgentSession,
 	DefaultResourceLoader,
+	type ExtensionUIContext,
 	ModelRuntime,
 	SessionManager,
 	SettingsManager,
@@ -23,6 +24,8 @@ export interface ExtensionSessionOptions {
 	agentDir: string;
 	/** Default true. */
 	projectTrusted?: boolean;
+	/** A UI for the session (mode "tui"): extension commands then see `ctx.hasUI` and notify through it. */
+	uiContext?: ExtensionUIContext;
 }
 
 export interface ToolCallOutcome<T = unknown> {
@@ -98,7 +101,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		settingsManager,
 		sessionManager: SessionManager.inMemory(cwd),
 	});
-	await session.bindExtensions({ mode: "print" });
+	await session.bindExtensions(options.uiContext ? { mode: "tui", uiContext: options.uiContext } : { mode: "print" });
 	const runner = session.extensionRunner;
 	let callCount = 0;
 

@@ -11,6 +11,7 @@ import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { NativeCommand } from "../native-command.ts";
 import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "../skill-references.ts";
+import { createClaudeInputCodec } from "./stream-input.ts";
 
 export interface ClaudeAdapterOptions {
 	/**
@@ -48,8 +49,16 @@ export function claudeBypassRefusal(env: NodeJS.ProcessEnv, uid: number | undefi
 export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): HarnessCommand {
 	assertClaudeCanRun(spec, options);
 	const command = options.command();
-	// -p with no prompt argument reads the prompt from stdin; stream-json requires --verbose.
-	const args = [...command.args, "-p", "--output-format=stream-json", "--verbose"];
+	// -p with stream-json input: user messages as JSON lines on stdin, replayed once claude takes them
+	// (the delivery receipt); stream-json output requires --verbose.
+	const args = [
+		...command.args,
+		"-p",
+		"--input-format=stream-json",
+		"--output-format=stream-json",
+		"--verbose",
+		"--replay-user-messages",
+	];
 	const env: Record<string, string | undefined> = {};
 	// --session-id / --resume: the id is chosen here, so it is known even if the child dies early.
 	args.push(
@@ -80,12 +89,12 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 		// No flag drops CLAUDE.md files; this variable (read by the binary) drops user and project ones.
 		if (!resources.include_instruction_files) env.CLAUDE_CODE_DISABLE_CLAUDE_MDS = "1";
 	}
-	// The task goes through stdin, which is then closed: no argv limit, no flag parsing, no 3 s stdin wait.
+	// The task is the first stream-json user message: no argv limit, no flag parsing, byte-exact.
 	return {
 		file: command.file,
 		args,
 		env,
-		stdin: appendSkillReferences(spec.task, spec.skillReferences),
+		conversation: createClaudeInputCodec(appendSkillReferences(spec.task, spec.skillReferences)),
 	};
 }
 

@@ -34,6 +34,8 @@ export class ClaudeEventParser implements EventParser {
 	private answered = false;
 	private open: OpenMessage | undefined;
 	private sessionSeen = false;
+	/** `total_cost_usd` of the last result, USD. */
+	private costSoFar = 0;
 	private model: string | undefined;
 	private contextTokens: number | undefined;
 	private readonly toolNames = new Map<string, string>();
@@ -137,11 +139,21 @@ export class ClaudeEventParser implements EventParser {
 			type: "permission_denied",
 			denial: { toolName: denial.tool_name, toolCallId: denial.tool_use_id, input: denial.tool_input },
 		}));
-		events.push({ type: "usage", model: this.model, usage: usageOf(record, this.contextTokens) });
+		const usage = usageOf(record, this.contextTokens);
+		// `total_cost_usd` counts every turn of the process so far (stream-json input runs several): add the delta.
+		if (usage.costUsd !== undefined) {
+			const total = usage.costUsd;
+			usage.costUsd = total - this.costSoFar;
+			this.costSoFar = total;
+		}
+		events.push({ type: "usage", model: this.model, usage });
+		const answered = this.answered;
+		// The next turn (a queued user message) answers afresh.
+		this.answered = false;
 		// `is_error` decides: API errors come with subtype "success" (reference §3.3).
 		if (!record.is_error && record.subtype === "success") {
 			// `result` repeats the final text; it is the answer only when no assistant text came before it.
-			if (!this.answered && record.result) events.push({ type: "assistant_text", text: record.result, final: true });
+			if (!answered && record.result) events.push({ type: "assistant_text", text: record.result, final: true });
 			events.push({ type: "done", status: "completed" });
 			return events;
 		}

@@ -30,11 +30,19 @@ export function codexHomeDir(env: NodeJS.ProcessEnv): string {
 	return env.CODEX_HOME || join(homedir(), ".codex");
 }
 
+/**
+ * Why a running codex child takes no input (README.md "Talking to running children"): `codex exec` reads
+ * its whole prompt from stdin to EOF before it starts and reads nothing after.
+ */
+export const CODEX_INPUT_REFUSAL =
+	"codex exec reads its whole prompt before it starts and takes no input while it runs; resume the child (subagent with resume: its native session id) once it has finished";
+
 /** Builds the codex adapter. */
 export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter {
 	return {
 		harness: "codex",
 		commandEnv: CODEX_COMMAND_ENV,
+		inputRefusal: CODEX_INPUT_REFUSAL,
 		buildCommand: (spec) => buildCodexCommand(spec, options.command()),
 		createParser: (spec) =>
 			new CodexEventParser(

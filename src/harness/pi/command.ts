@@ -1,6 +1,6 @@
 /**
  * The pi command builder (flags from `pi --help` of Pi 1.6, see reference/pi-cli-and-extension-api.md §2):
- * LaunchSpec → `pi --mode json …`, each argument's flag named next to it, and what pi cannot honour.
+ * LaunchSpec → `pi --mode rpc …`, each argument's flag named next to it, and what pi cannot honour.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,6 +8,7 @@ import type { HarnessCommand } from "../../core/harness-adapter.ts";
 import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { PiInvocation } from "./invocation.ts";
+import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
 
 /** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
@@ -28,12 +29,13 @@ export interface PiAdapterOptions {
 
 export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
 	const invocation = options.invocation();
-	const args = [...invocation.args, "--mode", "json"];
+	// RPC mode: the same events as json mode, plus commands on stdin (steer, follow_up, abort).
+	const args = [...invocation.args, "--mode", "rpc"];
 	// Sessions are persisted (resumable by id) but in our own directory.
 	args.push("--session-dir", options.sessionDir);
 	if (spec.session.kind === "resume") {
 		// The exact file, not the id: pi matches ids by prefix and, for a session of another cwd, asks on
-		// stdin whether to fork it (stdin carries the task here).
+		// whether to fork it.
 		const file = findPiSessionFile(options.sessionDir, spec.session.nativeSessionId);
 		if (!file)
 			throw new LaunchError(`pi harness: ${piSessionMissing(options.sessionDir, spec.session.nativeSessionId)}`);
@@ -56,9 +58,9 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 	if (spec.resources) args.push(...piResourceFlags(spec.resources, spec.cwd, options.agentDir));
 	// Project trust is always explicit: the child follows the parent's decision (Pi `-a` / `-na`).
 	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
-	// The task goes through stdin: no argv size limit, and text starting with `-` or `@` is not parsed
-	// as an option or a file reference. Pi trims surrounding whitespace of piped stdin (main.js readPipedStdin).
-	return { file: invocation.file, args, env: {}, stdin: spec.task };
+	// The task is a JSON `prompt` command on stdin: no argv size limit, no option or `@file` parsing, and
+	// byte-exact (piped stdin in json mode would be trimmed, main.js readPipedStdin).
+	return { file: invocation.file, args, env: {}, conversation: createPiInputCodec(spec.task) };
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * The pi record parser: Pi's `--mode json` records (`records.ts`) → RunEvents.
+ * The pi record parser: Pi's `--mode rpc` records (the `--mode json` events plus command responses,
+ * `records.ts`) → RunEvents.
  */
 import type { EventParser } from "../../core/harness-adapter.ts";
 import type { RunEvent } from "../../core/run-event.ts";
-import type { PiAssistantMessage, PiRecord } from "./records.ts";
+import type { PiAssistantMessage, PiRecord, PiResponse } from "./records.ts";
+import { PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
 
 /** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */
 export class PiEventParser implements EventParser {
@@ -14,6 +16,8 @@ export class PiEventParser implements EventParser {
 		switch (record?.type) {
 			case "session":
 				return typeof record.id === "string" ? [{ type: "session", nativeSessionId: record.id }] : [];
+			case "response":
+				return this.response(record);
 			case "message_update": {
 				const event = record.assistantMessageEvent;
 				if (event?.type === "text_delta" && event.delta)
@@ -44,6 +48,21 @@ export class PiEventParser implements EventParser {
 			default:
 				return [];
 		}
+	}
+
+	/** RPC mode has no session header: the id comes from `get_state`; a refused task ends the run. */
+	private response(record: PiResponse): RunEvent[] {
+		const sessionId = record.data?.sessionId;
+		if (record.id === PI_STATE_ID && typeof sessionId === "string")
+			return [{ type: "session", nativeSessionId: sessionId }];
+		if (record.id === PI_TASK_ID && record.success === false) {
+			const error = `pi refused the task: ${record.error ?? "no reason given"}`;
+			return [
+				{ type: "error", message: error },
+				{ type: "done", status: "failed", error },
+			];
+		}
+		return [];
 	}
 
 	private assistantEnd(message: PiAssistantMessage): RunEvent[] {

@@ -39,4 +39,14 @@ export type PiRecord =
 			result?: { content?: Array<{ type: string; text?: string }> };
 			isError?: boolean;
 	  }
-	| { type: "agent_settled"; aborted?: boolean };
+	| { type: "agent_settled"; aborted?: boolean }
+	| PiResponse;
+
+/** An RPC `response` record (docs/rpc-commands.md): the answer to one stdin command, by `id`. */
+export interface PiResponse {
+	type: "response";
+	id?: string;
+	success?: boolean;
+	error?: string;
+	data?: { sessionId?: unknown };
+}

@@ -30,8 +30,14 @@ describe("claude command line", () => {
 			runDir,
 		);
 		expect(command.file).toBe("claude");
-		const [p, format, verbose, session, ...rest] = command.args;
-		expect([p, format, verbose]).toEqual(["-p", "--output-format=stream-json", "--verbose"]);
+		const [p, input, format, verbose, replay, session, ...rest] = command.args;
+		expect([p, input, format, verbose, replay]).toEqual([
+			"-p",
+			"--input-format=stream-json",
+			"--output-format=stream-json",
+			"--verbose",
+			"--replay-user-messages",
+		]);
 		expect(session).toMatch(/^--session-id=/);
 		expect(session?.slice("--session-id=".length)).toMatch(UUID);
 		const promptFile = join(runDir, "append-system-prompt.md");
@@ -44,12 +50,14 @@ describe("claude command line", () => {
 			"--disallowedTools=Write",
 		]);
 		expect(readFileSync(promptFile, "utf8")).toBe("--be terse");
-		expect(command.stdin).toBe("-@task");
+		expect(command.conversation?.startLines()).toEqual([
+			JSON.stringify({ type: "user", message: { role: "user", content: "-@task" } }),
+		]);
 		expect(command.env).toEqual({});
 	});
 
 	it("picks a new session id for every launch", () => {
-		const id = () => adapter.buildCommand(spec(), "/unused")?.args[3];
+		const id = () => adapter.buildCommand(spec(), "/unused")?.args[5];
 		expect(id()).not.toBe(id());
 	});
 
@@ -78,7 +86,7 @@ describe("claude command line", () => {
 			}),
 			"/unused",
 		);
-		expect(command.args.slice(4)).toEqual([
+		expect(command.args.slice(6)).toEqual([
 			"--plugin-dir=/p/one",
 			"--plugin-dir=/p/two",
 			"--strict-mcp-config",
@@ -95,7 +103,8 @@ describe("claude command line", () => {
 
 	it("appends the skill reference block to the verbatim task", () => {
 		const command = adapter.buildCommand(spec({ task: "Review.", skillReferences: ["/r/SKILL.md"] }), "/unused");
-		expect(command.stdin).toBe(
+		const [line] = command.conversation?.startLines() ?? [];
+		expect(JSON.parse(line ?? "{}").message.content).toBe(
 			'Review.\n\nSelected skill files: read and follow these before doing the assigned task.\n- "/r/SKILL.md"',
 		);
 	});

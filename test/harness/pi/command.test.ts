@@ -19,7 +19,7 @@ const adapter = createPiAdapter({
 const spec = (overrides: Partial<LaunchSpec> = {}): LaunchSpec => launchSpec({ harness: "pi", cwd: dir, ...overrides });
 
 describe("pi command line", () => {
-	it("maps each launch field to its pi flag and sends the task on stdin", () => {
+	it("maps each launch field to its pi flag and sends the task as an RPC prompt command", () => {
 		const runDir = mkdtempSync(join(tmpdir(), "pi-run-"));
 		const command = adapter.buildCommand(
 			spec({
@@ -36,7 +36,7 @@ describe("pi command line", () => {
 		expect(command.args).toEqual([
 			"cli.js",
 			"--mode",
-			"json",
+			"rpc",
 			"--session-dir",
 			"/sessions",
 			"--model",
@@ -52,7 +52,9 @@ describe("pi command line", () => {
 			"--approve",
 		]);
 		expect(readFileSync(join(runDir, "append-system-prompt.md"), "utf8")).toBe("--be careful");
-		expect(command.stdin).toBe("-@task");
+		const lines = (command.conversation?.startLines() ?? []).map((line) => JSON.parse(line));
+		expect(lines.map((line) => line.type)).toEqual(["get_state", "prompt"]);
+		expect(lines[1].message).toBe("-@task");
 	});
 
 	it("passes --no-approve in an untrusted project and --no-tools for an empty allowlist", () => {

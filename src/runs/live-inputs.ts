@@ -1,0 +1,74 @@
+/**
+ * The input channels of running children, by call (README.md "Talking to running children"): a
+ * background job's id or a foreground call's id, then the child's position. A channel is listed from the
+ * child's start until the call ends; a finished child's channel stays and refuses with `exited`.
+ */
+import type { ChildInputChannel } from "../core/child-input.ts";
+import type { ChildRun } from "../core/child-run.ts";
+
+/** One call whose children can be sent input. */
+export interface LiveCall {
+	/** Job id, or the foreground call's tool call id. */
+	id: string;
+	background: boolean;
+	/** The call's children (live list). */
+	children: () => ChildRun[];
+	channels: Map<number, ChildInputChannel>;
+}
+
+/** What a child reference matched: a channel, or why none was found. */
+export type ChildLookup = { channel: ChildInputChannel; child: ChildRun } | { error: string };
+
+/** The live calls of one extension load. */
+export class LiveInputs {
+	readonly #calls = new Map<string, LiveCall>();
+
+	/** Registers a call; returns the function that records a child's channel, and the one that ends the call. */
+	open(id: string, background: boolean, children: () => ChildRun[]) {
+		const call: LiveCall = { id, background, children, channels: new Map() };
+		this.#calls.set(id, call);
+		return {
+			onInput: (index: number, channel: ChildInputChannel) => call.channels.set(index, channel),
+			close: () => this.#calls.delete(id),
+		};
+	}
+
+	get(id: string): LiveCall | undefined {
+		return this.#calls.get(id);
+	}
+
+	/** Foreground calls running now, oldest first. */
+	foreground(): LiveCall[] {
+		return [...this.#calls.values()].filter((call) => !call.background);
+	}
+}
+
+/**
+ * The child `ref` names in `call`: its 0-based index (a number or digits), or its `task_name`, agent or
+ * roster entry name. Without `ref`, the call's only child.
+ */
+export function findChild(call: LiveCall, ref: string | number | undefined): ChildLookup {
+	const children = call.children();
+	let matches: ChildRun[];
+	if (ref === undefined || ref === "") {
+		matches = children.length === 1 ? children : [];
+		if (matches.length === 0)
+			return { error: `call ${call.id} has ${children.length} children; name one (index or task_name)` };
+	} else if (typeof ref === "number" || /^\d+$/.test(ref)) {
+		const index = Number(ref);
+		matches = children.filter((child) => child.index === index);
+	} else {
+		matches = children.filter((child) => child.taskName === ref || child.agent === ref);
+	}
+	if (matches.length > 1)
+		return { error: `"${ref}" names ${matches.length} children of call ${call.id}; use an index` };
+	const child = matches[0];
+	if (!child) {
+		const names = children.map((c) => `${c.index}${c.taskName ? ` (${c.taskName})` : c.agent ? ` (${c.agent})` : ""}`);
+		return { error: `no child "${ref}" in call ${call.id}; its children are ${names.join(", ")}` };
+	}
+	const channel = call.channels.get(child.index);
+	if (!channel)
+		return { error: `child ${child.index} of call ${call.id} is ${child.phase} and has no input channel yet` };
+	return { channel, child };
+}

@@ -129,6 +129,16 @@ describe("a real pi child in single mode", () => {
 		expect(runOf(result.details).finalAnswer).toBe("received");
 	});
 
+	it("delivers a task with surrounding whitespace and blank lines byte for byte (pi's RPC prompt is not trimmed)", async () => {
+		const task = "\n\n   indented whitespace task\t\n  keep the trailing spaces   \n\n";
+		env.server.scriptFor("indented whitespace task", { text: "kept" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { agent: "echo", task });
+		expect(isError).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText.includes("indented whitespace task"));
+		expect(JSON.stringify(request?.lastUserText)).toBe(JSON.stringify(task));
+		expect(runOf(result.details).finalAnswer).toBe("kept");
+	});
+
 	it("names the available agents when the agent is unknown and spawns nothing", async () => {
 		const before = env.server.requests.length;
 		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { agent: "nope", task: "x" });

@@ -4,12 +4,14 @@
  * delivery are asserted from the children's own acknowledgements (pi's RPC responses and user-message
  * events, claude's replays); the fake model's gates hold a turn open while input arrives.
  */
+import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { CODEX_INPUT_REFUSAL } from "../../src/harness/codex/adapter.ts";
 import { JOB_MESSAGE_TYPE, type Job } from "../../src/runs/jobs.ts";
 import type { JobsDetails } from "../../src/tools/jobs-tool.ts";
-import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
 import type { RecordedRequest } from "../support/fake-model/index.ts";
 import { waitUntil } from "../support/processes.ts";
 
@@ -236,5 +238,53 @@ describe("sending to claude and codex children", () => {
 		});
 		held.open();
 		expect((await finished(jobId)).status).toBe("completed");
+	});
+});
+
+describe("steering a foreground call from the UI", () => {
+	it("steers the child of a running foreground call with /subagent-send in a session with a UI", async () => {
+		const notes: Array<{ message: string; level: string }> = [];
+		// A UI whose notifications are recorded; every other UI method does nothing (Pi copies its methods).
+		const methods = ["select", "confirm", "input", "editor", "custom", "setStatus", "setWidget", "setTitle"];
+		methods.push("setFooter", "setHeader", "setWorkingMessage", "setWorkingVisible", "setWorkingIndicator");
+		methods.push("setHiddenThinkingLabel", "pasteToEditor", "setEditorText", "getEditorText", "setEditorComponent");
+		methods.push("getEditorComponent", "addAutocompleteProvider", "onTerminalInput", "getToolsExpanded");
+		methods.push("setToolsExpanded", "getAllThemes", "getTheme", "setTheme");
+		const uiContext = {
+			...Object.fromEntries(methods.map((name) => [name, () => undefined])),
+			notify: (message: string, level = "info") => notes.push({ message, level }),
+		} as unknown as ExtensionUIContext;
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, uiContext });
+		try {
+			const held = gate();
+			env.server.scriptFor(
+				"foreground steer task",
+				async () => {
+					await held.wait;
+					return { text: "first draft" };
+				},
+				(request) => ({ text: `final, after: ${request.userTexts.at(-1)}` }),
+			);
+			const call = session.callTool<SubagentDetails>("subagent", { agent: "echo", task: "foreground steer task" });
+			await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "foreground steer task"));
+			await session.prompt("/subagent-send - steer from the user");
+			expect(notes).toEqual([
+				{ message: expect.stringMatching(/^subagent-send: queued \(input-1\): pi: steer queued/), level: "info" },
+			]);
+			held.open();
+			const { result, isError } = await call;
+			expect(isError, textOf(result)).toBe(false);
+			const run = runOf(result.details);
+			expect(run.finalAnswer).toBe("final, after: steer from the user");
+			expect(run.inputs).toEqual([expect.objectContaining({ text: "steer from the user", status: "delivered" })]);
+			// Once the call has ended there is nothing to steer.
+			await session.prompt("/subagent-send - too late");
+			expect(notes.at(-1)).toEqual({
+				message: "subagent-send: refused (exited): no subagent call is running in the foreground",
+				level: "error",
+			});
+		} finally {
+			session.dispose();
+		}
 	});
 });

@@ -7,7 +7,8 @@
  *   parsing, the child's exit and drain, and the result text.
  * - **Baseline**: median wall time, ms, of a bare spawn-and-parse of the same child: `node:child_process`
  *   `spawn` of the exact command the pi adapter builds (same file, args and environment), the task written to
- *   stdin, stdout read to its end split on LF and `JSON.parse`d, until the process has closed.
+ *   stdin as pi's RPC prompt command (stdin closed at `agent_settled`), stdout read to its end split on LF and
+ *   `JSON.parse`d, until the process has closed.
  * - **Ratio**: value ÷ baseline; 1.00 means the extension costs nothing measurable over a hand-rolled launch.
  *
  * Both kinds talk to the same fake model server (echo answers, no delay), in the same isolated pi home. Each
@@ -166,7 +167,10 @@ async function runThroughExtension(env: E2eEnv): Promise<{ ms: number; childMs: 
 async function runBare(command: HarnessCommand, cwd: string, env: Record<string, string>): Promise<number> {
 	const started = performance.now();
 	const child = spawn(command.file, command.args, { cwd, env, stdio: ["pipe", "pipe", "ignore"] });
-	child.stdin.end(command.stdin ?? "");
+	// A conversation (pi --mode rpc) takes its task as command lines and ends when stdin closes after the run.
+	const lines = command.conversation?.startLines();
+	if (lines) child.stdin.write(lines.map((line) => `${line}\n`).join(""));
+	else child.stdin.end(command.stdin ?? "");
 	const decoder = new StringDecoder("utf8");
 	let rest = "";
 	let answer = "";
@@ -179,6 +183,7 @@ async function runBare(command: HarnessCommand, cwd: string, env: Record<string,
 				type?: string;
 				message?: { role?: string; content?: Array<{ type: string; text?: string }> };
 			};
+			if (record.type === "agent_settled" && lines) child.stdin.end();
 			if (record.type === "message_end" && record.message?.role === "assistant") {
 				answer = (record.message.content ?? []).map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
 			}

@@ -53,6 +53,20 @@ rows.push({
 	meaning: "subagent single run ÷ bare spawn of the same pi child; 1.00 = free",
 });
 
+const { benchPiRpcMode } = await import("./pi-rpc-mode.ts");
+const rpcMode = await benchPiRpcMode(10);
+console.log(
+	`pi child in RPC mode vs JSON mode, ${rpcMode.runs} alternating runs each after a warm-up: ` +
+		`rpc ${fixed(rpcMode.rpcMs)} ms, json ${fixed(rpcMode.jsonMs)} ms, ratio ${fixed(rpcMode.ratio, 2)}`,
+);
+rows.push({
+	name: "pi RPC vs JSON mode",
+	value: `${fixed(rpcMode.rpcMs)} ms`,
+	baseline: `${fixed(rpcMode.jsonMs)} ms`,
+	ratio: rpcMode.ratio,
+	meaning: "single pi child, --mode rpc ÷ --mode json; ≤ 1.00 = no slower",
+});
+
 const { benchParallelEfficiency } = await import("./parallel-efficiency.ts");
 const parallel = await benchParallelEfficiency({ tasks: 8, delayMs: 1500, runs: 3 });
 console.log(

@@ -1,81 +1,25 @@
 /**
- * Talking to running children (README.md "Talking to running children"): `subagent_jobs` send and stop,
- * and `/subagent-send` for a foreground call, with real pi, claude and codex children. Receipts and
- * delivery are asserted from the children's own acknowledgements (pi's RPC responses and user-message
- * events, claude's replays); the fake model's gates hold a turn open while input arrives.
+ * Talking to running pi children (README.md "Talking to running children"): `subagent_jobs` send and stop,
+ * and `/subagent-send` for a foreground call. Receipts and delivery are asserted from pi's own
+ * acknowledgements (its RPC responses and user-message events); the fake model's gates hold a turn open
+ * while input arrives.
  */
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
-import { CODEX_INPUT_REFUSAL } from "../../src/harness/codex/adapter.ts";
-import { JOB_MESSAGE_TYPE, type Job } from "../../src/runs/jobs.ts";
-import type { JobsDetails } from "../../src/tools/jobs-tool.ts";
+import type { Job } from "../../src/runs/jobs.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
-import type { RecordedRequest } from "../support/fake-model/index.ts";
-import { waitUntil } from "../support/processes.ts";
+import { gate, jobHelpers, userTextsOf } from "../support/jobs.ts";
 
 let env: E2eEnv;
+let h: ReturnType<typeof jobHelpers>;
 
 beforeAll(async () => {
-	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } }, nativeHomes: true });
+	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } } });
+	h = jobHelpers(env);
 });
 afterAll(async () => env?.close());
-
-/** A gate: `wait` resolves once `open()` was called. */
-function gate() {
-	let open: () => void = () => {};
-	const wait = new Promise<void>((resolve) => {
-		open = resolve;
-	});
-	return { open, wait };
-}
-
-async function startJob(args: Record<string, unknown>): Promise<string> {
-	const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { ...args, background: true });
-	expect(isError, textOf(result)).toBe(false);
-	return result.details.jobId as string;
-}
-
-function jobs(args: Record<string, unknown>) {
-	return env.session.callTool<JobsDetails>("subagent_jobs", args);
-}
-
-/** The job as listed once it has ended and its result message has been delivered (and any turn it started settled). */
-async function finished(jobId: string): Promise<Job> {
-	await waitUntil(
-		() => deliveries().some((text) => text.includes(`Background job ${jobId} `)),
-		`job ${jobId}'s result message`,
-		20_000,
-	);
-	await env.session.waitForIdle();
-	const listed = await jobs({});
-	return listed.result.details.jobs.find((job) => job.id === jobId) as Job;
-}
-
-/** Text of the messages that delivered job results so far. */
-function deliveries(): string[] {
-	return env.session
-		.branch()
-		.filter((entry) => entry.type === "custom_message" && entry.customType === JOB_MESSAGE_TYPE)
-		.map((entry) => {
-			const content = (entry as unknown as { content: string | Array<{ text?: string }> }).content;
-			return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
-		});
-}
-
-/** Lists the jobs until `check` holds for job `jobId` (one call at a time; the job must not end meanwhile). */
-async function pollJob(jobId: string, check: (job: Job) => boolean, what: string): Promise<void> {
-	const deadline = Date.now() + 10_000;
-	for (;;) {
-		const job = (await jobs({})).result.details.jobs.find((j) => j.id === jobId);
-		if (job && check(job)) return;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-}
-
-const userTextsOf = (request: RecordedRequest | undefined) => request?.userTexts ?? [];
 
 describe("sending to a running pi child", () => {
 	it("steers a running pi child: the model sees the steering text within the same run and the answer reflects it", async () => {
@@ -88,9 +32,9 @@ describe("sending to a running pi child", () => {
 			},
 			(request) => ({ text: `final, after: ${request.userTexts.at(-1)}` }),
 		);
-		const jobId = await startJob({ agent: "echo", task: "pi steer task" });
+		const jobId = await h.startJob({ agent: "echo", task: "pi steer task" });
 		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "pi steer task"));
-		const sent = await jobs({ action: "send", job_id: jobId, text: "use tabs instead", mode: "steer" });
+		const sent = await h.jobs({ action: "send", job_id: jobId, text: "use tabs instead", mode: "steer" });
 		expect(sent.isError, textOf(sent.result)).toBe(false);
 		// pi's own acknowledgement: its RPC response to the steer command said "queued".
 		expect(sent.result.details.receipt).toMatchObject({
@@ -98,7 +42,7 @@ describe("sending to a running pi child", () => {
 			ack: expect.stringContaining("pi: steer queued"),
 		});
 		held.open();
-		const job = await finished(jobId);
+		const job = await h.finished(jobId);
 		const run = job.children[0]?.result;
 		expect(job.status).toBe("completed");
 		expect(run?.finalAnswer).toBe("final, after: use tabs instead");
@@ -121,20 +65,20 @@ describe("sending to a running pi child", () => {
 			},
 			{ text: "answer two" },
 		);
-		const jobId = await startJob({ agent: "echo", task: "pi follow-up task" });
+		const jobId = await h.startJob({ agent: "echo", task: "pi follow-up task" });
 		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "pi follow-up task"));
-		const sent = await jobs({ action: "send", job_id: jobId, text: "now the second part", mode: "follow_up" });
+		const sent = await h.jobs({ action: "send", job_id: jobId, text: "now the second part", mode: "follow_up" });
 		expect(sent.result.details.receipt).toMatchObject({
 			status: "queued",
 			ack: expect.stringContaining("pi: follow_up queued"),
 		});
 		held.open();
-		const job = await finished(jobId);
+		const job = await h.finished(jobId);
 		const run = job.children[0]?.result;
 		expect(run?.finalAnswer).toBe("answer two");
 		expect(run?.inputs?.[0]).toMatchObject({ status: "delivered", answerBefore: "answer one" });
 		expect(run?.usage.turns).toBe(2);
-		const delivered = deliveries().find((text) => text.includes(`Background job ${jobId} `));
+		const delivered = h.deliveries().find((text) => text.includes(`Background job ${jobId} `));
 		expect(delivered).toContain("answer one");
 		expect(delivered).toContain("answer two");
 	});
@@ -146,22 +90,22 @@ describe("sending to a running pi child", () => {
 			await held.wait;
 			return { text: "slow done" };
 		});
-		const jobId = await startJob({
+		const jobId = await h.startJob({
 			tasks: [
 				{ agent: "echo", task: "quick child", task_name: "quick" },
 				{ agent: "echo", task: "slow sibling", task_name: "slow" },
 			],
 		});
 		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "slow sibling"));
-		await pollJob(jobId, (job) => job.children[0]?.phase === "completed", "the quick child to finish");
-		const sent = await jobs({ action: "send", job_id: jobId, child: "quick", text: "too late", mode: "steer" });
+		await h.pollJob(jobId, (job) => job.children[0]?.phase === "completed", "the quick child to finish");
+		const sent = await h.jobs({ action: "send", job_id: jobId, child: "quick", text: "too late", mode: "steer" });
 		expect(sent.isError).toBe(true);
 		expect(sent.result.details.receipt).toMatchObject({ status: "refused", reason: "exited" });
-		const empty = await jobs({ action: "send", job_id: jobId, child: "slow", text: "  \n", mode: "steer" });
+		const empty = await h.jobs({ action: "send", job_id: jobId, child: "slow", text: "  \n", mode: "steer" });
 		expect(empty.result.details.receipt).toMatchObject({ status: "refused", reason: "empty_text" });
 		held.open();
-		await finished(jobId);
-		const afterEnd = await jobs({ action: "send", job_id: jobId, child: "slow", text: "after the end" });
+		await h.finished(jobId);
+		const afterEnd = await h.jobs({ action: "send", job_id: jobId, child: "slow", text: "after the end" });
 		expect(afterEnd.result.details.receipt).toMatchObject({ status: "refused", reason: "exited" });
 	});
 
@@ -175,9 +119,9 @@ describe("sending to a running pi child", () => {
 			},
 			{ hang: true },
 		);
-		const jobId = await startJob({ agent: "echo", task: "pi stop task" });
+		const jobId = await h.startJob({ agent: "echo", task: "pi stop task" });
 		await env.server.waitFor((requests) => requests.filter((r) => r.userTexts.includes("pi stop task")).length === 2);
-		const stopped = await jobs({ action: "stop", job_id: jobId });
+		const stopped = await h.jobs({ action: "stop", job_id: jobId });
 		expect(stopped.isError, textOf(stopped.result)).toBe(false);
 		expect(stopped.result.details.stop).toEqual({
 			receipts: [{ index: 0, receipt: { status: "requested", ack: "pi: accepted" } }],
@@ -193,51 +137,6 @@ describe("sending to a running pi child", () => {
 		// pi ended by itself after its stdin closed, not by a signal.
 		expect(run?.signal).toBeNull();
 		expect(run?.exitCode).toBe(0);
-	});
-});
-
-describe("sending to claude and codex children", () => {
-	it("follows up a claude child: claude replays it at its next turn and the result has both answers", async () => {
-		const held = gate();
-		env.server.scriptFor(
-			"claude follow-up task",
-			async () => {
-				await held.wait;
-				return { text: "claude one" };
-			},
-			{ text: "claude two" },
-		);
-		const jobId = await startJob({ agent_type: "claude_code", task: "claude follow-up task" });
-		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "claude follow-up task"));
-		const sent = await jobs({ action: "send", job_id: jobId, text: "claude, one more thing", mode: "follow_up" });
-		expect(sent.result.details.receipt).toMatchObject({ status: "queued", ack: expect.stringContaining("claude:") });
-		held.open();
-		const job = await finished(jobId);
-		const run = job.children[0]?.result;
-		expect(job.status, run?.error).toBe("completed");
-		expect(run?.finalAnswer).toBe("claude two");
-		expect(run?.inputs?.[0]).toMatchObject({ status: "delivered", answerBefore: "claude one" });
-		const second = env.server.requests.find((r) => r.lastUserText === "claude, one more thing");
-		expect(userTextsOf(second)).toEqual(["claude follow-up task", "claude, one more thing"]);
-	});
-
-	it("refuses a send to a codex child, saying codex takes no input and to resume it after it finishes", async () => {
-		const held = gate();
-		env.server.scriptFor("codex send task", async () => {
-			await held.wait;
-			return { text: "codex done" };
-		});
-		const jobId = await startJob({ agent_type: "codex", task: "codex send task" });
-		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText.includes("codex send task")));
-		const sent = await jobs({ action: "send", job_id: jobId, text: "hello codex" });
-		expect(sent.isError).toBe(true);
-		expect(sent.result.details.receipt).toEqual({
-			status: "refused",
-			reason: "no_input_channel",
-			message: CODEX_INPUT_REFUSAL,
-		});
-		held.open();
-		expect((await finished(jobId)).status).toBe("completed");
 	});
 });
 

@@ -59,7 +59,7 @@ export interface LauncherOverheadBench {
 	bareMs: number;
 	/** extensionMs ÷ bareMs. */
 	ratio: number;
-	/** The child command both kinds ran (task on stdin). */
+	/** The child command both kinds ran (task as an RPC prompt command on stdin). */
 	command: string;
 }
 

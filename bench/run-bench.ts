@@ -43,7 +43,7 @@ const launcher = await benchLauncherOverhead(15);
 console.log(
 	`launcher overhead, ${launcher.runs} alternating runs each after a warm-up: subagent single run ${fixed(launcher.extensionMs)} ms ` +
 		`(child ${fixed(launcher.extensionChildMs)} ms of it), bare spawn-and-parse ${fixed(launcher.bareMs)} ms, ` +
-		`ratio ${fixed(launcher.ratio, 2)}\n  child: ${launcher.command} < task on stdin`,
+		`ratio ${fixed(launcher.ratio, 2)}\n  child: ${launcher.command} (task as an RPC prompt on stdin)`,
 );
 rows.push({
 	name: "launcher overhead",

@@ -46,6 +46,8 @@ interface Entry {
 	controller: AbortController;
 	settled: Promise<void>;
 	stopping: boolean;
+	/** Aborted by a graceful stop: children not yet started never start. */
+	noMoreStarts: AbortController;
 }
 
 /** The background jobs of one extension load, in memory. */
@@ -72,6 +74,7 @@ export class JobRegistry {
 			signal: AbortSignal,
 			update: (children: ChildRun[]) => void,
 			onInput: (index: number, channel: ChildInputChannel) => void,
+			noMoreStarts: AbortSignal,
 		) => Promise<ChildRun[]>,
 		finish: (job: Job, children: ChildRun[], error?: string) => void,
 	): Job {
@@ -85,7 +88,13 @@ export class JobRegistry {
 		};
 		const controller = new AbortController();
 		const live = this.#inputs.open(job.id, true, () => job.children);
-		const entry: Entry = { job, controller, settled: Promise.resolve(), stopping: false };
+		const entry: Entry = {
+			job,
+			controller,
+			settled: Promise.resolve(),
+			stopping: false,
+			noMoreStarts: new AbortController(),
+		};
 		entry.settled = (async () => {
 			let children: ChildRun[] = [];
 			let error: string | undefined;
@@ -96,6 +105,7 @@ export class JobRegistry {
 						job.children = current;
 					},
 					live.onInput,
+					entry.noMoreStarts.signal,
 				);
 			} catch (caught) {
 				error = (caught as Error).message;
@@ -167,14 +177,23 @@ export class JobRegistry {
 	}
 
 	/**
-	 * Stops running job `id` gracefully: every running child's harness is asked to abort its turn (partial
-	 * text and usage are kept); children that cannot be asked, and any still running after `graceMs`, are
-	 * killed as `cancel` does. Resolves once the job has settled; `undefined` when no running job has that id.
+	 * Stops running job `id` gracefully: queued children never start, every running child's harness is
+	 * asked to abort its turn (partial text and usage are kept); children that cannot be asked, and any
+	 * still running `graceMs` ms after the request, are killed as `cancel` does. Resolves once the job has settled; `undefined` when no running job has that id.
 	 */
 	async stop(id: string, graceMs = STOP_GRACE_MS): Promise<StopOutcome | undefined> {
 		const entry = this.#entries.get(id);
 		if (entry?.job.status !== "running") return undefined;
 		entry.stopping = true;
+		entry.noMoreStarts.abort();
+		let killed = false;
+		const kill = () => {
+			if (killed) return;
+			killed = true;
+			entry.controller.abort();
+		};
+		// The grace runs from the request, so a harness that never acknowledges cannot hold the stop up.
+		const graceTimer = setTimeout(kill, graceMs);
 		const call = this.#inputs.get(id);
 		const running = entry.job.children.filter((child) => child.phase === "running");
 		const receipts = await Promise.all(
@@ -186,16 +205,10 @@ export class JobRegistry {
 				return { index: child.index, receipt };
 			}),
 		);
-		let killed = false;
-		// Queued children never start; a child that could not be asked is killed at once.
-		const mustKill =
-			receipts.some((r) => r.receipt.status === "refused") || entry.job.children.some((c) => c.phase === "pending");
-		const grace = new Promise<void>((resolve) => setTimeout(resolve, mustKill ? 0 : graceMs).unref());
-		if ((await Promise.race([entry.settled.then(() => "settled"), grace.then(() => "grace")])) === "grace") {
-			killed = true;
-			entry.controller.abort();
-		}
+		// A child that could not be asked is killed at once; queued children were kept from starting above.
+		if (receipts.some((r) => r.receipt.status === "refused")) kill();
 		await entry.settled;
+		clearTimeout(graceTimer);
 		return { receipts, killed };
 	}
 

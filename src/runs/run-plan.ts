@@ -35,6 +35,8 @@ export interface RunPlanOptions {
 	/** Sessions the caller already claimed for this call (resumes); released at the end. */
 	resumed: readonly string[];
 	signal?: AbortSignal;
+	/** Aborting keeps children that have not started from starting; running ones go on (a graceful stop). */
+	noMoreStarts?: AbortSignal;
 	/** Live children whenever one changes (not throttled; copy what you keep). */
 	onChildren(children: ChildRun[]): void;
 	/** A child's input channel once it has started. */
@@ -58,6 +60,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Chil
 			concurrency: options.concurrency,
 			globalLimit: options.globalLimit,
 			signal: options.signal,
+			noMoreStarts: options.noMoreStarts,
 			onInput: options.onInput,
 			onUpdate(current) {
 				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);

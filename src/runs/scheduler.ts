@@ -19,6 +19,8 @@ export interface ScheduleOptions {
 	/** Limit shared by all calls of the parent session (children running at once overall). */
 	globalLimit: LimitFunction;
 	signal?: AbortSignal;
+	/** Aborting keeps children that have not started from starting (`skipped`); running ones go on. */
+	noMoreStarts?: AbortSignal;
 	/** Called whenever a child changes; `children` is the live list (do not keep references). */
 	onUpdate?: (children: ChildRun[]) => void;
 	/** Called when child `index` has started, with its input channel. */
@@ -43,6 +45,9 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 		phase: "pending",
 	}));
 	const update = () => options.onUpdate?.(children);
+	/** Fires when no further child may start: an abort, or a graceful stop. */
+	const stopSignals = [options.signal, options.noMoreStarts].filter((signal) => signal !== undefined);
+	const startSignal = stopSignals.length > 1 ? AbortSignal.any(stopSignals) : stopSignals[0];
 	update();
 
 	/**
@@ -51,7 +56,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 	 * never holds up an abort or a job cancellation behind another call's running children.
 	 */
 	const underGlobalLimit = (index: number, spec: LaunchSpec): Promise<void> => {
-		const signal = options.signal;
+		const signal = startSignal;
 		let started = false;
 		const queued = options.globalLimit(() => {
 			started = true;
@@ -81,7 +86,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 
 	const runOne = async (index: number, spec: LaunchSpec): Promise<void> => {
 		const child = children[index];
-		if (options.signal?.aborted) {
+		if (startSignal?.aborted) {
 			child.phase = "skipped";
 			return;
 		}

@@ -155,8 +155,8 @@ async function executeSubagent(
 		const job = deps.jobs.start(
 			plan.mode,
 			describePlan(plan),
-			(jobSignal, update, onInput) =>
-				runPlan(plan, { ...runOptions(deps, state, limits, resumed, jobSignal, update), onInput }),
+			(jobSignal, update, onInput, noMoreStarts) =>
+				runPlan(plan, { ...runOptions(deps, state, limits, resumed, jobSignal, update), onInput, noMoreStarts }),
 			(finished, children, error) => {
 				const text = error
 					? `failed: ${error}`

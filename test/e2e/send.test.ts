@@ -138,6 +138,29 @@ describe("sending to a running pi child", () => {
 		expect(run?.signal).toBeNull();
 		expect(run?.exitCode).toBe(0);
 	});
+
+	it("stops a parallel job gracefully: queued children never start and running ones end their turns unkilled", async () => {
+		const tasks = [1, 2, 3, 4, 5].map((n) => ({ agent: "echo", task: `parallel stop task ${n}`, task_name: `t${n}` }));
+		for (const { task } of tasks) env.server.scriptFor(task, { hang: true });
+		const jobId = await h.startJob({ tasks });
+		// Four run at once (concurrency 4); the fifth waits for a slot.
+		await env.server.waitFor(
+			(requests) => requests.filter((r) => r.lastUserText.startsWith("parallel stop task")).length === 4,
+		);
+		const stopped = await h.jobs({ action: "stop", job_id: jobId });
+		const outcome = stopped.result.details.stop;
+		expect(outcome?.killed).toBe(false);
+		expect(outcome?.receipts.map((r) => r.receipt.status)).toEqual([
+			"requested",
+			"requested",
+			"requested",
+			"requested",
+		]);
+		const phases = (stopped.result.details.jobs[0] as Job).children.map((child) => child.phase);
+		expect(phases.filter((phase) => phase === "aborted")).toHaveLength(4);
+		expect(phases.filter((phase) => phase === "skipped")).toHaveLength(1);
+		expect(env.server.requests.filter((r) => r.lastUserText.startsWith("parallel stop task"))).toHaveLength(4);
+	});
 });
 
 describe("steering a foreground call from the UI", () => {

@@ -4,8 +4,9 @@
  */
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { getAgentDir, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import pLimit from "p-limit";
+import { atInheritedMaxDepth } from "./config/depth.ts";
 import { ExtensionState } from "./config/extension-state.ts";
 import { DEFAULT_SETTINGS } from "./config/settings.ts";
 import { createClaudeAdapter } from "./harness/claude/adapter.ts";
@@ -14,6 +15,7 @@ import { codexHomeDir, createCodexAdapter } from "./harness/codex/adapter.ts";
 import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./harness/native-command.ts";
 import { createPiAdapter } from "./harness/pi/adapter.ts";
 import { resolvePiInvocation } from "./harness/pi/invocation.ts";
+import { ConsentRecord, readApproveFlag } from "./launch/trust.ts";
 import { JOB_MESSAGE_TYPE, JobRegistry } from "./runs/jobs.ts";
 import { LiveInputs } from "./runs/live-inputs.ts";
 import { LAUNCH_RECORD_TYPE } from "./sessions/launch-record.ts";
@@ -40,6 +42,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		for (const problem of state.problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	});
 	pi.on("session_tree", (_event, ctx) => sessions.addFrom(ctx.sessionManager.getBranch()));
+	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
+	if (atInheritedMaxDepth(process.env)) return;
 	pi.registerTool(
 		createSubagentTool({
 			adapters: {
@@ -63,6 +67,9 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 			baseEnv: () => process.env,
 			updateIntervalMs: 100,
 			sessions,
+			trustStore: new ProjectTrustStore(agentDir),
+			approveFlag: readApproveFlag(process.argv),
+			consents: new ConsentRecord(),
 			persistRecord: (record) => pi.appendEntry(LAUNCH_RECORD_TYPE, record),
 			jobs,
 			inputs,

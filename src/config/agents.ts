@@ -16,6 +16,7 @@
  * Unknown keys are errors naming the key: a typo such as `modle:` would otherwise launch the child on
  * the wrong model without a word. A bad file is reported in `errors` and never hides other agents.
  */
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
@@ -43,6 +44,8 @@ export interface AgentDefinition {
 	source: AgentSource;
 	/** Absolute path of the `.md` file. */
 	filePath: string;
+	/** sha256 (hex) of the file's content: what a trust confirmation and a resume check refer to. */
+	digest: string;
 }
 
 /** A file (or agents directory) that could not be used, with every reason found. */
@@ -120,11 +123,17 @@ export function parseAgentFile(content: string, filePath: string, source: AgentS
 		systemPrompt: body.trim(),
 		source,
 		filePath,
+		digest: contentDigest(content),
 	};
 	if (fm.tools !== undefined) agent.tools = fm.tools;
 	if (fm.model !== undefined) agent.model = fm.model;
 	if (fm.effort !== undefined) agent.effort = fm.effort;
 	return { ok: true, agent };
+}
+
+/** sha256 (hex) of an agent file's text. */
+export function contentDigest(content: string): string {
+	return createHash("sha256").update(content).digest("hex");
 }
 
 function isDirectory(path: string): boolean {

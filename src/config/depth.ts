@@ -25,6 +25,21 @@ export function readDepthState(env: NodeJS.ProcessEnv, settingMaxDepth: number):
 	return { depth, maxDepth: inherited ?? settingMaxDepth };
 }
 
+/**
+ * Whether this process is a child at the maximum delegation depth, from its inherited variables alone: it
+ * is then offered no orchestration tool (SECURITY.md "Delegation depth"). A malformed variable counts as
+ * not at the maximum here; calls are refused with the parse error instead.
+ */
+export function atInheritedMaxDepth(env: NodeJS.ProcessEnv): boolean {
+	try {
+		const depth = parseDepth(env[DEPTH_ENV], DEPTH_ENV);
+		const max = parseDepth(env[MAX_DEPTH_ENV], MAX_DEPTH_ENV);
+		return depth !== undefined && max !== undefined && depth >= max;
+	} catch {
+		return false;
+	}
+}
+
 /** @throws LaunchError naming both numbers when a child at `depth + 1` would exceed `maxDepth`. */
 export function assertDepthAllows(state: DepthState): void {
 	const childDepth = state.depth + 1;

@@ -56,8 +56,13 @@ export interface LaunchProvenance {
 	rosterEntry?: string;
 	/** Normalized `agent.json` of the entry, when it came from one. */
 	agentDefinitionFile?: string;
-	/** sha256 of the parsed definition the launch used. */
+	/**
+	 * sha256 of the definition the session started from: a roster entry's parsed settings, or a Markdown
+	 * agent file's content. Kept unchanged on resume.
+	 */
 	definitionDigest?: string;
+	/** sha256 of the Markdown agent file's content this launch runs (on resume: the file as it is now). */
+	agentDigest?: string;
 	/** sha256 of the child roster's parsed contents at launch (its entries' settings). */
 	childRosterDigest?: string;
 }
@@ -84,7 +89,11 @@ export interface LaunchSpec {
 	disallowedTools?: string[];
 	/** Bypass approvals / sandbox for this call only. */
 	autoApprove: boolean;
-	/** The parent's project trust; pi children get an explicit `--approve` / `--no-approve` from it. */
+	/**
+	 * Whether the child's cwd is explicitly trusted (SECURITY.md "Trust"): pi children get `--approve` /
+	 * `--no-approve` from it, claude children load no project settings and codex children no project
+	 * instructions without it.
+	 */
 	projectTrusted: boolean;
 	/** Text appended to the child's system prompt (an agent definition's body). */
 	systemPromptAddition?: string;

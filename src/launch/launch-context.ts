@@ -3,14 +3,17 @@
  * tool's `ctx`; plain data plus one callback, so resolution is testable without a Pi runtime.
  */
 import type { RunLimits } from "../core/launch-spec.ts";
+import type { ConsentRecord, TrustPolicy } from "./trust.ts";
 
 export interface LaunchContext {
 	/** The tool context's cwd (absolute): ad-hoc `cwd` resolves against it. */
 	cwd: string;
 	/** Pi's agent directory (`PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
 	agentDir: string;
-	/** `ctx.isProjectTrusted()` of the parent session. */
-	projectTrusted: boolean;
+	/** Whether a directory is explicitly trusted (SECURITY.md "Trust"); decides each child's own cwd. */
+	trust: TrustPolicy;
+	/** Confirmations of project-controlled definitions given in this Pi process. */
+	consents: ConsentRecord;
 	/** Asks the user a yes/no question; `undefined` when there is no UI (print/json mode). */
 	confirm?: (title: string, message: string) => Promise<boolean>;
 	/** Depth of the calling session: 0 at the root. */

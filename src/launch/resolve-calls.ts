@@ -5,7 +5,7 @@
  * `roster_file` is Pi-only, the depth allows a child, and project agents pass the trust gate.
  */
 
-import { type AgentDefinition, type AgentScope, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+import { type AgentScope, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
 import { assertDepthAllows } from "../config/depth.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
@@ -25,7 +25,7 @@ import {
 
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 import { type ResumeLookup, resolveResumeCall } from "./resolve-resume.ts";
-import { assertTrusted } from "./trust.ts";
+import { assertTrusted, type ProjectControlled, projectDirOf } from "./trust.ts";
 
 /**
  * @throws LaunchError listing every problem of every child (each prefixed `task N:` / `step N:` in
@@ -47,7 +47,7 @@ export async function resolveChildCalls(
 	};
 	const problems: string[] = [];
 	const specs: LaunchSpec[] = [];
-	const projectAgents = new Map<string, AgentDefinition>();
+	const projectControlled = new Map<string, ProjectControlled>();
 	calls.forEach((call, index) => {
 		const local: string[] = [];
 		const label = labels[index] ? `${labels[index]}: ` : "";
@@ -63,18 +63,30 @@ export async function resolveChildCalls(
 			problems.push(...local.map((problem) => `${label}${problem}`));
 			return;
 		}
-		if (spec.provenance.agentSource === "project" && spec.provenance.agentFile) {
-			const agent = agents().agents.find((a) => a.filePath === spec.provenance.agentFile);
-			if (agent) projectAgents.set(agent.filePath, agent);
-		}
+		const item = projectItem(spec);
+		if (item) projectControlled.set(`${item.file}\0${item.digest}`, item);
 		specs.push(spec);
 	});
 	if (problems.length > 0) throw new LaunchError(problems);
-	await assertTrusted(
-		[...projectAgents.values()].map((agent) => ({ what: `project agent "${agent.name}"`, file: agent.filePath })),
-		context,
-	);
+	await assertTrusted([...projectControlled.values()], context);
 	return specs;
+}
+
+/**
+ * The trust item of a launch from a project agent, new or resumed: the file and the digest of the
+ * content the child will run (a resume of a changed file says so).
+ */
+function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
+	const p = spec.provenance;
+	if (p.agentSource !== "project" || !p.agentFile || !p.agentDigest) return undefined;
+	const changed = p.definitionDigest !== undefined && p.definitionDigest !== p.agentDigest;
+	return {
+		what: `project agent "${p.agentName}"`,
+		file: p.agentFile,
+		projectDir: projectDirOf(p.agentFile),
+		digest: p.agentDigest,
+		note: changed ? "changed since the resumed session started from it" : undefined,
+	};
 }
 
 /** A Markdown agent definition; ad-hoc settings (resources, roster_file, tool lists) may be added. */
@@ -99,7 +111,13 @@ export function resolveAgentCall(
 	spec.effort = call.effort ?? agent.effort;
 	spec.allowedTools = call.allowedTools ?? agent.tools;
 	spec.systemPromptAddition = agent.systemPrompt || undefined;
-	spec.provenance = { agentName: agent.name, agentFile: agent.filePath, agentSource: agent.source };
+	spec.provenance = {
+		agentName: agent.name,
+		agentFile: agent.filePath,
+		agentSource: agent.source,
+		definitionDigest: agent.digest,
+		agentDigest: agent.digest,
+	};
 	return spec;
 }
 

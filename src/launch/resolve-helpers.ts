@@ -24,7 +24,8 @@ export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context
 		allowedTools: call.allowedTools,
 		disallowedTools: call.disallowedTools,
 		autoApprove: call.autoApprove ?? false,
-		projectTrusted: context.projectTrusted,
+		// Trust does not travel: the child's own cwd must be explicitly trusted.
+		projectTrusted: context.trust(cwd),
 		session: { kind: "new" },
 		depth: context.depth + 1,
 		limits: context.limits,

@@ -13,7 +13,7 @@
  * - a session that is running now is never resumed.
  */
 import { readFileSync } from "node:fs";
-import { parseAgentFile } from "../config/agents.ts";
+import { type AgentDefinition, parseAgentFile } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
@@ -149,11 +149,13 @@ function resumeRecorded(
 	spec.resources = record.resources;
 	spec.rosterFile = record.rosterFile;
 	spec.taskName = call.taskName ?? record.taskName;
+	let agentDigest: string | undefined;
 	if (record.agentFile) {
-		const body = agentBody(record, where, problems);
+		const agent = currentAgent(record, where, problems);
+		agentDigest = agent?.digest;
 		// pi and claude build their system prompt on every start; codex keeps its developer instructions
 		// in the thread it resumes, so passing them again would repeat them.
-		if (body && record.harness !== "codex") spec.systemPromptAddition = body;
+		if (agent?.systemPrompt && record.harness !== "codex") spec.systemPromptAddition = agent.systemPrompt;
 	}
 	spec.provenance = {
 		agentName: record.agentName,
@@ -163,6 +165,7 @@ function resumeRecorded(
 		rosterEntry: record.rosterEntry,
 		agentDefinitionFile: record.agentDefinitionFile,
 		definitionDigest: record.definitionDigest,
+		agentDigest,
 		childRosterDigest: record.childRosterDigest,
 	};
 	if (record.rosterFile) {
@@ -178,10 +181,11 @@ function resumeRecorded(
 }
 
 /**
- * The current body of the Markdown agent a session started from (its instructions are part of the role;
- * an edit applies from the next launch on, as it would for a new session).
+ * The Markdown agent a session started from, as its file is now (its instructions are part of the role;
+ * an edit applies from the next launch on, as it would for a new session; a project agent's edit must pass
+ * the trust gate again).
  */
-function agentBody(record: LaunchRecord, where: string, problems: string[]): string | undefined {
+function currentAgent(record: LaunchRecord, where: string, problems: string[]): AgentDefinition | undefined {
 	const file = record.agentFile as string;
 	let content: string;
 	try {
@@ -197,7 +201,7 @@ function agentBody(record: LaunchRecord, where: string, problems: string[]): str
 		problems.push(...parsed.problems.map((problem) => `${where}: ${file}: ${problem}`));
 		return undefined;
 	}
-	return parsed.agent.systemPrompt || undefined;
+	return parsed.agent;
 }
 
 /** The roster entry of a roster-selected session must still be there, enabled and unchanged. */

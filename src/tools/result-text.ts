@@ -9,6 +9,7 @@ import type { Usage } from "../core/run-event.ts";
 import { emptyUsage, type RunResult } from "../core/run-result.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
 import { addUsage } from "../runs/run-state.ts";
+import { sessionLine } from "../ui/format.ts";
 
 /** Label of a child in results and renders: `agent "task name"` or the harness. */
 export function childLabel(child: ChildRun): string {
@@ -39,9 +40,10 @@ export function buildResultText(
 		if (!result) return `${head}failed: ${child.error ?? "no result"}`;
 		const answer =
 			earlierAnswers(result) + deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
-		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}`;
+		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";
+		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}${session}`;
 		const partial = answer ? `\n\nPartial output:\n${answer}` : "";
-		return `${head}${describeFailure(result)}${partial}`;
+		return `${head}${describeFailure(result)}${partial}${session}`;
 	});
 	if (mode === "single") return sections[0] ?? "";
 	const done = children.filter((c) => c.phase === "completed").length;

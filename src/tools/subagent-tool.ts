@@ -3,7 +3,12 @@
  * scheduling and the result for the model. Logic lives in `launch/` and `runs/`; this file connects them.
  */
 import { randomUUID } from "node:crypto";
-import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
+import {
+	type AgentToolResult,
+	type ExtensionContext,
+	hasTrustRequiringProjectResources,
+	type ToolDefinition,
+} from "@earendil-works/pi-coding-agent";
 import type { LimitFunction } from "p-limit";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { LaunchState } from "../config/extension-state.ts";
@@ -14,6 +19,7 @@ import { LaunchError } from "../core/launch-error.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
+import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
 import { assertHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir } from "../runs/artifacts.ts";
 import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
@@ -46,6 +52,12 @@ export interface SubagentToolDeps {
 	jobs: JobRegistry;
 	/** Input channels of running children; foreground calls are listed here while they run. */
 	inputs: LiveInputs;
+	/** Pi's trust store (`<agent dir>/trust.json`). */
+	trustStore: TrustStore;
+	/** The parent Pi's `--approve` / `--no-approve`, if given (see `readApproveFlag`). */
+	approveFlag: boolean | undefined;
+	/** Confirmations of project-controlled definitions given in this Pi process. */
+	consents: ConsentRecord;
 	/** Delivers a finished background job's message (status, usage, result text) to the parent session. */
 	deliverJob(job: Job, message: string, details: SubagentDetails): void;
 }
@@ -59,6 +71,7 @@ export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeo
 			"Delegate work to sub-agents that run as separate native processes (pi, codex or claude), each with its own context.",
 			"Modes (give exactly one): single { agent | roster_entry | agent_type, task }; parallel { tasks: [...] }; chain { chain: [...] } where {previous} in a step's task is replaced by the prior step's final answer.",
 			"agent names a Markdown agent definition; roster_entry a roster entry (see subagent_roster); agent_type runs a harness ad hoc.",
+			"Each child's result ends with a line `session: <id>`: to continue that child's conversation, call subagent again with resume_session_id set to that id and a new task (it runs in the session's own directory).",
 		].join(" "),
 		promptSnippet:
 			"Delegate tasks to sub-agents running as separate pi/codex/claude processes (single, parallel, chain)",
@@ -92,7 +105,14 @@ async function planCall(
 	const context: LaunchContext = {
 		cwd: ctx.cwd,
 		agentDir: deps.agentDir,
-		projectTrusted: ctx.isProjectTrusted(),
+		trust: trustPolicy({
+			parentCwd: ctx.cwd,
+			parentTrusted: ctx.isProjectTrusted(),
+			parentHadDecision: hasTrustRequiringProjectResources(ctx.cwd),
+			approveFlag: deps.approveFlag,
+			store: deps.trustStore,
+		}),
+		consents: deps.consents,
 		confirm: ctx.hasUI ? (title, message) => ctx.ui.confirm(title, message) : undefined,
 		depth: state.depth.depth,
 		maxDepth: state.depth.maxDepth,

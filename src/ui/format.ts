@@ -57,3 +57,11 @@ export const PHASE_ICONS: Record<ChildPhase, string> = {
 	timed_out: "⌛",
 	skipped: "–",
 };
+
+/**
+ * The line that gives the model a child's native session id, the only way it can resume that child
+ * (README "Resume"); also shown in the expanded view.
+ */
+export function sessionLine(nativeSessionId: string): string {
+	return `session: ${nativeSessionId} (resume with resume_session_id)`;
+}

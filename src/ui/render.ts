@@ -9,7 +9,7 @@ import { type Component, Container, Markdown, Spacer, Text } from "@earendil-wor
 import type { ChildPhase, ChildRun } from "../core/child-run.ts";
 import type { ChildCallPreview, SubagentCallPreview, SubagentDetails } from "../core/details.ts";
 import type { ToolActivity } from "../core/run-result.ts";
-import { formatToolCall, formatUsage, oneLine, PHASE_ICONS } from "./format.ts";
+import { formatToolCall, formatUsage, oneLine, PHASE_ICONS, sessionLine } from "./format.ts";
 
 type Color = Parameters<Theme["fg"]>[0];
 
@@ -118,6 +118,9 @@ function renderChild(container: Container, child: ChildRun, numbered: boolean, e
 			if (latest) container.addChild(new Text(`  ${theme.fg("toolOutput", oneLine(latest, 160))}`, 0, 0));
 		}
 		container.addChild(new Text(theme.fg("dim", `  ${formatUsage(result.usage, result.model)}`), 0, 0));
+		if (expanded && result.nativeSessionId) {
+			container.addChild(new Text(theme.fg("dim", `  ${sessionLine(result.nativeSessionId)}`), 0, 0));
+		}
 	} else if (child.error) {
 		container.addChild(new Text(theme.fg("error", `  ${child.error}`), 0, 0));
 	}

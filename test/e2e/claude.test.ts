@@ -57,8 +57,8 @@ describe("a real claude child", () => {
 			task: "claude says hello",
 		});
 		expect(isError).toBe(false);
-		expect(textOf(result)).toBe("Hello from claude");
 		const run = runOf(result.details);
+		expect(textOf(result)).toBe(`Hello from claude\n\nsession: ${run.nativeSessionId} (resume with resume_session_id)`);
 		expect(run).toMatchObject({ status: "completed", harness: "claude_code", finalAnswer: "Hello from claude" });
 		expect(run.tools).toEqual([]);
 		expect(run.nativeSessionId).toMatch(UUID);

@@ -89,8 +89,8 @@ describe("a real codex child", () => {
 			task: "codex says hello",
 		});
 		expect(isError).toBe(false);
-		expect(textOf(result)).toBe("Hello from codex");
 		const run = runOf(result.details);
+		expect(textOf(result)).toBe(`Hello from codex\n\nsession: ${run.nativeSessionId} (resume with resume_session_id)`);
 		expect(run).toMatchObject({ status: "completed", harness: "codex", finalAnswer: "Hello from codex", tools: [] });
 		expect(run.nativeSessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
 		expect(run.usage).toMatchObject({ inputTokens: 1200, cacheReadTokens: 200, outputTokens: 40, turns: 1 });

@@ -25,8 +25,11 @@ describe("a real pi child in single mode", () => {
 			task: "say hello",
 		});
 		expect(isError).toBe(false);
-		expect(result.content[0]).toMatchObject({ type: "text", text: "Hello from the child" });
 		const run = runOf(result.details);
+		expect(result.content[0]).toMatchObject({
+			type: "text",
+			text: `Hello from the child\n\nsession: ${run.nativeSessionId} (resume with resume_session_id)`,
+		});
 		expect(run.status).toBe("completed");
 		expect(run.nativeSessionId).toMatch(/\S/);
 		expect(run.usage.inputTokens).toBe(120);

@@ -72,6 +72,29 @@ describe("resuming a child session", () => {
 		expect(widened?.toolNames.sort()).toEqual(["bash", "read"]);
 	});
 
+	it("gives the model each child's session id in the result text, and a resume driven by that text alone continues it", async () => {
+		env.server.scriptFor("remember kiwi", { text: "kiwi noted" });
+		env.server.scriptFor("remember plum", { text: "plum noted" });
+		const first = await env.session.callTool<SubagentDetails>("subagent", {
+			tasks: [
+				{ agent_type: "pi", task: "remember kiwi" },
+				{ agent_type: "pi", task: "remember plum" },
+			],
+		});
+		const text = textOf(first.result);
+		const ids = [...text.matchAll(/^session: (\S+) \(resume with resume_session_id\)$/gm)].map((m) => m[1]);
+		expect(ids).toHaveLength(2);
+		env.server.scriptFor("which fruit", { text: "plum" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: ids[1],
+			task: "which fruit",
+		});
+		expect(isError, textOf(result)).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText === "which fruit");
+		expect(request?.userTexts).toEqual(["remember plum", "which fruit"]);
+		expect(textOf(result)).toContain(`session: ${ids[1]} (resume with resume_session_id)`);
+	});
+
 	it("gives a resumed Markdown-agent session its agent's instructions again", async () => {
 		writeFileSync(
 			join(env.home.agentDir, "agents/tutor.md"),

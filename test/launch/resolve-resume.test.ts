@@ -6,6 +6,7 @@ import type { ChildCall } from "../../src/launch/child-call.ts";
 import type { LaunchContext } from "../../src/launch/launch-context.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 import { resolveResumeCall } from "../../src/launch/resolve-resume.ts";
+import { ConsentRecord } from "../../src/launch/trust.ts";
 import type { LaunchRecord } from "../../src/sessions/launch-record.ts";
 import { recordFor } from "../../src/sessions/launch-record.ts";
 import { LaunchRecords } from "../../src/sessions/launch-records.ts";
@@ -15,7 +16,8 @@ const cwd = mkdtempSync(join(tmpdir(), "resume-policy-"));
 const context: LaunchContext = {
 	cwd,
 	agentDir: cwd,
-	projectTrusted: true,
+	trust: () => true,
+	consents: new ConsentRecord(),
 	depth: 0,
 	maxDepth: 1,
 	limits: UNUSED_LIMITS,

@@ -14,7 +14,7 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		harness: "claude_code",
 		commandEnv: CLAUDE_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
-		createParser: () => new ClaudeEventParser(),
+		createParser: (spec) => new ClaudeEventParser(spec.allowedTools),
 		validate: (spec) => assertCanLaunch("claude_code", options.command, claudeProblems(spec, options)),
 	};
 }

@@ -12,6 +12,7 @@ import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { NativeCommand } from "../native-command.ts";
 import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "../skill-references.ts";
 import { createClaudeInputCodec } from "./stream-input.ts";
+import { ruleToolName } from "../tool-names.ts";
 
 export interface ClaudeAdapterOptions {
 	/**
@@ -73,19 +74,24 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 		writeFileSync(file, spec.systemPromptAddition, { mode: 0o600 });
 		args.push(`--append-system-prompt-file=${file}`);
 	}
-	// --allowedTools / --disallowedTools: permission rules such as `Bash(git *)`, one value per flag.
+	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
+	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
+	if (spec.allowedTools) args.push(`--tools=${[...new Set(spec.allowedTools.map(ruleToolName))].join(",")}`);
 	for (const tool of spec.allowedTools ?? []) args.push(`--allowedTools=${tool}`);
+	// --disallowedTools: `Bash` removes the tool, `Bash(echo *)` denies matching calls.
 	for (const tool of spec.disallowedTools ?? []) args.push(`--disallowedTools=${tool}`);
 	// auto_approve → --dangerously-skip-permissions; otherwise claude's default permission mode, in which
 	// -p denies whatever would prompt (reported in result.permission_denials).
 	if (spec.autoApprove) args.push("--dangerously-skip-permissions");
+	// An untrusted cwd loads no project or local settings (hooks, MCP servers from .mcp.json, agents,
+	// CLAUDE.md): --setting-sources without project and local.
+	const sources = settingSources(spec.resources, spec.projectTrusted);
+	if (sources !== undefined) args.push(`--setting-sources=${sources}`);
 	if (spec.resources) {
 		const resources = spec.resources;
 		for (const plugin of resources.plugins) args.push(`--plugin-dir=${plugin}`);
 		// --strict-mcp-config without --mcp-config: no MCP servers at all.
 		if (resources.mcp_servers !== null) args.push("--strict-mcp-config");
-		const sources = settingSources(resources);
-		if (sources !== undefined) args.push(`--setting-sources=${sources}`);
 		// No flag drops CLAUDE.md files; this variable (read by the binary) drops user and project ones.
 		if (!resources.include_instruction_files) env.CLAUDE_CODE_DISABLE_CLAUDE_MDS = "1";
 	}
@@ -99,15 +105,18 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 }
 
 /**
- * `--setting-sources` for the inheritance flags: personal = `user` (`$CLAUDE_CONFIG_DIR` settings, CLAUDE.md,
- * skills, agents), project = `project` and `local` (`.claude/` in the cwd). `undefined` (no flag) when both
- * are inherited; `""` loads neither.
+ * `--setting-sources` for the inheritance flags and the cwd's trust: personal = `user` (`$CLAUDE_CONFIG_DIR`
+ * settings, CLAUDE.md, skills, agents), project = `project` and `local` (`.claude/`, `.mcp.json`, CLAUDE.md
+ * of the project), only in an explicitly trusted cwd. `undefined` (no flag) when everything is inherited;
+ * `""` loads neither.
  */
-export function settingSources(resources: Resources): string | undefined {
-	if (resources.inherit_personal_resources && resources.inherit_project_resources) return undefined;
+export function settingSources(resources: Resources | undefined, trusted: boolean): string | undefined {
+	const personal = resources?.inherit_personal_resources ?? true;
+	const project = (resources?.inherit_project_resources ?? true) && trusted;
+	if (personal && project) return undefined;
 	const sources: string[] = [];
-	if (resources.inherit_personal_resources) sources.push("user");
-	if (resources.inherit_project_resources) sources.push("project", "local");
+	if (personal) sources.push("user");
+	if (project) sources.push("project", "local");
 	return sources.join(",");
 }
 
@@ -126,11 +135,6 @@ export function claudeProblems(spec: LaunchSpec, options: Pick<ClaudeAdapterOpti
 	if (spec.effort !== undefined && !(CLAUDE_EFFORT_LEVELS as readonly string[]).includes(spec.effort)) {
 		problems.push(
 			`effort ${JSON.stringify(spec.effort)} is not a claude effort level (${CLAUDE_EFFORT_LEVELS.join(", ")})`,
-		);
-	}
-	if (spec.allowedTools !== undefined && spec.allowedTools.length === 0) {
-		problems.push(
-			"allowed_tools: [] cannot be expressed: --allowedTools lists tools to permit and has no 'nothing' form",
 		);
 	}
 	if (spec.autoApprove && options.bypassRefusal) problems.push(`auto_approve: ${options.bypassRefusal}`);

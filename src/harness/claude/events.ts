@@ -4,6 +4,7 @@
  */
 import type { EventParser } from "../../core/harness-adapter.ts";
 import type { RunEvent } from "../../core/run-event.ts";
+import { missingAllowedTools, ruleToolName } from "../tool-names.ts";
 import type {
 	ClaudeAssistantRecord,
 	ClaudeContentBlock,
@@ -39,12 +40,22 @@ export class ClaudeEventParser implements EventParser {
 	private model: string | undefined;
 	private contextTokens: number | undefined;
 	private readonly toolNames = new Map<string, string>();
+	private readonly allowedTools: readonly string[] | undefined;
+
+	/** @param allowedTools the spec's allowlist, checked against the tools claude's `init` record offers. */
+	constructor(allowedTools?: readonly string[]) {
+		this.allowedTools = allowedTools;
+	}
 
 	parse(raw: unknown): RunEvent[] {
 		const record = raw as ClaudeRecord;
 		const events = this.session(record);
 		switch (record?.type) {
 			case "system":
+				if (record.subtype === "init" && record.tools) {
+					const missing = missingAllowedTools("claude_code", this.allowedTools, record.tools, ruleToolName);
+					if (missing) events.push(missing);
+				}
 				if (record.subtype === "api_retry") {
 					events.push({
 						type: "diagnostic",

@@ -3,6 +3,9 @@
  * reference/codex-and-claude-cli.md §2): LaunchSpec → `codex exec --json …`, each argument's flag named
  * next to it, and what codex cannot honour.
  */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import type { HarnessCommand } from "../../core/harness-adapter.ts";
 import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
@@ -34,6 +37,9 @@ export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): Har
 	if (spec.systemPromptAddition) {
 		args.push("-c", `developer_instructions=${tomlString(spec.systemPromptAddition)}`);
 	}
+	// An untrusted cwd: project_doc_max_bytes=0 drops the project's AGENTS.md files (not $CODEX_HOME's);
+	// project config and skills are refused before launch (see codexUntrustedProblems).
+	if (!spec.projectTrusted) args.push("-c", "project_doc_max_bytes=0");
 	// auto_approve → --dangerously-bypass-approvals-and-sandbox; otherwise the workspace-write sandbox
 	// (exec's default is read-only; its approval policy is always "never").
 	args.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox=workspace-write"]));
@@ -70,7 +76,36 @@ export function codexProblems(spec: LaunchSpec): string[] {
 		}
 	}
 	if (spec.resources) problems.push(...codexResourceProblems(spec.resources));
+	if (!spec.projectTrusted) problems.push(...codexUntrustedProblems(spec.cwd));
 	return problems;
+}
+
+/**
+ * What codex would load from an untrusted project that no switch excludes: `.agents/skills` (loaded
+ * whatever the trust) and `.codex/config.toml` or `.codex/skills` (loaded when codex's own trust list in
+ * `$CODEX_HOME/config.toml` trusts the project), from the cwd up to the project root (the nearest
+ * directory holding `.git`; only the cwd without one). The user's own `~/.agents/skills` and `~/.codex`
+ * are not project content.
+ */
+export function codexUntrustedProblems(cwd: string, home = homedir()): string[] {
+	const dirs: string[] = [];
+	for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+		dirs.push(dir);
+		if (existsSync(join(dir, ".git")) || dirname(dir) === dir) break;
+	}
+	const inProject = existsSync(join(dirs[dirs.length - 1], ".git")) ? dirs : dirs.slice(0, 1);
+	const found = inProject
+		.filter((dir) => dir !== resolve(home))
+		.flatMap((dir) => [
+			join(dir, ".agents", "skills"),
+			join(dir, ".codex", "config.toml"),
+			join(dir, ".codex", "skills"),
+		])
+		.filter((entry) => existsSync(entry));
+	if (found.length === 0) return [];
+	return [
+		`${cwd} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${found.join(", ")}. Trust the directory in Pi (its trust prompt, or --approve there) to run codex in it.`,
+	];
 }
 
 function codexResourceProblems(resources: Resources): string[] {

@@ -14,7 +14,7 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		harness: "pi",
 		commandEnv: PI_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
-		createParser: () => new PiEventParser(),
+		createParser: (spec) => new PiEventParser(spec.allowedTools),
 		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options)),
 	};
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { HarnessCommand } from "../../core/harness-adapter.ts";
 import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
+import { piToolNameProblems } from "../tool-names.ts";
 import type { PiInvocation } from "./invocation.ts";
 import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
@@ -56,7 +57,7 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 		args.push("--append-system-prompt", file);
 	}
 	if (spec.resources) args.push(...piResourceFlags(spec.resources, spec.cwd, options.agentDir));
-	// Project trust is always explicit: the child follows the parent's decision (Pi `-a` / `-na`).
+	// Project trust is always explicit, and decided for the child's own cwd (Pi `-a` / `-na`).
 	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
 	// The task is a JSON `prompt` command on stdin: no argv size limit, no option or `@file` parsing, and
 	// byte-exact (piped stdin in json mode would be trimmed, main.js readPipedStdin).
@@ -90,6 +91,7 @@ export function piProblems(spec: LaunchSpec, options: PiAdapterOptions): string[
 		);
 	}
 	if (spec.resources) problems.push(...mapPiResources(spec.resources, spec.cwd, agentDir).problems);
+	problems.push(...piToolNameProblems(spec));
 	return problems;
 }
 

@@ -4,12 +4,19 @@
  */
 import type { EventParser } from "../../core/harness-adapter.ts";
 import type { RunEvent } from "../../core/run-event.ts";
+import { missingAllowedTools } from "../tool-names.ts";
 import type { PiAssistantMessage, PiRecord, PiResponse } from "./records.ts";
 import { PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
 
 /** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */
 export class PiEventParser implements EventParser {
 	private lastAssistant: PiAssistantMessage | undefined;
+	private readonly allowedTools: readonly string[] | undefined;
+
+	/** @param allowedTools the spec's allowlist, checked against the tools the child reports it offers. */
+	constructor(allowedTools?: readonly string[]) {
+		this.allowedTools = allowedTools;
+	}
 
 	parse(raw: unknown): RunEvent[] {
 		const record = raw as PiRecord;
@@ -18,6 +25,13 @@ export class PiEventParser implements EventParser {
 				return typeof record.id === "string" ? [{ type: "session", nativeSessionId: record.id }] : [];
 			case "response":
 				return this.response(record);
+			case "message_start": {
+				const added = record.message?.role === "system" ? record.message.toolsAdded : undefined;
+				if (!added) return [];
+				const offered = added.map((tool) => tool.name ?? "");
+				const missing = missingAllowedTools("pi", this.allowedTools, offered);
+				return missing ? [missing] : [];
+			}
 			case "message_update": {
 				const event = record.assistantMessageEvent;
 				if (event?.type === "text_delta" && event.delta)

@@ -29,6 +29,8 @@ export interface PiAssistantMessage {
 
 export type PiRecord =
 	| { type: "session"; id: string; cwd?: string }
+	/** The first `message_start` of a run is the system message; `toolsAdded` lists the tools the child offers. */
+	| { type: "message_start"; message?: { role?: string; toolsAdded?: Array<{ name?: string }> } }
 	| { type: "message_update"; assistantMessageEvent?: { type: string; delta?: string } }
 	| { type: "message_end"; message: PiAssistantMessage | { role: "user" | "system" | "toolResult" } }
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args?: unknown }

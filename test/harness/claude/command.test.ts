@@ -45,15 +45,21 @@ describe("claude command line", () => {
 			"--model=claude-opus-5-5",
 			"--effort=low",
 			`--append-system-prompt-file=${promptFile}`,
+			"--tools=Read,Bash",
 			"--allowedTools=Read",
 			"--allowedTools=Bash(git *)",
 			"--disallowedTools=Write",
+			"--setting-sources=user",
 		]);
 		expect(readFileSync(promptFile, "utf8")).toBe("--be terse");
 		expect(command.conversation?.startLines()).toEqual([
 			JSON.stringify({ type: "user", message: { role: "user", content: "-@task" } }),
 		]);
 		expect(command.env).toEqual({});
+	});
+
+	it("offers no tools at all for allowed_tools: []", () => {
+		expect(adapter.buildCommand(spec({ allowedTools: [] }), "/unused").args).toContain("--tools=");
 	});
 
 	it("picks a new session id for every launch", () => {
@@ -83,22 +89,31 @@ describe("claude command line", () => {
 					inherit_personal_resources: false,
 					include_instruction_files: false,
 				}),
+				projectTrusted: true,
 			}),
 			"/unused",
 		);
 		expect(command.args.slice(6)).toEqual([
+			"--setting-sources=project,local",
 			"--plugin-dir=/p/one",
 			"--plugin-dir=/p/two",
 			"--strict-mcp-config",
-			"--setting-sources=project,local",
 		]);
 		expect(command.env).toEqual({ CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1" });
 	});
 
 	it("chooses setting sources from the inheritance flags", () => {
-		expect(settingSources(resources({}))).toBeUndefined();
-		expect(settingSources(resources({ inherit_project_resources: false }))).toBe("user");
-		expect(settingSources(resources({ inherit_personal_resources: false, inherit_project_resources: false }))).toBe("");
+		expect(settingSources(resources({}), true)).toBeUndefined();
+		expect(settingSources(resources({ inherit_project_resources: false }), true)).toBe("user");
+		expect(
+			settingSources(resources({ inherit_personal_resources: false, inherit_project_resources: false }), true),
+		).toBe("");
+	});
+
+	it("loads no project or local settings in a cwd that is not explicitly trusted", () => {
+		expect(settingSources(undefined, false)).toBe("user");
+		expect(settingSources(resources({}), false)).toBe("user");
+		expect(settingSources(resources({ inherit_personal_resources: false }), false)).toBe("");
 	});
 
 	it("appends the skill reference block to the verbatim task", () => {
@@ -114,7 +129,6 @@ describe("claude validation", () => {
 	it("rejects ad-hoc skills, extensions, MCP selections and the home-prompt switch, all at once", () => {
 		const problems = problemsOf(
 			spec({
-				allowedTools: [],
 				resources: resources({
 					skills: ["/s"],
 					extensions: ["/e.ts"],
@@ -125,7 +139,6 @@ describe("claude validation", () => {
 			}),
 		);
 		expect(problems.map((p) => p.split(":").slice(0, 2).join(":"))).toEqual([
-			"claude_code harness: allowed_tools",
 			"claude_code harness: resources.skills is not supported for ad-hoc calls or inline roster entries (the native CLI has no per-run skill option); select skills through a normalized agent.json roster entry, which delivers them as prompt references",
 			"claude_code harness: resources.extensions",
 			"claude_code harness: resources.packages",

@@ -36,6 +36,8 @@ describe("codex command line", () => {
 			'model_reasoning_effort="high"',
 			"-c",
 			'developer_instructions="Say \\"hi\\"\\nthen stop"',
+			"-c",
+			"project_doc_max_bytes=0",
 			"--sandbox=workspace-write",
 			"-",
 		]);

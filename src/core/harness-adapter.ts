@@ -54,4 +54,10 @@ export interface HarnessAdapter {
 	 * @throws LaunchError naming the harness and each option it cannot honour.
 	 */
 	validate(spec: LaunchSpec): void;
+	/**
+	 * The working directory a native session was started in, read from the harness's own session store
+	 * (pi session header, claude transcript, codex rollout); `undefined` when the session is not found.
+	 * A resume without a launch record runs there.
+	 */
+	sessionCwd?(nativeSessionId: string): string | undefined;
 }

@@ -2,7 +2,7 @@
  * What the launch layer needs to know about the calling Pi session. Built by the tool layer from the
  * tool's `ctx`; plain data plus one callback, so resolution is testable without a Pi runtime.
  */
-import type { RunLimits } from "../core/launch-spec.ts";
+import type { Harness, RunLimits } from "../core/launch-spec.ts";
 import type { ConsentRecord, TrustPolicy } from "./trust.ts";
 
 export interface LaunchContext {
@@ -21,4 +21,9 @@ export interface LaunchContext {
 	/** Maximum delegation depth in force (from the root's settings, inherited by children). */
 	maxDepth: number;
 	limits: RunLimits;
+	/**
+	 * The directory a native session was started in, from the harness's own records (see
+	 * `HarnessAdapter.sessionCwd`); `undefined` when unknown. Used for a resume without a launch record.
+	 */
+	sessionCwd?: (harness: Harness, nativeSessionId: string) => string | undefined;
 }

@@ -86,15 +86,44 @@ function resumeUnrecorded(
 		const spec = resolveAgent();
 		// codex keeps developer instructions in its thread (see resumeRecorded).
 		if (spec?.harness === "codex") delete spec.systemPromptAddition;
-		return spec;
+		return spec && inSessionCwd(spec, call, id, context, problems);
 	}
 	if (call.agentType === undefined) {
 		problems.push(
-			`${where}: this parent (on this branch) has no launch record of that session; give agent_type (and cwd) to resume it as an ordinary ad-hoc session`,
+			`${where}: this parent (on this branch) has no launch record of that session; give agent_type to resume it as an ordinary ad-hoc session`,
 		);
 		return undefined;
 	}
-	return resolveAdHocCall(call, call.agentType, context, problems);
+	const spec = resolveAdHocCall(call, call.agentType, context, problems);
+	return spec && inSessionCwd(spec, call, id, context, problems);
+}
+
+/**
+ * A session without a launch record resumes where it lives: the directory its harness recorded for it.
+ * An explicit `cwd` must agree. When the harness has no record of the session either, the spec stays as
+ * resolved (the adapter reports a missing session where it can).
+ */
+function inSessionCwd(
+	spec: LaunchSpec,
+	call: ChildCall,
+	id: string,
+	context: LaunchContext,
+	problems: string[],
+): LaunchSpec | undefined {
+	const own = context.sessionCwd?.(spec.harness, id);
+	if (own === undefined || own === spec.cwd) return spec;
+	if (call.cwd !== undefined) {
+		problems.push(
+			`resume_session_id "${id}": cwd ${JSON.stringify(spec.cwd)} disagrees with the directory the ${spec.harness} session was started in, ${JSON.stringify(own)} (from its own session record); omit cwd or pass that directory`,
+		);
+		return undefined;
+	}
+	if (!check(problems, () => requireExisting(own, "dir", `resume_session_id "${id}": the session's own cwd`))) {
+		return undefined;
+	}
+	spec.cwd = own;
+	spec.projectTrusted = context.trust(own);
+	return spec;
 }
 
 function resumeRecorded(

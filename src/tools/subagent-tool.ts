@@ -113,6 +113,7 @@ async function planCall(
 			store: deps.trustStore,
 		}),
 		consents: deps.consents,
+		sessionCwd: (harness, id) => deps.adapters[harness]?.sessionCwd?.(id),
 		confirm: ctx.hasUI ? (title, message) => ctx.ui.confirm(title, message) : undefined,
 		depth: state.depth.depth,
 		maxDepth: state.depth.maxDepth,

@@ -7,6 +7,7 @@ import { assertCanLaunch } from "../adapter.ts";
 import { CLAUDE_COMMAND_ENV } from "../native-command.ts";
 import { buildClaudeCommand, type ClaudeAdapterOptions, claudeProblems } from "./command.ts";
 import { ClaudeEventParser } from "./events.ts";
+import { claudeConfigDir, readClaudeSessionCwd } from "./transcript.ts";
 
 /** Builds the claude_code adapter. */
 export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapter {
@@ -16,5 +17,6 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
 		createParser: (spec) => new ClaudeEventParser(spec.allowedTools),
 		validate: (spec) => assertCanLaunch("claude_code", options.command, claudeProblems(spec, options)),
+		sessionCwd: (id) => readClaudeSessionCwd(options.configDir ?? claudeConfigDir(process.env), id),
 	};
 }

@@ -26,6 +26,8 @@ export interface ClaudeAdapterOptions {
 	 * {@link claudeBypassRefusal}); `auto_approve` is then rejected before launch.
 	 */
 	bypassRefusal?: string;
+	/** Claude's config dir (see `claudeConfigDir`), read for a session's transcript; default from `process.env`. */
+	configDir?: string;
 }
 
 /**

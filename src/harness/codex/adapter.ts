@@ -9,7 +9,7 @@ import { assertCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
 import { buildCodexCommand, codexProblems } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
-import { readThreadUsage } from "./rollout.ts";
+import { readRolloutCwd, readThreadUsage } from "./rollout.ts";
 
 export interface CodexAdapterOptions {
 	/**
@@ -55,5 +55,6 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 				(threadId) => readThreadUsage(options.codexHome, threadId),
 			),
 		validate: (spec) => assertCanLaunch("codex", options.command, codexProblems(spec)),
+		sessionCwd: (id) => readRolloutCwd(options.codexHome, id),
 	};
 }

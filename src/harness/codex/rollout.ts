@@ -4,6 +4,7 @@
  */
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { firstRecordCwd } from "../session-cwd.ts";
 import type { CodexUsage } from "./records.ts";
 
 /**
@@ -32,6 +33,14 @@ export function readThreadUsage(codexHome: string, threadId: string): CodexUsage
 		}
 	}
 	return undefined;
+}
+
+/** The cwd of codex thread `threadId`: `payload.cwd` of its rollout's `session_meta` record, if found. */
+export function readRolloutCwd(codexHome: string, threadId: string): string | undefined {
+	return firstRecordCwd(findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`), (record) => {
+		const meta = record as { type?: string; payload?: { cwd?: unknown } };
+		return meta.type === "session_meta" ? meta.payload?.cwd : undefined;
+	});
 }
 
 function findRollout(dir: string, suffix: string): string | undefined {

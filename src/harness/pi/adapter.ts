@@ -7,6 +7,7 @@ import { assertCanLaunch } from "../adapter.ts";
 import { buildPiCommand, type PiAdapterOptions, piProblems } from "./command.ts";
 import { PiEventParser } from "./events.ts";
 import { PI_COMMAND_ENV } from "./invocation.ts";
+import { readPiSessionCwd } from "./session-file.ts";
 
 /** Builds the pi adapter. */
 export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
@@ -16,5 +17,6 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
 		createParser: (spec) => new PiEventParser(spec.allowedTools),
 		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options)),
+		sessionCwd: (id) => readPiSessionCwd(options.sessionDir, id),
 	};
 }

@@ -103,6 +103,11 @@ export interface LaunchSpec {
 	 * reference block appended to the task (spec §Selected skills for normalized Codex and Claude children).
 	 */
 	skillReferences?: string[];
+	/**
+	 * The resource selection as the roster entry made it, when `resources` differs from it (a normalized
+	 * codex/claude child gets its skills as `skillReferences` and `skills: []`); launch records keep this.
+	 */
+	selectedResources?: Resources;
 	/** Roster file selected for the child (`PI_AGENTSHELL_ROSTER_FILE`), absolute; pi only. */
 	rosterFile?: string;
 	session: SessionChoice;

@@ -47,6 +47,8 @@ export function applySkillReferences(spec: LaunchSpec, entry: RosterEntry, probl
 	if (files === undefined) return;
 	spec.skillReferences = files;
 	spec.resources = { ...resources, skills: [] } satisfies Resources;
+	// The record keeps the entry's full selection, so a resume compares and re-derives against it.
+	spec.selectedResources = resources;
 }
 
 /**

@@ -109,7 +109,7 @@ export function recordFor(spec: LaunchSpec, nativeSessionId: string, now: number
 	const optional: Partial<LaunchRecord> = {
 		model: spec.model,
 		effort: spec.effort,
-		resources: spec.resources,
+		resources: spec.selectedResources ?? spec.resources,
 		rosterFile: spec.rosterFile,
 		childRosterDigest: p.childRosterDigest,
 		rosterSource: p.rosterSource,

@@ -4,7 +4,7 @@
  * ones, so leaving a branch cannot turn a selected session into an unrestricted one. In memory only.
  * Also tracks native sessions that are running now, which must not be resumed.
  */
-import { LAUNCH_RECORD_TYPE, type LaunchRecord, launchRecordSchema } from "./launch-record.ts";
+import { LAUNCH_RECORD_TYPE, type LaunchRecord, launchRecordSchema, type RecordKind } from "./launch-record.ts";
 
 /** A session entry as far as this module reads it (Pi's `SessionEntry`). */
 export interface BranchEntry {
@@ -12,6 +12,9 @@ export interface BranchEntry {
 	customType?: string;
 	data?: unknown;
 }
+
+/** How much a record kind locks on resume; a higher rank is more restrictive. */
+const RESTRICTION: Record<RecordKind, number> = { plain: 0, selected: 1, roster: 2 };
 
 export class LaunchRecords {
 	readonly #known = new Map<string, LaunchRecord>();
@@ -23,12 +26,19 @@ export class LaunchRecords {
 		this.addFrom(branch);
 	}
 
-	/** Adds the records on `branch`; later entries replace earlier ones of the same session id. */
+	/**
+	 * Adds the records on `branch`; later entries replace earlier ones of the same session id, but never
+	 * with a less restrictive kind (`roster` > `selected` > `plain`): a branch visited later cannot loosen
+	 * what a known record locks.
+	 */
 	addFrom(branch: readonly BranchEntry[]): void {
 		for (const entry of branch) {
 			if (entry.type !== "custom" || entry.customType !== LAUNCH_RECORD_TYPE) continue;
 			const parsed = launchRecordSchema.safeParse(entry.data);
-			if (parsed.success) this.#known.set(parsed.data.nativeSessionId, parsed.data);
+			if (!parsed.success) continue;
+			const known = this.#known.get(parsed.data.nativeSessionId);
+			if (known && RESTRICTION[parsed.data.kind] < RESTRICTION[known.kind]) continue;
+			this.#known.set(parsed.data.nativeSessionId, parsed.data);
 		}
 	}
 

@@ -11,6 +11,7 @@ import type { SubagentDetails } from "../../src/core/details.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import { createCodexAdapter } from "../../src/harness/codex/adapter.ts";
 import { runChild } from "../../src/runs/run-child.ts";
+import { LAUNCH_RECORD_TYPE, type LaunchRecord } from "../../src/sessions/launch-record.ts";
 import { createCodexHome } from "../support/codex-home.ts";
 import { type E2eEnv, runOf, runTwoTurns, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
@@ -302,6 +303,32 @@ describe("selected skills of a codex child", () => {
 			].join("\n"),
 		);
 		expect(request).toMatchObject({ model: "gpt-5.5", effort: "low" });
+	});
+
+	it("records the entry's full skill selection, so a resume given the entry's own resources is accepted", async () => {
+		env.server.scriptFor("own the export", { text: "owned" });
+		const first = await env.session.callTool<SubagentDetails>("subagent", {
+			roster_entry: "implementer",
+			task: "own the export",
+		});
+		expect(first.isError, textOf(first.result)).toBe(false);
+		const id = runOf(first.result.details).nativeSessionId as string;
+		const record = env.session
+			.branch()
+			.find((e) => e.customType === LAUNCH_RECORD_TYPE && (e.data as LaunchRecord).nativeSessionId === id)
+			?.data as LaunchRecord;
+		const rosterDir = join(env.home.dir, "rosters");
+		const selected = [join(rosterDir, "implementer/skills"), join(rosterDir, "implementer/extra/tdd.md")];
+		expect(record.resources?.skills).toEqual(selected);
+		env.server.scriptFor("continue the export", { text: "continued" });
+		const resumed = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "continue the export",
+			resources: { skills: selected },
+		});
+		expect(resumed.isError, textOf(resumed.result)).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText.startsWith("continue the export"));
+		expect(request?.lastUserText).toContain(`- ${JSON.stringify(rosterSkills[0])}`);
 	});
 
 	it("rejects the same skills on an ad-hoc codex call before launch", async () => {

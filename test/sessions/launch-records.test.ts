@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LAUNCH_RECORD_TYPE, type LaunchRecord, recordFor } from "../../src/sessions/launch-record.ts";
 import { LaunchRecords } from "../../src/sessions/launch-records.ts";
-import { launchSpec } from "../support/launch-spec.ts";
+import { launchSpec, resources } from "../support/launch-spec.ts";
 
 const record = (id: string, model: string): LaunchRecord =>
 	recordFor(launchSpec({ harness: "pi", cwd: "/w", model }), id, 1);
@@ -29,6 +29,22 @@ describe("launch records", () => {
 		expect(records.get("b")).toBeDefined();
 		records.rebuild([]);
 		expect(records.get("a")).toBeUndefined();
+	});
+
+	it("never replaces a known record with a less restrictive one when another branch is visited", () => {
+		const records = new LaunchRecords();
+		const selected = recordFor(
+			launchSpec({ harness: "pi", cwd: "/w", resources: resources({ mcp_servers: [] }) }),
+			"s",
+			1,
+		);
+		records.rebuild([entry(selected)]);
+		records.addFrom([entry(record("s", "m"))]);
+		expect(records.get("s")?.kind).toBe("selected");
+		expect(records.get("s")?.resources?.mcp_servers).toEqual([]);
+		const roster = { ...selected, kind: "roster", rosterEntry: "e", rosterSource: "/r.json" };
+		records.addFrom([entry(roster)]);
+		expect(records.get("s")?.kind).toBe("roster");
 	});
 
 	it("counts claims of a running session until each is released", () => {

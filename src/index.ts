@@ -86,7 +86,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 				),
 		}),
 	);
-	pi.registerTool(createRosterTool(state));
+	pi.registerTool(createRosterTool(state, agentDir));
 	pi.registerTool(createJobsTool(jobs));
 	registerRosterCommand(pi, state);
 	registerSendCommand(pi, inputs);

@@ -12,9 +12,13 @@
  * | `model`       | non-empty string              | harness | harness-native model selector             |
  * | `effort`      | non-empty string              | harness | harness-native effort / thinking level    |
  * | `harness`     | `pi` / `codex` / `claude_code`| `pi`    | which native CLI runs the child           |
+ * | `disallowedTools` | like `tools`              | none    | tool denylist (Claude Code's key)         |
+ * | `thinking`    | non-empty string              |         | same as `effort` (pi-subagents' key)      |
  *
- * Unknown keys are errors naming the key: a typo such as `modle:` would otherwise launch the child on
- * the wrong model without a word. A bad file is reported in `errors` and never hides other agents.
+ * Keys of other tools' agent files are handled in `agent-keys.ts` (ignored, or refused by name); `model:
+ * inherit` (Claude Code) means the harness default. Any other unknown key is an error naming the key: a
+ * typo such as `modle:` would otherwise launch the child on the wrong model without a word. A bad file is
+ * reported in `errors` and never hides other agents.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -22,6 +26,7 @@ import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
 import { z } from "zod";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
+import { CLAUDE_TO_PI_TOOLS, splitForeignKeys } from "./agent-keys.ts";
 import { describeZodIssues, requiredString } from "./zod-issues.ts";
 
 /** Which agent directories are searched: user scope is the default, project scope is opt-in. */
@@ -36,6 +41,10 @@ export interface AgentDefinition {
 	description: string;
 	/** Tool allowlist; `undefined` means the harness default. An explicit empty list means no tools. */
 	tools?: string[];
+	/** Tool denylist (`disallowedTools`). */
+	disallowedTools?: string[];
+	/** Keys of other tools' formats that were accepted and have no effect here, sorted. */
+	ignoredKeys: string[];
 	model?: string;
 	effort?: string;
 	harness: Harness;
@@ -92,6 +101,8 @@ export const agentFrontmatterSchema = z.strictObject({
 	model: optional(requiredString()),
 	effort: optional(requiredString()),
 	harness: optional(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(", ")}` })),
+	disallowedTools: optional(toolsSchema),
+	thinking: optional(requiredString()),
 });
 
 type ParseResult = { ok: true; agent: AgentDefinition } | { ok: false; problems: string[] };
@@ -111,23 +122,37 @@ export function parseAgentFile(content: string, filePath: string, source: AgentS
 	if (frontmatter === null || typeof frontmatter !== "object" || Array.isArray(frontmatter)) {
 		return { ok: false, problems: ["frontmatter must be a YAML mapping with name and description"] };
 	}
-	const result = agentFrontmatterSchema.safeParse(frontmatter);
-	if (!result.success) {
-		return { ok: false, problems: describeZodIssues(result.error.issues) };
-	}
+	const foreign = splitForeignKeys(frontmatter as Record<string, unknown>);
+	const result = agentFrontmatterSchema.safeParse(foreign.rest);
+	const problems = [...foreign.problems, ...(result.success ? [] : describeZodIssues(result.error.issues))];
+	if (!result.success || problems.length > 0) return { ok: false, problems };
 	const fm = result.data;
+	if (fm.effort !== undefined && fm.thinking !== undefined && fm.effort !== fm.thinking) {
+		return {
+			ok: false,
+			problems: [
+				`thinking: ${JSON.stringify(fm.thinking)} disagrees with effort ${JSON.stringify(fm.effort)}; keep one`,
+			],
+		};
+	}
+	const harness = fm.harness ?? "pi";
+	// A pi child of a file written for Claude Code gets pi's names for the same built-in tools.
+	const toolNames = (names: string[]) => (harness === "pi" ? names.map((n) => CLAUDE_TO_PI_TOOLS[n] ?? n) : names);
 	const agent: AgentDefinition = {
 		name: fm.name,
 		description: fm.description,
-		harness: fm.harness ?? "pi",
+		harness,
 		systemPrompt: body.trim(),
 		source,
 		filePath,
 		digest: contentDigest(content),
+		ignoredKeys: foreign.ignored,
 	};
-	if (fm.tools !== undefined) agent.tools = fm.tools;
-	if (fm.model !== undefined) agent.model = fm.model;
-	if (fm.effort !== undefined) agent.effort = fm.effort;
+	if (fm.tools !== undefined) agent.tools = toolNames(fm.tools);
+	if (fm.disallowedTools !== undefined) agent.disallowedTools = toolNames(fm.disallowedTools);
+	if (fm.model !== undefined && fm.model !== "inherit") agent.model = fm.model;
+	const effort = fm.effort ?? fm.thinking;
+	if (effort !== undefined) agent.effort = effort;
 	return { ok: true, agent };
 }
 
@@ -241,6 +266,12 @@ export function discoverAgents(options: DiscoverAgentsOptions): AgentDiscovery {
 	}
 	const agents = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	return { agents, errors, projectAgentsDir };
+}
+
+/** `scout (user)`, or `scout (user; ignored keys: color)`: how agent listings name a definition. */
+export function describeAgent(agent: AgentDefinition): string {
+	const ignored = agent.ignoredKeys.length > 0 ? `; ignored keys: ${agent.ignoredKeys.join(", ")}` : "";
+	return `${agent.name} (${agent.source}${ignored})`;
 }
 
 /** One line per problem, `<file>: <problem>`, for tool results and notifications. */

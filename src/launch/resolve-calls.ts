@@ -5,7 +5,7 @@
  * `roster_file` is Pi-only, the depth allows a child, and project agents pass the trust gate.
  */
 
-import { type AgentScope, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+import { type AgentScope, describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
 import { assertDepthAllows } from "../config/depth.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
@@ -99,7 +99,7 @@ export function resolveAgentCall(
 ): LaunchSpec | undefined {
 	const agent = discovery.agents.find((a) => a.name === call.agent);
 	if (!agent) {
-		const available = discovery.agents.map((a) => `${a.name} (${a.source})`).join(", ") || "none";
+		const available = discovery.agents.map(describeAgent).join(", ") || "none";
 		const broken = formatAgentFileErrors(discovery.errors);
 		problems.push(
 			`unknown agent "${call.agent}" in scope "${scope}". Available: ${available}.${broken.length > 0 ? ` Files that failed to load: ${broken.join("; ")}` : ""}`,
@@ -110,6 +110,7 @@ export function resolveAgentCall(
 	spec.model = call.model ?? agent.model;
 	spec.effort = call.effort ?? agent.effort;
 	spec.allowedTools = call.allowedTools ?? agent.tools;
+	spec.disallowedTools = call.disallowedTools ?? agent.disallowedTools;
 	spec.systemPromptAddition = agent.systemPrompt || undefined;
 	spec.provenance = {
 		agentName: agent.name,

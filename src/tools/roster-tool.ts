@@ -4,6 +4,7 @@
  */
 import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
+import { describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
 import type { ExtensionState } from "../config/extension-state.ts";
 import type { RosterEntry } from "../config/roster.ts";
 import { LaunchError } from "../core/launch-error.ts";
@@ -19,12 +20,15 @@ export interface RosterDetails {
 }
 
 /** The `subagent_roster` tool definition: the effective roster, entries with resolved paths. */
-export function createRosterTool(state: ExtensionState): ToolDefinition<typeof rosterSchema, RosterDetails> {
+export function createRosterTool(
+	state: ExtensionState,
+	agentDir: string,
+): ToolDefinition<typeof rosterSchema, RosterDetails> {
 	return {
 		name: "subagent_roster",
 		label: "Subagent roster",
 		description:
-			"List the roster entries subagent({ roster_entry }) can run, with harness, model, effort, cwd, child roster and resolved resource paths.",
+			"List the roster entries subagent({ roster_entry }) can run, with harness, model, effort, cwd, child roster and resolved resource paths, and the user's Markdown agents subagent({ agent }) can run (with the keys of other tools' formats they ignore).",
 		promptSnippet: "List the roster entries available to the subagent tool",
 		parameters: rosterSchema,
 		async execute() {
@@ -33,7 +37,9 @@ export function createRosterTool(state: ExtensionState): ToolDefinition<typeof r
 			if (!roster) {
 				const error = config.rosterError ?? "no roster";
 				return {
-					content: [{ type: "text", text: `The roster could not be loaded:\n${error}` }],
+					content: [
+						{ type: "text", text: `The roster could not be loaded:\n${error}\n\n${agentLines(agentDir).join("\n")}` },
+					],
 					details: { enabled: false, entries: [], error },
 					isError: true,
 				};
@@ -45,12 +51,23 @@ export function createRosterTool(state: ExtensionState): ToolDefinition<typeof r
 			];
 			if (roster.entries.length === 0) lines.push("No entries.");
 			for (const entry of roster.entries) lines.push("", ...describeEntry(entry));
+			lines.push("", ...agentLines(agentDir));
 			return {
 				content: [{ type: "text", text: lines.join("\n") }],
 				details: { source: roster.source, format: roster.format, enabled, entries: roster.entries },
 			};
 		},
 	};
+}
+
+/** The user-scope Markdown agents, each with the foreign keys it ignores, and the files that failed to load. */
+function agentLines(agentDir: string): string[] {
+	const { agents, errors } = discoverAgents({ cwd: agentDir, agentDir, scope: "user" });
+	const lines = [`Markdown agents (${agentDir}/agents):`];
+	if (agents.length === 0) lines.push("none");
+	for (const agent of agents) lines.push(`- ${describeAgent(agent)} [${agent.harness}]: ${agent.description}`);
+	for (const line of formatAgentFileErrors(errors)) lines.push(`- failed to load: ${line}`);
+	return lines;
 }
 
 function describeEntry(entry: RosterEntry): string[] {

@@ -1,0 +1,72 @@
+/**
+ * Frontmatter keys of agent files written for other tools (README "Agent files from other tools"): the
+ * official Pi subagent example (`name`, `description`, `tools`, `model`: all native here), Claude Code
+ * subagents (`.claude/agents/*.md`) and the pi-subagents package. A key whose meaning this package
+ * honours is mapped; a purely cosmetic one is accepted and listed as ignored; a key that would restrict
+ * or empower the child in a way this package cannot honour is refused by name. Any other key is still an
+ * error (a typo must not change a child silently).
+ */
+
+/** Keys accepted and ignored: they change presentation or another tool's workflow, not what the child may do. */
+export const IGNORED_AGENT_KEYS: Readonly<Record<string, string>> = {
+	color: "Claude Code: display colour",
+	background: "Claude Code: run as a background task (use background: true on the call)",
+	output: "pi-subagents: file its chains write the answer to",
+	defaultReads: "pi-subagents: files its chains read first",
+	defaultProgress: "pi-subagents: progress file of its chains",
+	interactive: "pi-subagents: parsed but not enforced there either",
+};
+
+/** Keys refused, with what they would do that cannot be honoured here. */
+export const REFUSED_AGENT_KEYS: Readonly<Record<string, string>> = {
+	permissionMode:
+		"would change the child's permission mode (Claude Code); use auto_approve on the call, allowed_tools or disallowed_tools",
+	maxTurns: "would limit the child's turns (Claude Code), which no harness here enforces",
+	skills: "would preload named skills (Claude Code, pi-subagents); select skills through a roster entry's resources",
+	skill: "would inject named skills (pi-subagents); select skills through a roster entry's resources",
+	mcpServers: "would give the child MCP servers (Claude Code); MCP servers come from the harness's own configuration",
+	hooks: "would run hooks around the child's tool calls (Claude Code)",
+	memory: "would give the child persistent memory (Claude Code)",
+	isolation: "would run the child in a temporary git worktree (Claude Code)",
+	extensions: "would select the child's Pi extensions (pi-subagents); select them through a roster entry's resources",
+};
+
+/** Values of refused keys that change nothing, so they are accepted (and listed as ignored). */
+const NEUTRAL_VALUES: Readonly<Record<string, readonly unknown[]>> = {
+	permissionMode: ["default"],
+};
+
+/**
+ * Claude Code tool names mapped to pi's built-in tools, for a pi child whose agent file was written for
+ * Claude Code (`Glob` finds files by pattern, as pi's `find` does).
+ */
+export const CLAUDE_TO_PI_TOOLS: Readonly<Record<string, string>> = {
+	Read: "read",
+	Write: "write",
+	Edit: "edit",
+	Bash: "bash",
+	Grep: "grep",
+	Glob: "find",
+	LS: "ls",
+};
+
+/**
+ * Splits foreign keys off a frontmatter mapping.
+ * @returns the remaining mapping (for the native schema), the ignored keys present, and one problem per
+ *   refused key present, naming it.
+ */
+export function splitForeignKeys(frontmatter: Record<string, unknown>): {
+	rest: Record<string, unknown>;
+	ignored: string[];
+	problems: string[];
+} {
+	const rest: Record<string, unknown> = {};
+	const ignored: string[] = [];
+	const problems: string[] = [];
+	for (const [key, value] of Object.entries(frontmatter)) {
+		if (key in IGNORED_AGENT_KEYS || NEUTRAL_VALUES[key]?.includes(value)) ignored.push(key);
+		else if (key in REFUSED_AGENT_KEYS) problems.push(`${key}: ${REFUSED_AGENT_KEYS[key]}; remove it to use this file`);
+		else rest[key] = value;
+	}
+	return { rest, ignored: ignored.sort(), problems };
+}

@@ -13,7 +13,7 @@ import { readDepthState } from "./depth.ts";
 import { type EffectiveLimits, effectiveLimits } from "./effective-limits.ts";
 import type { LoadedRoster } from "./roster.ts";
 import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
-import { DEFAULT_SETTINGS, saveRosterEnabled } from "./settings.ts";
+import { DEFAULT_SETTINGS, type EnvironmentPolicy, saveRosterEnabled } from "./settings.ts";
 
 /** The roster as the current extension load sees it. */
 export interface RosterState {
@@ -31,6 +31,8 @@ export interface LaunchState {
 	refusal?: string;
 	roster: RosterState;
 	depth: DepthState;
+	/** Which of the parent's variables children inherit (settings `environment`). */
+	environment: EnvironmentPolicy;
 }
 
 export interface RosterToggle {
@@ -97,6 +99,7 @@ export class ExtensionState {
 		}
 		return {
 			limits: settings && !refusal ? effectiveLimits(settings) : undefined,
+			environment: (settings ?? DEFAULT_SETTINGS).environment,
 			refusal,
 			roster: { roster: this.config.roster, error: this.config.rosterError, enabled: this.rosterEnabled },
 			depth,

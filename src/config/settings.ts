@@ -23,6 +23,10 @@
  *     "inactivity_timeout_ms": null  // end an interactive run after this long without screen change; null: never
  *   },
  *   "max_sub_agent_depth": 1,        // the root's delegation depth limit; children inherit it
+ *   "environment": {                 // which of the parent's variables children inherit (SECURITY.md)
+ *     "include": null,               // null: all; else only these names (a trailing * matches a prefix)
+ *     "exclude": []                  // names removed from every child (a trailing * matches a prefix)
+ *   },
  *   "roster": { "enabled": false, "roles": [] }   // the personal roster (inline entry shape)
  * }
  * ```
@@ -83,18 +87,31 @@ export const interactiveSchema = strictSection({
 		.default(null),
 });
 
+const variableNames = z.array(
+	z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "expected a variable name, optionally ending in * (a prefix)"),
+	{ error: "expected a list of variable names" },
+);
+
+/** Which of the parent's environment variables children inherit (SECURITY.md "Environment"). */
+export const environmentSchema = strictSection({
+	include: variableNames.nullable().default(null),
+	exclude: variableNames.default([]),
+});
+
 /** The whole settings file. */
 export const settingsSchema = strictSection({
 	limits: limitsSchema.prefault({}),
 	silent: booleanWithDefault(false),
 	interactive: interactiveSchema.prefault({}),
 	max_sub_agent_depth: integer(0, 1, "levels of delegation below the root"),
+	environment: environmentSchema.prefault({}),
 	roster: inlineRosterSchema.prefault({}),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsLimits = Settings["limits"];
 export type InteractiveDefaults = Settings["interactive"];
+export type EnvironmentPolicy = Settings["environment"];
 
 /**
  * Built-in defaults (what an absent file means). `max_sub_agent_depth` 1 lets the root delegate one

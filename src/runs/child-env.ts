@@ -13,6 +13,29 @@ export const MAX_DEPTH_ENV = "PI_AGENTSHELL_MAX_DEPTH";
 
 const CONTROL_VARIABLES = [ROSTER_FILE_ENV, DEPTH_ENV, MAX_DEPTH_ENV];
 
+/** Variable names, each exact or ending in `*` (a prefix). */
+function matches(name: string, patterns: readonly string[]): boolean {
+	return patterns.some((p) => (p.endsWith("*") ? name.startsWith(p.slice(0, -1)) : name === p));
+}
+
+/**
+ * The parent's environment as the user's `environment` setting lets children see it: only `include`d
+ * variables when `include` is a list, never the `exclude`d ones. The package's control variables and the
+ * harness's own overrides are applied afterwards (see `buildChildEnv`, `applyEnvOverrides`).
+ */
+export function filterEnvironment(
+	base: NodeJS.ProcessEnv,
+	policy: { include: readonly string[] | null; exclude: readonly string[] },
+): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [name, value] of Object.entries(base)) {
+		if (policy.include !== null && !matches(name, policy.include)) continue;
+		if (matches(name, policy.exclude)) continue;
+		env[name] = value;
+	}
+	return env;
+}
+
 export interface ChildEnvOptions {
 	/** The child's delegation depth (parent depth + 1). */
 	depth: number;

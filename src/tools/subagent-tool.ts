@@ -22,6 +22,7 @@ import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
 import { assertHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir } from "../runs/artifacts.ts";
+import { filterEnvironment } from "../runs/child-env.ts";
 import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
@@ -246,7 +247,7 @@ function runOptions(
 ): RunPlanOptions {
 	return {
 		adapters: deps.adapters as Record<Harness, HarnessAdapter>,
-		baseEnv: deps.baseEnv(),
+		baseEnv: filterEnvironment(deps.baseEnv(), state.environment),
 		maxDepth: state.depth.maxDepth,
 		concurrency: limits.concurrency,
 		globalLimit: deps.globalLimit(),

@@ -36,9 +36,18 @@ describe("settings file", () => {
 			silent: false,
 			interactive: { stay_open: false, inactivity_timeout_ms: null },
 			max_sub_agent_depth: 1,
+			environment: { include: null, exclude: [] },
 			roster: { enabled: false, roles: [] },
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
+	});
+
+	it("names a malformed environment variable pattern by its path", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, { "extensions/agentshell.json": { environment: { exclude: ["OPENAI KEY"] } } });
+		expect(() => loadSettings(agentDir)).toThrow(
+			"environment.exclude[0]: expected a variable name, optionally ending in * (a prefix)",
+		);
 	});
 
 	it("fills in defaults for keys the file leaves out", () => {

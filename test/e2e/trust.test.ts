@@ -29,6 +29,30 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 afterEach(() => rmSync(trustFile(), { force: true }));
 
+/** A UI that records each confirmation message and answers `answer.value`. */
+function recordingUi(initial = true) {
+	const answer = { value: initial };
+	const asked: string[] = [];
+	const confirm = async (_title: string, message: string) => {
+		asked.push(message);
+		return answer.value;
+	};
+	return { answer, asked, confirm };
+}
+
+/** Runs `task` ad hoc on `harness` in `cwd`; returns the JSON body of the model request carrying the task. */
+async function bodySeen(harness: string, task: string, cwd: string): Promise<string> {
+	env.server.scriptFor(task, { text: "ok" });
+	const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+		agent_type: harness,
+		task,
+		cwd,
+	});
+	expect(isError, textOf(result)).toBe(false);
+	const request = env.server.requests.find((r) => JSON.stringify(r.body ?? "").includes(task));
+	return JSON.stringify(request?.body ?? "");
+}
+
 async function withSession<T>(
 	options: { confirm?: (title: string, message: string) => Promise<boolean> },
 	body: (session: ExtensionSession) => Promise<T>,
@@ -73,32 +97,24 @@ describe("project agents need an explicit decision", () => {
 	});
 
 	it("runs a project agent the user confirms in the UI, asking once per definition content", async () => {
-		const asked: string[] = [];
-		await withSession(
-			{
-				confirm: async (_title, message) => {
-					asked.push(message);
-					return true;
-				},
-			},
-			async (session) => {
-				env.server.scriptFor("confirmed hello", { text: "confirmed" });
-				const first = await session.callTool<SubagentDetails>("subagent", {
-					agent: "local",
-					task: "confirmed hello",
-					agentScope: "project",
-				});
-				expect(first.isError, textOf(first.result)).toBe(false);
-				expect(asked).toHaveLength(1);
-				expect(asked[0]).toContain(`project agent "local" (${agentFile})`);
-				await session.callTool<SubagentDetails>("subagent", {
-					agent: "local",
-					task: "confirmed hello",
-					agentScope: "project",
-				});
-				expect(asked).toHaveLength(1);
-			},
-		);
+		const { asked, confirm } = recordingUi();
+		await withSession({ confirm }, async (session) => {
+			env.server.scriptFor("confirmed hello", { text: "confirmed" });
+			const first = await session.callTool<SubagentDetails>("subagent", {
+				agent: "local",
+				task: "confirmed hello",
+				agentScope: "project",
+			});
+			expect(first.isError, textOf(first.result)).toBe(false);
+			expect(asked).toHaveLength(1);
+			expect(asked[0]).toContain(`project agent "local" (${agentFile})`);
+			await session.callTool<SubagentDetails>("subagent", {
+				agent: "local",
+				task: "confirmed hello",
+				agentScope: "project",
+			});
+			expect(asked).toHaveLength(1);
+		});
 	});
 
 	it("does not see project agents in the default user scope", async () => {
@@ -132,45 +148,36 @@ describe("resuming a session started from a project agent", () => {
 	});
 
 	it("asks again when the agent file changed since consent, and refuses when declined", async () => {
-		let answer = true;
-		const asked: string[] = [];
-		await withSession(
-			{
-				confirm: async (_title, message) => {
-					asked.push(message);
-					return answer;
-				},
-			},
-			async (session) => {
-				env.server.scriptFor("first project turn", { text: "first" });
-				const first = await session.callTool<SubagentDetails>("subagent", {
-					agent: "local",
-					task: "first project turn",
-					agentScope: "project",
-				});
-				const id = runOf(first.result.details).nativeSessionId as string;
-				env.server.scriptFor("unchanged resume", { text: "again" });
-				const same = await session.callTool<SubagentDetails>("subagent", {
-					resume_session_id: id,
-					task: "unchanged resume",
-				});
-				expect(same.isError, textOf(same.result)).toBe(false);
-				expect(asked).toHaveLength(1);
+		const { answer, asked, confirm } = recordingUi();
+		await withSession({ confirm }, async (session) => {
+			env.server.scriptFor("first project turn", { text: "first" });
+			const first = await session.callTool<SubagentDetails>("subagent", {
+				agent: "local",
+				task: "first project turn",
+				agentScope: "project",
+			});
+			const id = runOf(first.result.details).nativeSessionId as string;
+			env.server.scriptFor("unchanged resume", { text: "again" });
+			const same = await session.callTool<SubagentDetails>("subagent", {
+				resume_session_id: id,
+				task: "unchanged resume",
+			});
+			expect(same.isError, textOf(same.result)).toBe(false);
+			expect(asked).toHaveLength(1);
 
-				writeAgent("You are now someone else entirely.");
-				answer = false;
-				const before = env.server.requests.length;
-				const changed = await session.callTool<SubagentDetails>("subagent", {
-					resume_session_id: id,
-					task: "changed resume",
-				});
-				expect(changed.isError).toBe(true);
-				expect(asked).toHaveLength(2);
-				expect(asked[1]).toContain("changed since the resumed session started from it");
-				expect(textOf(changed.result)).toContain(`declined to run project agent "local"`);
-				expect(env.server.requests.length).toBe(before);
-			},
-		);
+			writeAgent("You are now someone else entirely.");
+			answer.value = false;
+			const before = env.server.requests.length;
+			const changed = await session.callTool<SubagentDetails>("subagent", {
+				resume_session_id: id,
+				task: "changed resume",
+			});
+			expect(changed.isError).toBe(true);
+			expect(asked).toHaveLength(2);
+			expect(asked[1]).toContain("changed since the resumed session started from it");
+			expect(textOf(changed.result)).toContain(`declined to run project agent "local"`);
+			expect(env.server.requests.length).toBe(before);
+		});
 		writeAgent("You are the project's own agent.");
 	});
 });
@@ -214,49 +221,21 @@ describe("trust does not travel to another directory", () => {
 			"---\nname: projagent\ndescription: project agent\n---\nx\n",
 		);
 		writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { projmcp: { command: "true" } } }));
-		const seen = (task: string) => {
-			const request = env.server.requests.find((r) => r.lastUserText.includes(task));
-			return JSON.stringify(request?.body ?? "");
-		};
-		env.server.scriptFor("claude untrusted", { text: "ok" });
-		const untrusted = await env.session.callTool<SubagentDetails>("subagent", {
-			agent_type: "claude_code",
-			task: "claude untrusted",
-			cwd: dir,
-		});
-		expect(untrusted.isError, textOf(untrusted.result)).toBe(false);
-		expect(runOf(untrusted.result.details).command).toContain("--setting-sources=user");
-		expect(seen("claude untrusted")).not.toContain("PROJECT-CLAUDE-MD-MARKER");
-		expect(seen("claude untrusted")).not.toContain("projagent");
-		expect(seen("claude untrusted")).not.toContain("projmcp");
+		const untrusted = await bodySeen("claude_code", "claude untrusted", dir);
+		expect(untrusted).not.toContain("PROJECT-CLAUDE-MD-MARKER");
+		expect(untrusted).not.toContain("projagent");
+		expect(untrusted).not.toContain("projmcp");
 
 		trust({ [dir]: true });
-		env.server.scriptFor("claude trusted", { text: "ok" });
-		const trusted = await env.session.callTool<SubagentDetails>("subagent", {
-			agent_type: "claude_code",
-			task: "claude trusted",
-			cwd: dir,
-		});
-		expect(trusted.isError, textOf(trusted.result)).toBe(false);
-		expect(seen("claude trusted")).toContain("PROJECT-CLAUDE-MD-MARKER");
-		expect(seen("claude trusted")).toContain("projagent");
+		const trusted = await bodySeen("claude_code", "claude trusted", dir);
+		expect(trusted).toContain("PROJECT-CLAUDE-MD-MARKER");
+		expect(trusted).toContain("projagent");
 	});
 
 	it("starts a codex child in an untrusted directory without its AGENTS.md, and refuses one whose project skills codex would load", async () => {
 		const dir = realpathSync(mkdtempSync(join(env.home.dir, "codex-project-")));
 		writeFileSync(join(dir, "AGENTS.md"), "PROJECT-AGENTS-MD-MARKER\n");
-		const seen = (task: string) => {
-			const request = env.server.requests.find((r) => JSON.stringify(r.body ?? "").includes(task));
-			return JSON.stringify(request?.body ?? "");
-		};
-		env.server.scriptFor("codex untrusted", { text: "ok" });
-		const untrusted = await env.session.callTool<SubagentDetails>("subagent", {
-			agent_type: "codex",
-			task: "codex untrusted",
-			cwd: dir,
-		});
-		expect(untrusted.isError, textOf(untrusted.result)).toBe(false);
-		expect(seen("codex untrusted")).not.toContain("PROJECT-AGENTS-MD-MARKER");
+		expect(await bodySeen("codex", "codex untrusted", dir)).not.toContain("PROJECT-AGENTS-MD-MARKER");
 
 		mkdirSync(join(dir, ".agents/skills/s"), { recursive: true });
 		const before = env.server.requests.length;
@@ -272,13 +251,6 @@ describe("trust does not travel to another directory", () => {
 		expect(env.server.requests.length).toBe(before);
 
 		trust({ [dir]: true });
-		env.server.scriptFor("codex trusted", { text: "ok" });
-		const trusted = await env.session.callTool<SubagentDetails>("subagent", {
-			agent_type: "codex",
-			task: "codex trusted",
-			cwd: dir,
-		});
-		expect(trusted.isError, textOf(trusted.result)).toBe(false);
-		expect(seen("codex trusted")).toContain("PROJECT-AGENTS-MD-MARKER");
+		expect(await bodySeen("codex", "codex trusted", dir)).toContain("PROJECT-AGENTS-MD-MARKER");
 	});
 });

@@ -2,9 +2,9 @@
  * Codex's session store: the rollout files `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<threadId>.jsonl`,
  * read for a resumed thread's earlier usage total.
  */
-import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { firstRecordCwd } from "../session-cwd.ts";
+import { firstRecordCwd, readSessionText } from "../session-cwd.ts";
 import type { CodexUsage } from "./records.ts";
 
 /**
@@ -13,14 +13,8 @@ import type { CodexUsage } from "./records.ts";
  * when the rollout or a total cannot be found (the thread then counts from zero).
  */
 export function readThreadUsage(codexHome: string, threadId: string): CodexUsage | undefined {
-	const file = findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`);
-	if (!file) return undefined;
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch {
-		return undefined;
-	}
+	const text = readSessionText(findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`));
+	if (text === undefined) return undefined;
 	const lines = text.split("\n");
 	for (let i = lines.length - 1; i >= 0; i--) {
 		if (!lines[i].includes('"token_count"')) continue;

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
@@ -53,11 +54,15 @@ async function bodySeen(harness: string, task: string, cwd: string): Promise<str
 	return JSON.stringify(request?.body ?? "");
 }
 
+/** A session with a UI whose `confirm` dialogs `confirm` answers; every other UI call does nothing. */
 async function withSession<T>(
-	options: { confirm?: (title: string, message: string) => Promise<boolean> },
+	options: { confirm: (title: string, message: string) => Promise<boolean> },
 	body: (session: ExtensionSession) => Promise<T>,
 ): Promise<T> {
-	const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, ...options });
+	const uiContext = new Proxy({} as ExtensionUIContext, {
+		get: (_target, key) => (key === "confirm" ? options.confirm : () => undefined),
+	});
+	const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, uiContext });
 	try {
 		return await body(session);
 	} finally {

@@ -11,8 +11,8 @@ import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { NativeCommand } from "../native-command.ts";
 import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "../skill-references.ts";
-import { createClaudeInputCodec } from "./stream-input.ts";
 import { ruleToolName } from "../tool-names.ts";
+import { createClaudeInputCodec } from "./stream-input.ts";
 
 export interface ClaudeAdapterOptions {
 	/**

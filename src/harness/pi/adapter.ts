@@ -15,7 +15,8 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		harness: "pi",
 		commandEnv: PI_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
-		createParser: (spec) => new PiEventParser(spec.allowedTools),
+		// Only a new session's first system message lists every tool (a resumed one lists what was added).
+		createParser: (spec) => new PiEventParser(spec.session.kind === "new" ? spec.allowedTools : undefined),
 		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options)),
 		sessionCwd: (id) => readPiSessionCwd(options.sessionDir, id),
 	};

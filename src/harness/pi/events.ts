@@ -12,8 +12,12 @@ import { PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
 export class PiEventParser implements EventParser {
 	private lastAssistant: PiAssistantMessage | undefined;
 	private readonly allowedTools: readonly string[] | undefined;
+	private toolsChecked = false;
 
-	/** @param allowedTools the spec's allowlist, checked against the tools the child reports it offers. */
+	/**
+	 * @param allowedTools the allowlist of a new session, checked against the tools its first system
+	 *   message reports (`undefined` for a resume, whose system messages list only added tools).
+	 */
 	constructor(allowedTools?: readonly string[]) {
 		this.allowedTools = allowedTools;
 	}
@@ -27,7 +31,9 @@ export class PiEventParser implements EventParser {
 				return this.response(record);
 			case "message_start": {
 				const added = record.message?.role === "system" ? record.message.toolsAdded : undefined;
-				if (!added) return [];
+				if (!added || this.toolsChecked) return [];
+				// The first system message of a new session lists every tool; later ones list additions only.
+				this.toolsChecked = true;
 				const offered = added.map((tool) => tool.name ?? "");
 				const missing = missingAllowedTools("pi", this.allowedTools, offered);
 				return missing ? [missing] : [];

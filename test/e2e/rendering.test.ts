@@ -125,4 +125,15 @@ describe("rendering through the registered tool's renderers", () => {
 		expect(expanded).toContain("bold");
 		expect(expanded).toContain("fake/fake-model");
 	});
+
+	it("shows the child's session line, the one the model receives, in the expanded view only", async () => {
+		env.server.scriptFor("render session", { text: "done" });
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "shell",
+			task: "render session",
+		});
+		const line = `session: ${result.details.children[0].result?.nativeSessionId} (resume with resume_session_id)`;
+		expect(render(result, true)).toContain(line);
+		expect(render(result, false)).not.toContain("resume with resume_session_id");
+	});
 });

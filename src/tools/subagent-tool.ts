@@ -22,10 +22,10 @@ import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { formatUsageTotals } from "../ui/format.ts";
-import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
-import { prepareSubagentArguments, type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
+import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
+import { subagentToolInfo } from "./tool-info.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
 export interface SubagentToolDeps {
@@ -53,22 +53,10 @@ export interface SubagentToolDeps {
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
 	return {
-		name: "subagent",
-		label: "Subagent",
-		description: [
-			"Delegate work to sub-agents that run as separate native processes (pi, codex or claude), each with its own context.",
-			"Modes (give exactly one): single { agent | roster_entry | agent_type, task }; parallel { tasks: [...] }; chain { chain: [...] } where {previous} in a step's task is replaced by the prior step's final answer.",
-			"agent names a Markdown agent definition; roster_entry a roster entry (see subagent_roster); agent_type runs a harness ad hoc.",
-		].join(" "),
-		promptSnippet:
-			"Delegate tasks to sub-agents running as separate pi/codex/claude processes (single, parallel, chain)",
-		parameters: subagentSchema,
-		prepareArguments: prepareSubagentArguments,
+		...subagentToolInfo,
 		async execute(toolCallId, params, signal, onUpdate, ctx) {
 			return executeSubagent(deps, toolCallId, params, signal, onUpdate, ctx);
 		},
-		renderCall: renderSubagentCall,
-		renderResult: renderSubagentResult,
 	};
 }
 

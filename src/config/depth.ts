@@ -1,7 +1,6 @@
 /**
- * The delegation depth gate (DESIGN.md §5 "Depth"; spec §Paths and child environments: "The inherited
- * maximum delegation depth still applies before extension startup, regardless of the child's roster or
- * harness"). Checked before anything is spawned.
+ * The delegation depth gate (docs/rules.md §Depth: the maximum is fixed at the root and passed down; a child's own
+ * settings cannot raise it). Checked before anything is spawned.
  */
 
 import { LaunchError } from "../core/launch-error.ts";

@@ -1,5 +1,5 @@
 /**
- * The outcome of one child run (DESIGN.md §2), as returned in the tool result's `details`.
+ * The outcome of one child run (docs/architecture.md), as returned in the tool result's `details`.
  */
 
 import type { SentInput } from "./child-input.ts";

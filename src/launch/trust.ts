@@ -1,5 +1,5 @@
 /**
- * The trust gate (DESIGN.md §5 "Trust"): project-controlled definitions run only when the project is
+ * The trust gate (docs/rules.md §Trust): project-controlled definitions run only when the project is
  * trusted or the user confirms; with no UI they are refused (fail closed).
  */
 

@@ -1,7 +1,6 @@
 /**
- * Child environments (DESIGN.md §5 "Environment"; spec/rosters-resources-resume.md §Paths and child
- * environments): the parent's environment minus this package's control variables, plus exactly the
- * overrides the launch selects.
+ * Child environments (docs/rules.md §Paths and child environments): the parent's environment minus this package's
+ * control variables, plus exactly the overrides the launch selects.
  */
 
 /** Selects the roster of a Pi session (kept for compatibility with existing setups). */

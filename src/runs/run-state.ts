@@ -1,5 +1,5 @@
 /**
- * Folds RunEvents into a RunResult as they arrive (DESIGN.md §2 RunResult). Pure: no I/O.
+ * Folds RunEvents into a RunResult as they arrive (docs/architecture.md). Pure: no I/O.
  */
 
 import type { LaunchSpec } from "../core/launch-spec.ts";

@@ -1,8 +1,8 @@
 /**
- * The `subagent_jobs` tool: lists background jobs (DESIGN.md §1 `background: true`), cancels one, sends a
+ * The `subagent_jobs` tool: lists background jobs (README.md "Background jobs"), cancels one, sends a
  * running child a message, or stops a job gracefully (README.md "Talking to running children"). Job state
- * is memory-only and bounded (runtime-contracts: retention stays bounded; a job id is not a native session
- * id).
+ * is memory-only and bounded (docs/rules.md §Background jobs: retention stays bounded; a job id is not a
+ * native session id).
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";

@@ -1,6 +1,6 @@
 /**
- * The `subagent_roster` tool (spec §Calling the existing tool: "`subagent_roster` lists the effective
- * entries, including resolved resource paths") and the `/agentshell-roster` command.
+ * The `subagent_roster` tool (README.md "Rosters": it lists the effective entries, with resolved resource paths) and
+ * the `/agentshell-roster` command.
  */
 import type { ExtensionCommandContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { ExtensionState } from "../config/extension-state.ts";

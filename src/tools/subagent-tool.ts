@@ -1,5 +1,5 @@
 /**
- * The `subagent` tool (DESIGN.md §1): argument shape, mode selection, then launch resolution,
+ * The `subagent` tool (README.md "The subagent tool"): argument shape, mode selection, then launch resolution,
  * scheduling and the result for the model. Logic lives in `launch/` and `runs/`; this file connects them.
  */
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Plain-text formatting of usage, tool calls and status for renders (DESIGN.md §7). Pure.
+ * Plain-text formatting of usage, tool calls and status for renders (docs/rules.md §Results). Pure.
  */
 
 import type { ChildPhase } from "../core/child-run.ts";

@@ -1,5 +1,5 @@
 /**
- * `renderCall` / `renderResult` of the `subagent` tool (DESIGN.md §7). Collapsed: one block per child
+ * `renderCall` / `renderResult` of the `subagent` tool (docs/rules.md §Results). Collapsed: one block per child
  * with status icon, agent or harness, model, latest activity and usage. Expanded: the task, every tool
  * call and the answer as Markdown.
  */

@@ -3,7 +3,7 @@
  * SECURITY.md, docs/*.md, all in package.json `files`), and every `docs/<file>.md §<section>` names a
  * heading that exists there.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -12,7 +12,7 @@ const SCANNED = ["index.ts", "src", "test", "bench", "demo", "docs", "examples",
 
 function filesUnder(path: string): string[] {
 	const full = join(ROOT, path);
-	let entries: ReturnType<typeof readdirSync<{ withFileTypes: true }>>;
+	let entries: Dirent[];
 	try {
 		entries = readdirSync(full, { withFileTypes: true });
 	} catch {

@@ -12,13 +12,14 @@ import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
 import { settingsFilePath } from "./config/paths.ts";
 import { ROSTER_FILE_ENV } from "./runs/child-env.ts";
+import { PendingJobUsage } from "./tools/job-usage.ts";
 import { jobsToolInfo, ROSTER_COMMAND, rosterToolInfo, SEND_COMMAND, subagentToolInfo } from "./tools/tool-info.ts";
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
 type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 
 /** Builds everything the tools and the command work with; runs once per extension load, on first need. */
-async function loadRuntime(pi: ExtensionAPI, agentDir: string) {
+async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage) {
 	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
 	const state = await import("./config/extension-state.ts");
 	const settings = await import("./config/settings.ts");
@@ -64,12 +65,14 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string) {
 		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
 		jobs: registry,
 		inputs,
-		deliverJob: (job, text, details) =>
+		deliverJob: (job, text, details) => {
+			jobUsage.add(tools.totalUsage(details.children));
 			pi.sendMessage(
 				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display: true, details },
 				// A cancelled or stopped job ended on request: report it without starting a turn.
 				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
-			),
+			);
+		},
 	});
 	return {
 		config,
@@ -106,6 +109,7 @@ function deferredTool<P extends TSchema, D>(
 
 export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
+	const jobUsage = new PendingJobUsage();
 	let loaded: Runtime | undefined;
 	let loading: Promise<Runtime> | undefined;
 	// The branch of the last session start and the branches visited since, until the runtime exists.
@@ -115,7 +119,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	};
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
-		loading ??= loadRuntime(pi, agentDir).then((built) => {
+		loading ??= loadRuntime(pi, agentDir, jobUsage).then((built) => {
 			const problems = built.reload(branch, visited);
 			visited.length = 0;
 			loaded = built;
@@ -132,6 +136,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) return notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+	});
+	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
+	pi.on("tool_result", (event) => {
+		const usage = jobUsage.takeInto(event.usage);
+		return usage ? { usage } : undefined;
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		if (loaded) loaded.sessions.addFrom(ctx.sessionManager.getBranch());

@@ -21,7 +21,7 @@ describe("loading the extension", () => {
 		const loaded = JSON.parse(stdout) as { tools: string[]; commands: string[]; events: string[]; modules: string[] };
 		expect(loaded.tools).toEqual(["subagent", "subagent_roster", "subagent_jobs"]);
 		expect(loaded.commands).toEqual(["agentshell-roster", "subagent-send"]);
-		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree"]);
+		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree", "tool_result"]);
 		const paths = loaded.modules
 			.filter((url) => url.startsWith("file:"))
 			.map((url) => relative(ROOT, new URL(url).pathname));

@@ -14,12 +14,14 @@ import { settingsFilePath } from "./config/paths.ts";
 import { ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import { jobsToolInfo, ROSTER_COMMAND, rosterToolInfo, SEND_COMMAND, subagentToolInfo } from "./tools/tool-info.ts";
+import type { SetWidget } from "./ui/jobs-widget.ts";
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
 type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 
 /** Builds everything the tools and the command work with; runs once per extension load, on first need. */
 async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage) {
+	const jobsWidget = await import("./ui/jobs-widget.ts");
 	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
 	const state = await import("./config/extension-state.ts");
 	const settings = await import("./config/settings.ts");
@@ -40,6 +42,10 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 	const sessions = new records.LaunchRecords();
 	const inputs = new live.LiveInputs();
 	const registry = new jobs.JobRegistry(inputs);
+	const widget = new jobsWidget.JobsWidget(
+		() => registry.list(),
+		() => config.runtime.settings?.silent === true,
+	);
 	const subagent = tools.createSubagentTool({
 		adapters: {
 			pi: piHarness.createPiAdapter({
@@ -72,12 +78,14 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 				// A cancelled or stopped job ended on request: report it without starting a turn.
 				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
 			);
+			widget.refresh();
 		},
 	});
 	return {
 		config,
 		sessions,
 		jobs: registry,
+		widget,
 		tools: { subagent, roster: tools.createRosterTool(config), jobs: tools.createJobsTool(registry) },
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
 		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
@@ -111,6 +119,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
 	const jobUsage = new PendingJobUsage();
 	let loaded: Runtime | undefined;
+	// Where the background jobs widget draws: the session's UI, when it has one.
+	let setWidget: SetWidget | undefined;
 	let loading: Promise<Runtime> | undefined;
 	// The branch of the last session start and the branches visited since, until the runtime exists.
 	let branch: Branch = [];
@@ -121,6 +131,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
 		loading ??= loadRuntime(pi, agentDir, jobUsage).then((built) => {
 			const problems = built.reload(branch, visited);
+			built.widget.attach(setWidget);
 			visited.length = 0;
 			loaded = built;
 			if (ctx) notify(ctx, problems);
@@ -129,8 +140,13 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		return loading;
 	};
 	// Nothing outlives the session: running jobs are cancelled and their children killed.
-	pi.on("session_shutdown", () => loaded?.jobs.close());
+	pi.on("session_shutdown", () => {
+		loaded?.widget.close();
+		return loaded?.jobs.close();
+	});
 	pi.on("session_start", async (_event, ctx) => {
+		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
+		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
 		if (loaded) return notify(ctx, loaded.reload(branch, []));
@@ -139,6 +155,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
+		// A background job may have started or been cancelled by this call.
+		loaded?.widget.refresh();
 		const usage = jobUsage.takeInto(event.usage);
 		return usage ? { usage } : undefined;
 	});

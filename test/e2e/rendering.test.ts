@@ -45,35 +45,18 @@ describe("rendering through the registered tool's renderers", () => {
 		const single = tool.renderCall({ agent: "echo", task: "look around" }, theme, {}).render(120).join("\n");
 		expect(single).toContain("<accent>echo</>");
 		expect(single).toContain("look around");
-		const parallel = tool
-			.renderCall(
-				{
-					tasks: [
-						{ agent: "echo", task: "a" },
-						{ agent: "shell", task: "b" },
-					],
-				},
-				theme,
-				{},
-			)
-			.render(120)
-			.join("\n");
+		const parallelArgs = {
+			tasks: [
+				{ agent: "echo", task: "a" },
+				{ agent: "shell", task: "b" },
+			],
+		};
+		const callLine = (context: unknown) => tool.renderCall(parallelArgs, theme, context).render(120).join("\n");
+		const parallel = callLine({});
 		expect(parallel).toContain("parallel (2 tasks)");
 		expect(parallel).toContain("<accent>shell</>");
 		// Once the call runs, the result lists the children: the call line keeps only the mode.
-		const started = tool
-			.renderCall(
-				{
-					tasks: [
-						{ agent: "echo", task: "a" },
-						{ agent: "shell", task: "b" },
-					],
-				},
-				theme,
-				{ executionStarted: true },
-			)
-			.render(120)
-			.join("\n");
+		const started = callLine({ executionStarted: true });
 		expect(started).toContain("parallel (2 tasks)");
 		expect(started).not.toContain("shell");
 	});

@@ -91,6 +91,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 			return;
 		}
 		child.phase = "running";
+		child.startedAt = Date.now();
 		update();
 		try {
 			const result = await runChild(spec, options.adapters[spec.harness], {

@@ -117,7 +117,8 @@ function statusOf(child: ChildRun, now: number): string {
 	const result = child.result;
 	if (child.phase === "running") {
 		const activity = ACTIVITY_LABELS[result?.activity ?? "starting"];
-		return result?.startedAt ? `${activity} · ${formatElapsed(now - result.startedAt)}` : activity;
+		const startedAt = child.startedAt ?? result?.startedAt;
+		return startedAt ? `${activity} · ${formatElapsed(now - startedAt)}` : activity;
 	}
 	return result && child.phase !== "pending" ? `${child.phase} · ${formatElapsed(result.durationMs)}` : child.phase;
 }

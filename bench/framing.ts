@@ -1,6 +1,6 @@
 /**
- * Benchmarks for the process layer (DESIGN.md §3): is split2 + our JSON step fast enough, and does the
- * core hold no unbounded buffers? Wired into `npm run bench` by bench/run-bench.ts.
+ * Benchmarks for the process layer (docs/rules.md §Child processes): is split2 + our JSON step fast enough, and does
+ * the core hold no unbounded buffers? Wired into `npm run bench` by bench/run-bench.ts.
  */
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";

@@ -111,7 +111,7 @@ export async function benchLauncherOverhead(runs = 15): Promise<LauncherOverhead
 /**
  * The command, cwd and environment the extension builds for `subagent({ agent: AGENT, task: TASK })`, made
  * from the same pieces src/index.ts and the tool wire together: the agent definition as discovered, a
- * LaunchSpec with the fields the launch layer sets for an agent call (DESIGN.md §2; the bench checks the
+ * LaunchSpec with the fields the launch layer sets for an agent call (docs/architecture.md; the bench checks the
  * resulting command against the one the extension ran, so a drift shows up as an error, not a wrong
  * baseline), the pi adapter with the same invocation and session dir, and buildChildEnv with the same depth.
  */

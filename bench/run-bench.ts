@@ -38,6 +38,28 @@ rows.push({
 	meaning: "ours ÷ plain split+JSON.parse loop; ≥ 1.00 = no slower",
 });
 
+const { benchStartupOverhead } = await import("./startup-overhead.ts");
+const startup = await benchStartupOverhead(9);
+const describeStartup = (kind: string, f: typeof startup.wall) =>
+	`${kind} ${fixed(f.extensionMs)} ms with this package, ${fixed(f.emptyMs)} ms with an empty extension, ` +
+	`per-pair ratios ${fixed(f.range[0], 2)}–${fixed(f.range[1], 2)}, median ${fixed(f.ratio, 2)}`;
+console.log(
+	`start-up overhead, pi -p with one tool call, ${startup.runs} alternating pairs after a warm-up:\n` +
+		`  ${describeStartup("wall", startup.wall)}\n  ${describeStartup("CPU", startup.cpu)}`,
+);
+for (const [kind, f] of [
+	["wall", startup.wall],
+	["CPU", startup.cpu],
+] as const) {
+	rows.push({
+		name: `start-up overhead, ${kind}`,
+		value: `${fixed(f.extensionMs)} ms`,
+		baseline: `${fixed(f.emptyMs)} ms`,
+		ratio: f.ratio,
+		meaning: `pi run with this package ÷ with an empty extension, ${kind} time (median of pairs); 1.00 = free`,
+	});
+}
+
 const { benchLauncherOverhead } = await import("./launcher-overhead.ts");
 const launcher = await benchLauncherOverhead(15);
 console.log(

@@ -1,93 +1,184 @@
 /**
- * pi-native-subagents: wiring only (DESIGN.md §2). Registers the tools, the command and the lifecycle
- * hooks; owns no logic.
+ * pi-native-subagents: wiring only (docs/architecture.md). At load it registers the tools, the command and
+ * the lifecycle hooks, and imports nothing else: the modules a call runs (configuration with zod, launch
+ * resolution, harness adapters, the process core with execa) are imported when the first call, command or
+ * session start needs them, so every Pi session — and every pi child that loads the extension to delegate
+ * further — pays almost nothing for it (README.md "Start-up cost").
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
-import pLimit from "p-limit";
-import { atInheritedMaxDepth } from "./config/depth.ts";
-import { ExtensionState } from "./config/extension-state.ts";
-import { DEFAULT_SETTINGS } from "./config/settings.ts";
-import { createClaudeAdapter } from "./harness/claude/adapter.ts";
-import { claudeBypassRefusal } from "./harness/claude/command.ts";
-import { codexHomeDir, createCodexAdapter } from "./harness/codex/adapter.ts";
-import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV, resolveNativeCommand } from "./harness/native-command.ts";
-import { createPiAdapter } from "./harness/pi/adapter.ts";
-import { resolvePiInvocation } from "./harness/pi/invocation.ts";
-import { ConsentRecord, readApproveFlag } from "./launch/trust.ts";
-import { JOB_MESSAGE_TYPE, JobRegistry } from "./runs/jobs.ts";
-import { LiveInputs } from "./runs/live-inputs.ts";
-import { LAUNCH_RECORD_TYPE } from "./sessions/launch-record.ts";
-import { LaunchRecords } from "./sessions/launch-records.ts";
-import { createJobsTool } from "./tools/jobs-tool.ts";
-import { createRosterTool, registerRosterCommand } from "./tools/roster-tool.ts";
-import { registerSendCommand } from "./tools/send-command.ts";
-import { createSubagentTool } from "./tools/subagent-tool.ts";
+import type { TSchema } from "typebox";
+import { settingsFilePath } from "./config/paths.ts";
+import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
+import { PendingJobUsage } from "./tools/job-usage.ts";
+import { jobsToolInfo, ROSTER_COMMAND, rosterToolInfo, SEND_COMMAND, subagentToolInfo } from "./tools/tool-info.ts";
+import type { SetWidget } from "./ui/jobs-widget.ts";
+
+type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
+type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
+
+/** Builds everything the tools and the command work with; runs once per extension load, on first need. */
+async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage) {
+	const jobsWidget = await import("./ui/jobs-widget.ts");
+	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
+	const state = await import("./config/extension-state.ts");
+	const settings = await import("./config/settings.ts");
+	const claude = await import("./harness/claude/adapter.ts");
+	const claudeCommand = await import("./harness/claude/command.ts");
+	const codex = await import("./harness/codex/adapter.ts");
+	const native = await import("./harness/native-command.ts");
+	const piHarness = await import("./harness/pi/adapter.ts");
+	const invocation = await import("./harness/pi/invocation.ts");
+	const jobs = await import("./runs/jobs.ts");
+	const live = await import("./runs/live-inputs.ts");
+	const record = await import("./sessions/launch-record.ts");
+	const records = await import("./sessions/launch-records.ts");
+	const trust = await import("./launch/trust.ts");
+	const tools = await import("./tools/tools.ts");
+	const limit = await import("p-limit");
+	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
+	const globalLimit = limit.default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
+	const sessions = new records.LaunchRecords();
+	const inputs = new live.LiveInputs();
+	const registry = new jobs.JobRegistry(inputs);
+	const widget = new jobsWidget.JobsWidget(
+		() => registry.list(),
+		() => config.runtime.settings?.silent === true,
+	);
+	const subagent = tools.createSubagentTool({
+		adapters: {
+			pi: piHarness.createPiAdapter({
+				invocation: () => invocation.resolvePiInvocation(),
+				sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
+				agentDir,
+			}),
+			codex: codex.createCodexAdapter({
+				command: () => native.resolveNativeCommand(native.CODEX_COMMAND_ENV, "codex", process.env),
+				codexHome: codex.codexHomeDir(process.env),
+			}),
+			claude_code: claude.createClaudeAdapter({
+				command: () => native.resolveNativeCommand(native.CLAUDE_COMMAND_ENV, "claude", process.env),
+				bypassRefusal: claudeCommand.claudeBypassRefusal(process.env, process.getuid?.()),
+			}),
+		},
+		globalLimit: () => globalLimit,
+		state: () => config.toolState(),
+		agentDir,
+		baseEnv: () => process.env,
+		updateIntervalMs: 100,
+		sessions,
+		trustStore: new ProjectTrustStore(agentDir),
+		approveFlag: trust.readApproveFlag(process.argv),
+		consents: new trust.ConsentRecord(),
+		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
+		jobs: registry,
+		inputs,
+		deliverJob: (job, text, details) => {
+			jobUsage.add(tools.totalUsage(details.children));
+			pi.sendMessage(
+				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display: true, details },
+				// A cancelled or stopped job ended on request: report it without starting a turn.
+				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
+			);
+			widget.refresh();
+		},
+	});
+	return {
+		config,
+		sessions,
+		jobs: registry,
+		widget,
+		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
+		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
+		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
+			tools.handleSendCommand(inputs, args, ctx),
+		/** Rereads settings and the roster; returns the problems a user should see. */
+		reload(branch: Branch, visited: readonly Branch[]): string[] {
+			config.reload();
+			sessions.rebuild(branch);
+			for (const other of visited) sessions.addFrom(other);
+			const limits = config.toolState().limits;
+			if (limits) globalLimit.concurrency = limits.globalConcurrency;
+			return config.problems;
+		},
+	};
+}
+
+/** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
+function deferredTool<P extends TSchema, D>(
+	info: Omit<ToolDefinition<P, D>, "execute">,
+	runtime: () => Promise<Runtime>,
+	pick: (loaded: Runtime) => ToolDefinition<P, D>,
+): ToolDefinition<P, D> {
+	return {
+		...info,
+		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
+			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
+	};
+}
 
 export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
-	const state = new ExtensionState(agentDir, process.env, process.cwd());
-	const globalLimit = pLimit(DEFAULT_SETTINGS.limits.global_concurrency);
-	const sessions = new LaunchRecords();
-	const inputs = new LiveInputs();
-	const jobs = new JobRegistry(inputs);
+	const jobUsage = new PendingJobUsage();
+	let loaded: Runtime | undefined;
+	// Where the background jobs widget draws: the session's UI, when it has one.
+	let setWidget: SetWidget | undefined;
+	let loading: Promise<Runtime> | undefined;
+	// The branch of the last session start and the branches visited since, until the runtime exists.
+	let branch: Branch = [];
+	const visited: Branch[] = [];
+	const notify = (ctx: ExtensionContext, problems: readonly string[]) => {
+		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
+	};
+	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
+		loading ??= loadRuntime(pi, agentDir, jobUsage).then((built) => {
+			const problems = built.reload(branch, visited);
+			built.widget.attach(setWidget);
+			visited.length = 0;
+			loaded = built;
+			if (ctx) notify(ctx, problems);
+			return built;
+		});
+		return loading;
+	};
 	// Nothing outlives the session: running jobs are cancelled and their children killed.
-	pi.on("session_shutdown", () => jobs.close());
-	pi.on("session_start", (_event, ctx) => {
-		state.reload();
-		sessions.rebuild(ctx.sessionManager.getBranch());
-		const limits = state.toolState().limits;
-		if (limits) globalLimit.concurrency = limits.globalConcurrency;
-		for (const problem of state.problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
+	pi.on("session_shutdown", () => {
+		loaded?.widget.close();
+		return loaded?.jobs.close();
 	});
-	pi.on("session_tree", (_event, ctx) => sessions.addFrom(ctx.sessionManager.getBranch()));
+	pi.on("session_start", async (_event, ctx) => {
+		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
+		loaded?.widget.attach(setWidget);
+		branch = ctx.sessionManager.getBranch();
+		visited.length = 0;
+		if (loaded) return notify(ctx, loaded.reload(branch, []));
+		// Configuration present: read it now, so a malformed file is reported when the session starts.
+		if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+	});
+	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
+	pi.on("tool_result", (event) => {
+		// A background job may have started or been cancelled by this call.
+		loaded?.widget.refresh();
+		const usage = jobUsage.takeInto(event.usage);
+		return usage ? { usage } : undefined;
+	});
+	pi.on("session_tree", (_event, ctx) => {
+		if (loaded) loaded.sessions.addFrom(ctx.sessionManager.getBranch());
+		else visited.push(ctx.sessionManager.getBranch());
+	});
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
 	if (atInheritedMaxDepth(process.env)) return;
-	pi.registerTool(
-		createSubagentTool({
-			adapters: {
-				pi: createPiAdapter({
-					invocation: () => resolvePiInvocation(),
-					sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
-					agentDir,
-				}),
-				codex: createCodexAdapter({
-					command: () => resolveNativeCommand(CODEX_COMMAND_ENV, "codex", process.env),
-					codexHome: codexHomeDir(process.env),
-				}),
-				claude_code: createClaudeAdapter({
-					command: () => resolveNativeCommand(CLAUDE_COMMAND_ENV, "claude", process.env),
-					bypassRefusal: claudeBypassRefusal(process.env, process.getuid?.()),
-				}),
-			},
-			globalLimit: () => globalLimit,
-			state: () => state.toolState(),
-			agentDir,
-			baseEnv: () => process.env,
-			updateIntervalMs: 100,
-			sessions,
-			trustStore: new ProjectTrustStore(agentDir),
-			approveFlag: readApproveFlag(process.argv),
-			consents: new ConsentRecord(),
-			persistRecord: (record) => pi.appendEntry(LAUNCH_RECORD_TYPE, record),
-			jobs,
-			inputs,
-			deliverJob: (job, text, details) =>
-				pi.sendMessage(
-					{
-						customType: JOB_MESSAGE_TYPE,
-						content: text,
-						display: true,
-						details,
-					},
-					// A cancelled or stopped job ended on request: report it without starting a turn.
-					{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
-				),
-		}),
-	);
-	pi.registerTool(createRosterTool(state, agentDir));
-	pi.registerTool(createJobsTool(jobs));
-	registerRosterCommand(pi, state);
-	registerSendCommand(pi, inputs);
+	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
+	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
+	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
+	pi.registerCommand(ROSTER_COMMAND.name, {
+		description: ROSTER_COMMAND.description,
+		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
+	});
+	pi.registerCommand(SEND_COMMAND.name, {
+		description: SEND_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
+	});
 }

@@ -1,5 +1,5 @@
 /**
- * Markdown agent definitions (DESIGN.md §5 "Markdown agents"; issue 2 item 5).
+ * Markdown agent definitions (docs/rules.md §Agent definitions; issue 2 item 5).
  *
  * An agent file is `*.md` with YAML frontmatter parsed by Pi's own `parseFrontmatter`; the body is
  * appended to the child's system prompt. Frontmatter keys:
@@ -171,7 +171,7 @@ function isDirectory(path: string): boolean {
 
 /**
  * The nearest `<dir>/.pi/agents` directory walking up from `cwd` (inclusive), or null.
- * Source: DESIGN.md §5 ("the nearest `.pi/agents/`").
+ * Source: docs/rules.md §Agent definitions (the nearest `.pi/agents/` walking up from the working directory).
  */
 export function findProjectAgentsDir(cwd: string): string | null {
 	let dir = resolve(cwd);

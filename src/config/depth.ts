@@ -1,11 +1,10 @@
 /**
- * The delegation depth gate (DESIGN.md §5 "Depth"; spec §Paths and child environments: "The inherited
- * maximum delegation depth still applies before extension startup, regardless of the child's roster or
- * harness"). Checked before anything is spawned.
+ * The delegation depth gate (docs/rules.md §Depth: the maximum is fixed at the root and passed down; a child's own
+ * settings cannot raise it). Checked before anything is spawned.
  */
 
 import { LaunchError } from "../core/launch-error.ts";
-import { DEPTH_ENV, MAX_DEPTH_ENV } from "../runs/child-env.ts";
+import { DEPTH_ENV, MAX_DEPTH_ENV, parseDepthVariable } from "../runs/child-env.ts";
 
 export interface DepthState {
 	/** Depth of this Pi process: 0 at the root. */
@@ -20,24 +19,9 @@ export interface DepthState {
  * @throws LaunchError when the variables hold something other than non-negative integers.
  */
 export function readDepthState(env: NodeJS.ProcessEnv, settingMaxDepth: number): DepthState {
-	const depth = parseDepth(env[DEPTH_ENV], DEPTH_ENV) ?? 0;
-	const inherited = parseDepth(env[MAX_DEPTH_ENV], MAX_DEPTH_ENV);
+	const depth = parseDepthVariable(env[DEPTH_ENV], DEPTH_ENV) ?? 0;
+	const inherited = parseDepthVariable(env[MAX_DEPTH_ENV], MAX_DEPTH_ENV);
 	return { depth, maxDepth: inherited ?? settingMaxDepth };
-}
-
-/**
- * Whether this process is a child at the maximum delegation depth, from its inherited variables alone: it
- * is then offered no orchestration tool (SECURITY.md "Delegation depth"). A malformed variable counts as
- * not at the maximum here; calls are refused with the parse error instead.
- */
-export function atInheritedMaxDepth(env: NodeJS.ProcessEnv): boolean {
-	try {
-		const depth = parseDepth(env[DEPTH_ENV], DEPTH_ENV);
-		const max = parseDepth(env[MAX_DEPTH_ENV], MAX_DEPTH_ENV);
-		return depth !== undefined && max !== undefined && depth >= max;
-	} catch {
-		return false;
-	}
 }
 
 /** @throws LaunchError naming both numbers when a child at `depth + 1` would exceed `maxDepth`. */
@@ -48,11 +32,4 @@ export function assertDepthAllows(state: DepthState): void {
 			`delegation depth limit reached: this session is at depth ${state.depth} and max_sub_agent_depth is ${state.maxDepth}, so a child at depth ${childDepth} is refused (the root's settings file sets max_sub_agent_depth; children inherit it)`,
 		);
 	}
-}
-
-function parseDepth(value: string | undefined, name: string): number | undefined {
-	if (value === undefined || value === "") return undefined;
-	if (!/^\d+$/.test(value))
-		throw new LaunchError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
-	return Number(value);
 }

@@ -1,5 +1,5 @@
 /**
- * Settings → the limits every run and call uses (DESIGN.md §3 limits; settings file `limits`).
+ * Settings → the limits every run and call uses (docs/rules.md §Child processes; settings file `limits`).
  * Values the settings file does not expose are fixed here, with their units.
  */
 import type { RunLimits } from "../core/launch-spec.ts";

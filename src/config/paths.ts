@@ -1,6 +1,5 @@
 /**
- * Path rules for rosters, resources and ad-hoc calls (spec/rosters-resources-resume.md §Paths and
- * child environments).
+ * Path rules for rosters, resources and ad-hoc calls (docs/rules.md §Paths and child environments).
  *
  * | path                                                  | resolves against                              |
  * |-------------------------------------------------------|-----------------------------------------------|
@@ -121,7 +120,7 @@ export function rosterBaseDir(rosterFile: string): string {
 	return dirname(resolve(rosterFile));
 }
 
-/** The personal settings file, `<agentDir>/extensions/agentshell.json` (DESIGN.md §5). */
+/** The personal settings file, `<agentDir>/extensions/agentshell.json` (README.md "Settings"). */
 export function settingsFilePath(agentDir: string): string {
 	return join(agentDir, "extensions", "agentshell.json");
 }

@@ -1,6 +1,5 @@
 /**
- * zod schemas of the two roster file formats and of `resources` (spec/rosters-resources-resume.md
- * §Native inline rosters, §Normalized agent definitions, §Resource choices and limits). Every object is
+ * zod schemas of the two roster file formats and of `resources` (docs/rules.md §Rosters, §Resources). Every object is
  * strict: unknown keys are errors, never ignored. These schemas check shape only; rules that need more
  * than one field or the filesystem (unique names, `roster_file` Pi-only, non-Pi normalized rosters,
  * path existence) live in `roster.ts`.
@@ -72,7 +71,7 @@ const objectError = (issue: { code: string; input?: unknown }) =>
 			: `expected an object, got ${typeName(issue.input)}`
 		: undefined;
 
-/** The settings every agent description has, in both roster formats (spec: the five required strings, optional `cwd` and `resources`). */
+/** The settings every agent description has, in both roster formats (docs/rules.md §Rosters). */
 const agentFields = {
 	name: requiredString(),
 	description: requiredString(),

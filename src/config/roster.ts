@@ -1,5 +1,5 @@
 /**
- * Roster loading (spec/rosters-resources-resume.md §Launch and file shape, §Paths and child environments).
+ * Roster loading (docs/rules.md §Rosters, §Paths and child environments).
  *
  * Two file formats, told apart by their top-level keys:
  * - native inline: exactly `{ roster: { enabled?, roles? } }`, each role a full entry;
@@ -64,7 +64,7 @@ export interface RosterEntry {
 	digest: string;
 }
 
-/** A validated roster. Entries are snapshots taken at load (spec: "Reload after editing entries"). */
+/** A validated roster. Entries are snapshots taken at load (docs/rules.md §Rosters; `/reload` after editing). */
 export interface LoadedRoster {
 	/** Absolute path of the selected file, or `"settings"` for the personal settings file's roster. */
 	source: string;
@@ -358,7 +358,7 @@ export function rosterFromSettings(settings: { roster: ParsedInlineRoster }, age
 
 /**
  * Before each launch/resume of a normalized entry: rereads its `agent.json`, validates it again, and
- * compares its `agent` settings with the load-time snapshot (spec §Paths and child environments:
+ * compares its `agent` settings with the load-time snapshot (docs/rules.md §Paths and child environments:
  * "Changed/deleted definitions fail instead of silently launching stale settings"). Inline and settings
  * entries (no `agentFile`) pass unchanged.
  * @throws LaunchError naming the file and saying to run `/reload` when the definition was deleted,

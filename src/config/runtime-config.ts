@@ -1,8 +1,7 @@
 /**
- * The configuration one extension load works with (spec/rosters-resources-resume.md §Launch and file
- * shape, §Paths and child environments): the settings file, and the roster — the file selected by
- * `PI_AGENTSHELL_ROSTER_FILE`, else the settings file's personal roster. Loaded at session start and on
- * `/reload`; entries are snapshots until the next load.
+ * The configuration one extension load works with (docs/rules.md §Rosters, §Paths and child environments): the settings
+ * file, and the roster — the file selected by `PI_AGENTSHELL_ROSTER_FILE`, else the settings file's personal roster.
+ * Loaded at session start and on `/reload`; entries are snapshots until the next load.
  */
 
 import { LaunchError } from "../core/launch-error.ts";

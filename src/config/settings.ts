@@ -1,7 +1,7 @@
 /**
- * The personal settings file `<agentDir>/extensions/agentshell.json` (DESIGN.md §5; spec
- * §Native inline rosters: "That file also owns limits, silent mode, interactive defaults, and the root's
- * `max_sub_agent_depth`. A selected roster cannot change them.").
+ * The personal settings file `<agentDir>/extensions/agentshell.json` (README.md "Settings"; docs/rules.md §Rosters: it
+ * also owns the limits, silent mode, interactive defaults and the root's `max_sub_agent_depth`, which a selected roster
+ * cannot change).
  *
  * Every object is strict: an unknown key is an error naming its path. Absent file or absent keys take
  * the built-in defaults below; a malformed file is never silently replaced by defaults.

@@ -1,6 +1,6 @@
 /**
- * Portable skill discovery for prompt references (spec/rosters-resources-resume.md §Selected skills for
- * normalized Codex and Claude children). Runs on every launch and resume; nothing is cached.
+ * Portable skill discovery for prompt references (docs/rules.md §Selected skills for codex and claude children). Runs
+ * on every launch and resume; nothing is cached.
  *
  * For each selected path (absolute, lexical):
  * - a readable regular file selects itself, whatever its name;

@@ -22,6 +22,8 @@ export interface ChildRun {
 	task: string;
 	model?: string;
 	phase: ChildPhase;
+	/** When the child started running, ms since the Unix epoch (before its process has reported anything). */
+	startedAt?: number;
 	/** Present once the child has started (live snapshot while running). */
 	result?: RunResult;
 	/** Why the child failed without a result (its launch was refused at run time). */

@@ -1,5 +1,5 @@
 /**
- * The harness-neutral description of one child launch (DESIGN.md §2). Everything above `harness/`
+ * The harness-neutral description of one child launch (docs/architecture.md). Everything above `harness/`
  * produces LaunchSpecs; each harness adapter translates one into a native command line.
  */
 
@@ -9,7 +9,7 @@ export type Harness = "pi" | "codex" | "claude_code";
 export const HARNESSES: readonly Harness[] = ["pi", "codex", "claude_code"];
 
 /**
- * Resource selection (spec/rosters-resources-resume.md §Resource choices and limits). Paths are
+ * Resource selection (docs/rules.md §Resources). Paths are
  * absolute and lexical by the time they reach a LaunchSpec. `undefined` means "not selected".
  */
 export interface Resources {
@@ -100,7 +100,7 @@ export interface LaunchSpec {
 	resources?: Resources;
 	/**
 	 * Normalized codex/claude roster children only: discovered absolute skill files delivered as a prompt
-	 * reference block appended to the task (spec §Selected skills for normalized Codex and Claude children).
+	 * reference block appended to the task (docs/rules.md §Selected skills for codex and claude children).
 	 */
 	skillReferences?: string[];
 	/**

@@ -1,5 +1,5 @@
 /**
- * Normalized child stream items (DESIGN.md §2). Each harness adapter maps its native records onto
+ * Normalized child stream items (docs/architecture.md). Each harness adapter maps its native records onto
  * these; everything above `harness/` sees only RunEvents. One named type per variant.
  */
 

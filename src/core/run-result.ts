@@ -1,5 +1,5 @@
 /**
- * The outcome of one child run (DESIGN.md §2), as returned in the tool result's `details`.
+ * The outcome of one child run (docs/architecture.md), as returned in the tool result's `details`.
  */
 
 import type { SentInput } from "./child-input.ts";
@@ -7,6 +7,13 @@ import type { Harness } from "./launch-spec.ts";
 import type { PermissionDenial, Usage } from "./run-event.ts";
 
 export type RunStatus = "completed" | "failed" | "aborted" | "timed_out";
+
+/**
+ * What a running child is doing, from its own stream: `starting` until its first record, `waiting` for the
+ * model (a request in flight, thinking included), `tool` while one of its tool calls runs, `writing` while
+ * its answer text streams.
+ */
+export type ChildActivity = "starting" | "waiting" | "tool" | "writing";
 
 /** One tool call the child made, in order. `args` and `output` are bounded. */
 export interface ToolActivity {
@@ -66,6 +73,10 @@ export interface RunResult {
 	artifactPath?: string;
 	/** Wall time, ms. */
 	durationMs: number;
+	/** When the run started, ms since the Unix epoch (live renders show the elapsed time from it). */
+	startedAt?: number;
+	/** What the child is doing now; meaningful while it runs. */
+	activity?: ChildActivity;
 	/** The command that ran, for error messages: `file arg…` with the task text elided. */
 	command: string;
 }

@@ -1,7 +1,7 @@
 /**
- * Selected skills for normalized codex and claude children (spec/rosters-resources-resume.md §Selected
- * skills for normalized Codex and Claude children): neither CLI takes a per-run skill path, so the skill
- * files are delivered as references in the prompt. Pure; discovery (`config/skills.ts`) happens earlier.
+ * Selected skills for normalized codex and claude children (docs/rules.md §Selected skills for codex and claude
+ * children): neither CLI takes a per-run skill path, so the skill files are delivered as references in the prompt.
+ * Pure; discovery (`config/skills.ts`) happens earlier.
  */
 
 /** The first line of the block, as the spec words it. */

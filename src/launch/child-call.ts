@@ -15,7 +15,7 @@ export interface ChildCall {
 	cwd?: string;
 	model?: string;
 	effort?: string;
-	/** Raw resource selection; `null` and omission both mean "not set" (spec §Calling the existing tool). */
+	/** Raw resource selection; `null` and omission both mean "not set" (docs/rules.md §Calling the tool). */
 	resources?: unknown;
 	/** Raw child roster file; `null` and omission both mean "not set". Pi only. */
 	rosterFile?: string | null;
@@ -23,6 +23,6 @@ export interface ChildCall {
 	disallowedTools?: string[];
 	/** This call only; never restored on resume. Default false. */
 	autoApprove?: boolean;
-	/** Continue this native session instead of starting one (spec §Resumption). */
+	/** Continue this native session instead of starting one (docs/rules.md §Resumption). */
 	resumeSessionId?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Resolves the children of a `subagent` call into LaunchSpecs (DESIGN.md §2 `src/launch/`). Every rule
+ * Resolves the children of a `subagent` call into LaunchSpecs (docs/architecture.md). Every rule
  * is checked here, before anything is spawned, and the problems of all children are reported together:
  * names exist, paths exist, roster entries are enabled, unchanged since load and not contradicted,
  * `roster_file` is Pi-only, the depth allows a child, and project agents pass the trust gate.
@@ -122,7 +122,7 @@ export function resolveAgentCall(
 	return spec;
 }
 
-/** A roster entry: its settings apply; manual repeats must agree (spec §Calling the existing tool). */
+/** A roster entry: its settings apply; manual repeats must agree (docs/rules.md §Calling the tool). */
 function resolveRosterCall(
 	call: ChildCall,
 	state: RosterState,

@@ -34,9 +34,9 @@ export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context
 }
 
 /**
- * Normalized codex/claude children get their skills as prompt references (spec §Selected skills for
- * normalized Codex and Claude children): discovered now, on every launch; the outbound selection is
- * `skills: []`. Inline entries keep native behaviour (the adapter rejects what it cannot honour).
+ * Normalized codex/claude children get their skills as prompt references (docs/rules.md §Selected skills for codex and
+ * claude children): discovered now, on every launch; the outbound selection is `skills: []`. Inline entries keep native
+ * behaviour (the adapter rejects what it cannot honour).
  */
 export function applySkillReferences(spec: LaunchSpec, entry: RosterEntry, problems: string[]): void {
 	const resources = entry.resources;
@@ -52,9 +52,8 @@ export function applySkillReferences(spec: LaunchSpec, entry: RosterEntry, probl
 }
 
 /**
- * A child's roster is checked again when that child launches or resumes (spec §Paths and child
- * environments). Returns the digest of its parsed contents (its entries' settings), or `undefined`
- * with the problems pushed.
+ * A child's roster is checked again when that child launches or resumes (docs/rules.md §Paths and child environments).
+ * Returns the digest of its parsed contents (its entries' settings), or `undefined` with the problems pushed.
  */
 export function validateChildRoster(file: string, problems: string[]): string | undefined {
 	const roster = attempt(problems, () => loadRosterFile(file));

@@ -1,7 +1,7 @@
 /**
- * Resource selections given as tool arguments (spec §Calling the existing tool and §Paths: "Ad-hoc
- * resources and `roster_file` resolve against the effective child cwd"). Validated with the same zod
- * schema as roster files, then resolved and checked with the same path rules.
+ * Resource selections given as tool arguments (docs/rules.md §Calling the tool and §Paths and child environments:
+ * "Ad-hoc resources and `roster_file` resolve against the effective child cwd"). Validated with the same zod schema as
+ * roster files, then resolved and checked with the same path rules.
  */
 import { resolveResources } from "../config/roster.ts";
 import { resourcesSchema } from "../config/roster-schema.ts";

@@ -1,6 +1,6 @@
 /**
  * Resolves a resume (`resume_session_id`) into a LaunchSpec under the rules of
- * spec/rosters-resources-resume.md §Resumption:
+ * docs/rules.md §Resumption:
  * - omitted selection settings reuse the saved launch, even when the parent's cwd differs;
  * - a roster-selected session keeps its harness, cwd, resources, roster source/entry, child roster and
  *   roster-defined model/effort; a changed entry or child roster is rejected, a disabled roster must be

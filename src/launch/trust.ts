@@ -1,5 +1,5 @@
 /**
- * Explicit trust, decided per directory (SECURITY.md "Trust").
+ * Explicit trust, decided per directory (SECURITY.md "Trust", docs/rules.md §Trust).
  *
  * Pi 1.6 calls a project trusted when it holds none of the files Pi itself gates (`.pi/settings.json`,
  * `extensions`, `skills`, … but not `.pi/agents`), so `ctx.isProjectTrusted()` alone is not consent. A

@@ -1,5 +1,5 @@
 /**
- * The last check before anything is spawned: every child's harness can honour its spec (DESIGN.md §4,
+ * The last check before anything is spawned: every child's harness can honour its spec (docs/harness-support.md,
  * "a control a harness cannot enforce is rejected before launch"). Problems of all children are listed
  * together, each naming the child and the definition a refused setting came from.
  */

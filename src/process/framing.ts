@@ -1,5 +1,5 @@
 /**
- * stdout → records (DESIGN.md §3). Pure: no I/O, so it is tested and benchmarked directly.
+ * stdout → records (docs/rules.md §Child processes). Pure: no I/O, so it is tested and benchmarked directly.
  *
  * Records are LF-terminated lines. `split2` (the `ndjson` package's splitter) does the splitting and the
  * streaming UTF-8 decode with a plain "\n" matcher, so U+2028/U+2029 inside JSON strings never break a
@@ -39,7 +39,7 @@ export interface FramerOptions {
  * record, anything else is the fault "output ended mid-record". Blank lines are ignored.
  *
  * Never errors: a throwing callback is reported through `onFault` so one bad handler cannot stop the reading
- * of stdout (DESIGN.md §3: keep reading until the child is gone).
+ * of stdout (docs/rules.md §Child processes: keep reading until the child is gone).
  */
 export function createFramer(options: FramerOptions): Writable {
 	const { maxLineBytes, onRecord, onDiagnostic } = options;

@@ -1,6 +1,6 @@
 /**
- * Start a child and see it to its end (DESIGN.md §3). This file is orchestration only: framing, the stderr
- * tail and group termination live in their own files.
+ * Start a child and see it to its end (docs/rules.md §Child processes). This file is orchestration only: framing, the
+ * stderr tail and group termination live in their own files.
  */
 import type { Readable, Writable } from "node:stream";
 import { execa, type Result } from "execa";
@@ -24,7 +24,7 @@ function timer(ms: number, fire: () => void): NodeJS.Timeout {
 }
 
 /**
- * Spawns `command` and returns at once (DESIGN.md §3).
+ * Spawns `command` and returns at once (docs/rules.md §Child processes).
  *
  * - No shell; the child leads its own process group (`detached`), so the group can be signalled as a whole.
  * - `command.env` is the complete environment (nothing of Pi's is inherited); `command.stdin` is written

@@ -1,5 +1,5 @@
 /**
- * Bounded stderr tail (DESIGN.md §3: "stderr is kept as a bounded tail"). Pure: no I/O.
+ * Bounded stderr tail (docs/rules.md §Child processes: stderr is kept as a bounded tail). Pure: no I/O.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
- * Ending a process group (DESIGN.md §3): SIGTERM to the whole group, SIGKILL after a grace measured on the
- * leader's real exit (its `exit` event, not `child.killed`, which only says a signal was sent), and SIGKILL
- * for anything of the group still alive once the leader is gone. Nothing of the group survives.
+ * Ending a process group (docs/rules.md §Child processes): SIGTERM to the whole group, SIGKILL after a grace measured
+ * on the leader's real exit (its `exit` event, not `child.killed`, which only says a signal was sent), and SIGKILL for
+ * anything of the group still alive once the leader is gone. Nothing of the group survives.
  *
  * The child leads its own group (spawned `detached`), so its pid is the group id and `-pid` addresses the
  * group. Descendants that left the group (a harness that starts each command in a new session, e.g. codex

@@ -1,5 +1,5 @@
 /**
- * Shapes shared by the process layer (DESIGN.md §3). The layer is harness-agnostic: it spawns a
+ * Shapes shared by the process layer (docs/rules.md §Child processes). The layer is harness-agnostic: it spawns a
  * command, frames stdout into JSON records, keeps a stderr tail and ends the process group cleanly.
  */
 /** A fully resolved command. `env` is the complete child environment (nothing else is inherited). */

@@ -1,6 +1,6 @@
 /**
- * Full-result artifacts (DESIGN.md §7; runtime-contracts "Full-result artifacts for truncated
- * notifications persist in the ephemeral session task area; artifact failures MUST remain visible").
+ * Full-result artifacts (docs/rules.md §Results: a cut answer is written in full to an artifact file whose path the
+ * result gives; a failed write is reported too).
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,8 +1,8 @@
 /**
- * Child environments (DESIGN.md §5 "Environment"; spec/rosters-resources-resume.md §Paths and child
- * environments): the parent's environment minus this package's control variables, plus exactly the
- * overrides the launch selects.
+ * Child environments (docs/rules.md §Paths and child environments): the parent's environment minus this package's
+ * control variables, plus exactly the overrides the launch selects.
  */
+import { LaunchError } from "../core/launch-error.ts";
 
 /** Selects the roster of a Pi session (kept for compatibility with existing setups). */
 export const ROSTER_FILE_ENV = "PI_AGENTSHELL_ROSTER_FILE";
@@ -12,6 +12,33 @@ export const DEPTH_ENV = "PI_AGENTSHELL_DEPTH";
 export const MAX_DEPTH_ENV = "PI_AGENTSHELL_MAX_DEPTH";
 
 const CONTROL_VARIABLES = [ROSTER_FILE_ENV, DEPTH_ENV, MAX_DEPTH_ENV];
+
+/**
+ * One depth variable's value: `undefined` when unset or empty.
+ * @throws LaunchError naming the variable when it holds something other than a non-negative integer.
+ */
+export function parseDepthVariable(value: string | undefined, name: string): number | undefined {
+	if (value === undefined || value === "") return undefined;
+	if (!/^\d+$/.test(value))
+		throw new LaunchError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+	return Number(value);
+}
+
+/**
+ * Whether this process is a child at the maximum delegation depth, from its inherited variables alone: it
+ * is then offered no orchestration tool (SECURITY.md "Delegation depth"). A malformed variable counts as
+ * not at the maximum here; calls are refused with the parse error instead. Read at extension load, so it
+ * lives here, with the variables, and imports nothing heavy (README.md "Start-up cost").
+ */
+export function atInheritedMaxDepth(env: NodeJS.ProcessEnv): boolean {
+	try {
+		const depth = parseDepthVariable(env[DEPTH_ENV], DEPTH_ENV);
+		const max = parseDepthVariable(env[MAX_DEPTH_ENV], MAX_DEPTH_ENV);
+		return depth !== undefined && max !== undefined && depth >= max;
+	} catch {
+		return false;
+	}
+}
 
 /** Variable names, each exact or ending in `*` (a prefix). */
 function matches(name: string, patterns: readonly string[]): boolean {

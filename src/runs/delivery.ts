@@ -1,5 +1,5 @@
 /**
- * What the parent model receives for each child (DESIGN.md §7): the final answer capped at
+ * What the parent model receives for each child (docs/rules.md §Results): the final answer capped at
  * `maxBytes` / `maxLines`, the full text in an artifact when cut, and for failures the reason,
  * exit code or signal, and the stderr tail.
  */

@@ -1,5 +1,5 @@
 /**
- * Background jobs (DESIGN.md §1 `background: true`; runtime-contracts: foreground results and background
+ * Background jobs (README.md "Background jobs"; docs/rules.md §Background jobs: foreground results and background
  * follow-up notifications keep distinct delivery paths; retention stays bounded; a job id is not a native
  * session id; job status lives in memory only).
  */

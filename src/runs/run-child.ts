@@ -1,7 +1,7 @@
 /**
- * Runs one child to a RunResult (DESIGN.md §3–§4): adapter → command, process core → records,
- * parser → RunEvents, RunState → RunResult. Decides the final status from the harness's verdict
- * and how the process ended.
+ * Runs one child to a RunResult (docs/rules.md §Child processes, docs/harness-support.md): adapter →
+ * command, process core → records, parser → RunEvents, RunState → RunResult. Decides the final status
+ * from the harness's verdict and how the process ended.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,7 +102,10 @@ export async function runChild(
 /** The refusal of a harness that declares no reason of its own. */
 const NO_STDIN = "this child was started without an input channel";
 
-/** Final status from the process outcome and the harness's terminal verdict (DESIGN.md §3 last rule). */
+/**
+ * Final status from the process outcome and the harness's terminal verdict (docs/rules.md §Child processes:
+ * exit 0 without one is a failure).
+ */
 /**
  * @param commandEnv the variable that sets the harness's command, named when it cannot start.
  * @param timeoutMs the wall-clock limit in force, ms, named when it was reached.

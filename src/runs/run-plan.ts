@@ -1,7 +1,7 @@
 /**
  * Runs a resolved call (its LaunchSpecs) to its children, with the bookkeeping around the scheduler:
  * the native sessions it runs stay claimed until it ends, so nothing resumes them meanwhile, and completed
- * children are recorded for resume (spec/rosters-resources-resume.md §Resumption).
+ * children are recorded for resume (docs/rules.md §Resumption).
  */
 import type { LimitFunction } from "p-limit";
 import type { ChildInputChannel } from "../core/child-input.ts";

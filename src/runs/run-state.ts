@@ -1,5 +1,5 @@
 /**
- * Folds RunEvents into a RunResult as they arrive (DESIGN.md §2 RunResult). Pure: no I/O.
+ * Folds RunEvents into a RunResult as they arrive (docs/architecture.md). Pure: no I/O.
  */
 
 import type { LaunchSpec } from "../core/launch-spec.ts";
@@ -49,6 +49,8 @@ export class RunState {
 			stderrTail: "",
 			diagnostics: [],
 			durationMs: 0,
+			startedAt: Date.now(),
+			activity: "starting",
 			command,
 		};
 	}
@@ -56,6 +58,7 @@ export class RunState {
 	/** Applies one event. Returns true when the event changes what a renderer would show. */
 	apply(event: RunEvent): boolean {
 		const result = this.result;
+		if (result.activity === "starting") result.activity = "waiting";
 		switch (event.type) {
 			case "session":
 				result.nativeSessionId = event.nativeSessionId;
@@ -64,9 +67,13 @@ export class RunState {
 				if (event.model) result.model = event.model;
 				if (!event.final) {
 					this.partialText += event.text;
-					return false;
+					// The first delta of a message changes what a renderer shows; the rest do not.
+					if (result.activity === "writing") return false;
+					result.activity = "writing";
+					return true;
 				}
 				this.partialText = "";
+				result.activity = "waiting";
 				if (event.text.trim().length > 0) {
 					result.finalAnswer = event.text;
 					this.pushTranscript({ kind: "text", text: event.text });
@@ -75,6 +82,7 @@ export class RunState {
 			case "thinking":
 				return false;
 			case "tool_start":
+				result.activity = "tool";
 				this.pushTool({
 					toolCallId: event.toolCallId,
 					toolName: event.toolName,
@@ -103,6 +111,7 @@ export class RunState {
 						pending: false,
 					});
 				}
+				if (!result.tools.some((t) => t.pending)) result.activity = "waiting";
 				return true;
 			}
 			case "usage":

@@ -1,5 +1,5 @@
 /**
- * Schedules the children of one `subagent` call (DESIGN.md §1): single, parallel (bounded per call and
+ * Schedules the children of one `subagent` call (README.md "The subagent tool"): single, parallel (bounded per call and
  * by a limit shared by every call of the parent session) and chain (`{previous}` substituted literally).
  */
 import type { LimitFunction } from "p-limit";
@@ -91,6 +91,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 			return;
 		}
 		child.phase = "running";
+		child.startedAt = Date.now();
 		update();
 		try {
 			const result = await runChild(spec, options.adapters[spec.harness], {

@@ -1,5 +1,5 @@
 /**
- * Launch records (spec/rosters-resources-resume.md §Resumption; DESIGN.md §6): a successful child's
+ * Launch records (docs/rules.md §Resumption): a successful child's
  * native session id with the launch configuration it ran with, persisted as a custom entry on the parent
  * session's branch (`pi.appendEntry`). Approval and tool controls are recorded as what the previous call
  * used; they are never restored.
@@ -43,7 +43,7 @@ export interface LaunchRecord {
 	agentFile?: string;
 	agentSource?: "user" | "project";
 	taskName?: string;
-	/** What the previous call used; never restored (spec §Resumption). */
+	/** What the previous call used; never restored (docs/rules.md §Resumption). */
 	previousControls: { autoApprove: boolean; allowedTools?: string[]; disallowedTools?: string[] };
 	/** ms since the Unix epoch. */
 	recordedAt: number;

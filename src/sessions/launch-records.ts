@@ -1,5 +1,5 @@
 /**
- * The launch records this extension load knows (spec §Resumption): rebuilt from the current branch at
+ * The launch records this extension load knows (docs/rules.md §Resumption): rebuilt from the current branch at
  * session start and reload; tree navigation adds the visited branch's records without forgetting known
  * ones, so leaving a branch cannot turn a selected session into an unrestricted one. In memory only.
  * Also tracks native sessions that are running now, which must not be resumed.

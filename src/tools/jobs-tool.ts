@@ -1,45 +1,14 @@
 /**
- * The `subagent_jobs` tool: lists background jobs (DESIGN.md §1 `background: true`), cancels one, sends a
+ * The `subagent_jobs` tool: lists background jobs (README.md "Background jobs"), cancels one, sends a
  * running child a message, or stops a job gracefully (README.md "Talking to running children"). Job state
- * is memory-only and bounded (runtime-contracts: retention stays bounded; a job id is not a native session
- * id).
+ * is memory-only and bounded (docs/rules.md §Background jobs: retention stays bounded; a job id is not a
+ * native session id).
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
 import type { SendReceipt } from "../core/child-input.ts";
 import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
 import { childLabel } from "./result-text.ts";
-
-type JobsAction = "list" | "cancel" | "send" | "stop";
-
-const jobsSchema = Type.Object(
-	{
-		action: Type.Optional(
-			Type.Unsafe<JobsAction>({
-				type: "string",
-				enum: ["list", "cancel", "send", "stop"],
-				description:
-					'"list" (default) shows the jobs; "cancel" kills job_id\'s children at once; "send" gives a running child of job_id a message (text, mode); "stop" asks job_id\'s children to end their turns, keeping partial answers, and kills them only after a grace period.',
-			}),
-		),
-		job_id: Type.Optional(Type.String({ description: "The job to cancel, send to or stop." })),
-		child: Type.Optional(
-			Type.Union([Type.String(), Type.Number()], {
-				description: "send: the child's 0-based index or task_name (needed when the job has several children).",
-			}),
-		),
-		text: Type.Optional(Type.String({ description: "send: the message." })),
-		mode: Type.Optional(
-			Type.Unsafe<"steer" | "follow_up">({
-				type: "string",
-				enum: ["steer", "follow_up"],
-				description:
-					'send: "steer" (default) reaches the child during its current run; "follow_up" starts a new turn once the current one ends, and the job\'s result then includes both answers.',
-			}),
-		),
-	},
-	{ additionalProperties: false },
-);
+import { jobsToolInfo } from "./tool-info.ts";
 
 export interface JobsDetails {
 	jobs: Job[];
@@ -56,14 +25,9 @@ function reply(text: string, details: JobsDetails, isError = false): JobsResult 
 }
 
 /** The `subagent_jobs` tool definition over this extension load's jobs. */
-export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsSchema, JobsDetails> {
+export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToolInfo.parameters, JobsDetails> {
 	return {
-		name: "subagent_jobs",
-		label: "Subagent jobs",
-		description:
-			"List background sub-agent jobs started with subagent({ background: true }), cancel one (action: cancel, job_id), send a running child a message (action: send, job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it), or stop one gracefully (action: stop, job_id).",
-		promptSnippet: "List, message, stop or cancel background sub-agent jobs",
-		parameters: jobsSchema,
+		...jobsToolInfo,
 		async execute(_toolCallId, params) {
 			const action = params.action ?? "list";
 			if (action === "list") {

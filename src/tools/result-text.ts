@@ -1,5 +1,5 @@
 /**
- * The text the parent model receives from a `subagent` call (DESIGN.md §7): every child's answer (capped,
+ * The text the parent model receives from a `subagent` call (docs/rules.md §Results): every child's answer (capped,
  * with its artifact path when cut), and for failures the reason, exit code or signal and stderr tail.
  * A summary line never stands in for an answer.
  */

@@ -1,15 +1,13 @@
 /**
- * The `subagent_roster` tool (spec §Calling the existing tool: "`subagent_roster` lists the effective
- * entries, including resolved resource paths") and the `/agentshell-roster` command.
+ * The `subagent_roster` tool (README.md "Rosters": it lists the effective entries, with resolved resource paths) and
+ * the `/agentshell-roster` command.
  */
-import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
+import type { ExtensionCommandContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
 import type { ExtensionState } from "../config/extension-state.ts";
 import type { RosterEntry } from "../config/roster.ts";
 import { LaunchError } from "../core/launch-error.ts";
-
-const rosterSchema = Type.Object({});
+import { ROSTER_COMMAND, rosterToolInfo } from "./tool-info.ts";
 
 export interface RosterDetails {
 	source?: string;
@@ -23,14 +21,9 @@ export interface RosterDetails {
 export function createRosterTool(
 	state: ExtensionState,
 	agentDir: string,
-): ToolDefinition<typeof rosterSchema, RosterDetails> {
+): ToolDefinition<typeof rosterToolInfo.parameters, RosterDetails> {
 	return {
-		name: "subagent_roster",
-		label: "Subagent roster",
-		description:
-			"List the roster entries subagent({ roster_entry }) can run, with harness, model, effort, cwd, child roster and resolved resource paths, and the user's Markdown agents subagent({ agent }) can run (with the keys of other tools' formats they ignore).",
-		promptSnippet: "List the roster entries available to the subagent tool",
-		parameters: rosterSchema,
+		...rosterToolInfo,
 		async execute() {
 			const config = state.runtime;
 			const roster = config.roster;
@@ -82,19 +75,13 @@ function describeEntry(entry: RosterEntry): string[] {
 	return lines;
 }
 
-/** Registers `/agentshell-roster`: toggles the roster (persisted without an override, in memory with one). */
-export function registerRosterCommand(pi: ExtensionAPI, state: ExtensionState): void {
-	pi.registerCommand("agentshell-roster", {
-		description:
-			"Enable or disable the sub-agent roster (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
-		handler: async (_args, ctx) => {
-			try {
-				const toggle = state.toggleRoster();
-				ctx.ui.notify(toggle.message, "info");
-			} catch (error) {
-				if (!(error instanceof LaunchError)) throw error;
-				ctx.ui.notify(`/agentshell-roster: ${error.message}`, "error");
-			}
-		},
-	});
+/** `/agentshell-roster`: toggles the roster (persisted without an override, in memory with one) and says so. */
+export function toggleRosterCommand(state: ExtensionState, ctx: ExtensionCommandContext): void {
+	try {
+		const toggle = state.toggleRoster();
+		ctx.ui.notify(toggle.message, "info");
+	} catch (error) {
+		if (!(error instanceof LaunchError)) throw error;
+		ctx.ui.notify(`/${ROSTER_COMMAND.name}: ${error.message}`, "error");
+	}
 }

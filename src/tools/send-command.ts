@@ -3,12 +3,11 @@
  * the parent model waits for it (README.md "Talking to running children"). The text steers the child; the
  * receipt is shown as a notification.
  */
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
 import { findChild, type LiveInputs } from "../runs/live-inputs.ts";
 import { describeReceipt } from "./jobs-tool.ts";
-
-export const SEND_COMMAND = "subagent-send";
+import { SEND_COMMAND } from "./tool-info.ts";
 
 /**
  * Sends `args` (`<child> <text>`; `<child>` is an index, task_name or agent name, or `-` for the only
@@ -17,7 +16,7 @@ export const SEND_COMMAND = "subagent-send";
 export async function sendFromCommand(inputs: LiveInputs, args: string): Promise<SendReceipt> {
 	const match = /^\s*(\S+)\s+([\s\S]*)$/.exec(args);
 	if (!match) {
-		return { status: "refused", reason: "empty_text", message: `usage: /${SEND_COMMAND} <child> <text>` };
+		return { status: "refused", reason: "empty_text", message: `usage: /${SEND_COMMAND.name} <child> <text>` };
 	}
 	const [, ref = "", text = ""] = match;
 	const calls = inputs.foreground().reverse();
@@ -33,13 +32,8 @@ export async function sendFromCommand(inputs: LiveInputs, args: string): Promise
 	return { status: "refused", reason: "exited", message: lastError };
 }
 
-/** Registers the command; the receipt is shown with `ctx.ui.notify` (an error for a refusal). */
-export function registerSendCommand(pi: ExtensionAPI, inputs: LiveInputs): void {
-	pi.registerCommand(SEND_COMMAND, {
-		description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",
-		handler: async (args, ctx) => {
-			const receipt = await sendFromCommand(inputs, args);
-			ctx.ui.notify(`subagent-send: ${describeReceipt(receipt)}`, receipt.status === "refused" ? "error" : "info");
-		},
-	});
+/** The command's handler: sends, and shows the receipt with `ctx.ui.notify` (an error for a refusal). */
+export async function handleSendCommand(inputs: LiveInputs, args: string, ctx: ExtensionCommandContext): Promise<void> {
+	const receipt = await sendFromCommand(inputs, args);
+	ctx.ui.notify(`${SEND_COMMAND.name}: ${describeReceipt(receipt)}`, receipt.status === "refused" ? "error" : "info");
 }

@@ -1,5 +1,5 @@
 /**
- * The `subagent` tool (DESIGN.md §1): argument shape, mode selection, then launch resolution,
+ * The `subagent` tool (README.md "The subagent tool"): argument shape, mode selection, then launch resolution,
  * scheduling and the result for the model. Logic lives in `launch/` and `runs/`; this file connects them.
  */
 import { randomUUID } from "node:crypto";
@@ -29,10 +29,10 @@ import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { formatUsageTotals } from "../ui/format.ts";
-import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
-import { prepareSubagentArguments, type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
+import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
+import { subagentToolInfo } from "./tool-info.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
 export interface SubagentToolDeps {
@@ -66,23 +66,10 @@ export interface SubagentToolDeps {
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
 	return {
-		name: "subagent",
-		label: "Subagent",
-		description: [
-			"Delegate work to sub-agents that run as separate native processes (pi, codex or claude), each with its own context.",
-			"Modes (give exactly one): single { agent | roster_entry | agent_type, task }; parallel { tasks: [...] }; chain { chain: [...] } where {previous} in a step's task is replaced by the prior step's final answer.",
-			"agent names a Markdown agent definition; roster_entry a roster entry (see subagent_roster); agent_type runs a harness ad hoc.",
-			"Each child's result ends with a line `session: <id>`: to continue that child's conversation, call subagent again with resume_session_id set to that id and a new task (it runs in the session's own directory).",
-		].join(" "),
-		promptSnippet:
-			"Delegate tasks to sub-agents running as separate pi/codex/claude processes (single, parallel, chain)",
-		parameters: subagentSchema,
-		prepareArguments: prepareSubagentArguments,
+		...subagentToolInfo,
 		async execute(toolCallId, params, signal, onUpdate, ctx) {
 			return executeSubagent(deps, toolCallId, params, signal, onUpdate, ctx);
 		},
-		renderCall: renderSubagentCall,
-		renderResult: renderSubagentResult,
 	};
 }
 

@@ -1,5 +1,5 @@
 /**
- * `renderCall` / `renderResult` of the `subagent` tool (DESIGN.md §7). Collapsed: one block per child
+ * `renderCall` / `renderResult` of the `subagent` tool (docs/rules.md §Results). Collapsed: one block per child
  * with status icon, agent or harness, model, latest activity and usage. Expanded: the task, every tool
  * call and the answer as Markdown.
  */
@@ -9,7 +9,17 @@ import { type Component, Container, Markdown, Spacer, Text } from "@earendil-wor
 import type { ChildPhase, ChildRun } from "../core/child-run.ts";
 import type { ChildCallPreview, SubagentCallPreview, SubagentDetails } from "../core/details.ts";
 import type { ToolActivity } from "../core/run-result.ts";
-import { formatToolCall, formatUsage, oneLine, PHASE_ICONS, sessionLine } from "./format.ts";
+import {
+	ACTIVITY_LABELS,
+	formatElapsed,
+	formatTokens,
+	formatToolCall,
+	formatUsage,
+	oneLine,
+	PHASE_ICONS,
+	sessionLine,
+	sumUsages,
+} from "./format.ts";
 
 type Color = Parameters<Theme["fg"]>[0];
 
@@ -23,13 +33,22 @@ const PHASE_COLORS: Record<ChildPhase, Color> = {
 	skipped: "muted",
 };
 
-/** The call line: mode, and each child's agent, roster entry or harness with its task name or a task preview. */
-export function renderSubagentCall(args: SubagentCallPreview, theme: Theme): Component {
+/**
+ * The call line: mode, and each child's agent, roster entry or harness with its task name or a task
+ * preview. Once a parallel or chain call runs, its result lists every child, so the call line keeps only
+ * the mode: each child is shown once.
+ */
+export function renderSubagentCall(
+	args: SubagentCallPreview,
+	theme: Theme,
+	context?: { executionStarted?: boolean },
+): Component {
 	const title = theme.fg("toolTitle", theme.bold("subagent "));
 	const items = args.tasks ?? args.chain;
 	if (items) {
 		const kind = args.tasks ? `parallel (${items.length} tasks)` : `chain (${items.length} steps)`;
 		let text = title + theme.fg("accent", kind);
+		if (context?.executionStarted) return new Text(text, 0, 0);
 		for (const [i, item] of items.slice(0, 4).entries()) {
 			const label = item.task_name ? `"${item.task_name}"` : oneLine(item.task ?? "", 60);
 			text += `\n  ${theme.fg("muted", `${i + 1}.`)} ${theme.fg("accent", childName(item))} ${theme.fg("dim", label)}`;
@@ -64,23 +83,71 @@ export function renderSubagentResult(
 		return new Text(theme.fg("error", first?.type === "text" ? first.text : "(no output)"), 0, 0);
 	}
 	const container = new Container();
+	const now = Date.now();
+	if (details.children.length > 1) container.addChild(new Text(headline(details.children, theme), 0, 0));
 	for (const [i, child] of details.children.entries()) {
 		if (i > 0) container.addChild(new Spacer(1));
-		renderChild(container, child, details.children.length > 1, options.expanded, theme);
+		renderChild(container, child, { numbered: details.children.length > 1, expanded: options.expanded, now }, theme);
 	}
 	if (!options.expanded) container.addChild(new Text(theme.fg("muted", "(Ctrl+O to expand)"), 0, 0));
 	return container;
 }
 
-function renderChild(container: Container, child: ChildRun, numbered: boolean, expanded: boolean, theme: Theme): void {
+/** `2/3 done · 1 running · ↑1.2k ↓340 $0.0123`: where a parallel or chain call stands, live. */
+function headline(children: readonly ChildRun[], theme: Theme): string {
+	const running = children.filter((c) => c.phase === "running").length;
+	const pending = children.filter((c) => c.phase === "pending").length;
+	const done = children.length - running - pending;
+	const usage = sumUsages(children.flatMap((c) => (c.result ? [c.result.usage] : [])));
+	const spent = [
+		usage.inputTokens ? `↑${formatTokens(usage.inputTokens)}` : "",
+		usage.outputTokens ? `↓${formatTokens(usage.outputTokens)}` : "",
+		usage.costUsd !== undefined ? `$${usage.costUsd.toFixed(4)}` : "",
+	].filter(Boolean);
+	const parts = [
+		`${done}/${children.length} done`,
+		running ? `${running} running` : "",
+		pending ? `${pending} queued` : "",
+	];
+	if (spent.length > 0) parts.push(spent.join(" "));
+	return theme.fg("accent", parts.filter(Boolean).join(" · "));
+}
+
+/** `running a tool · 4.2s` while the child runs, `completed · 12.5s` once it ended, the phase otherwise. */
+function statusOf(child: ChildRun, now: number): string {
+	const result = child.result;
+	if (child.phase === "running") {
+		const activity = ACTIVITY_LABELS[result?.activity ?? "starting"];
+		const startedAt = child.startedAt ?? result?.startedAt;
+		return startedAt ? `${activity} · ${formatElapsed(now - startedAt)}` : activity;
+	}
+	return result && child.phase !== "pending" ? `${child.phase} · ${formatElapsed(result.durationMs)}` : child.phase;
+}
+
+interface ChildView {
+	numbered: boolean;
+	expanded: boolean;
+	/** ms since the Unix epoch, for elapsed times. */
+	now: number;
+}
+
+function renderChild(container: Container, child: ChildRun, view: ChildView, theme: Theme): void {
+	const { expanded } = view;
 	const result = child.result;
 	const icon = theme.fg(PHASE_COLORS[child.phase], PHASE_ICONS[child.phase]);
-	const number = numbered ? theme.fg("muted", `${child.index + 1}. `) : "";
+	const number = view.numbered ? theme.fg("muted", `${child.index + 1}. `) : "";
 	const name = theme.fg("accent", child.agent ?? child.harness);
 	const label = child.taskName ? ` ${theme.fg("dim", `"${child.taskName}"`)}` : "";
 	const harness = child.agent ? theme.fg("muted", ` [${child.harness}]`) : "";
-	container.addChild(new Text(`${icon} ${number}${name}${label}${harness} ${theme.fg("muted", child.phase)}`, 0, 0));
-	if (expanded) container.addChild(new Text(theme.fg("dim", `task: ${child.task}`), 0, 0));
+	const status = theme.fg("muted", statusOf(child, view.now));
+	container.addChild(new Text(`${icon} ${number}${name}${label}${harness} ${status}`, 0, 0));
+	if (expanded) {
+		container.addChild(new Text(theme.fg("dim", `task: ${child.task}`), 0, 0));
+		if (result?.nativeSessionId)
+			container.addChild(new Text(theme.fg("dim", sessionLine(result.nativeSessionId)), 0, 0));
+		if (result?.artifactPath)
+			container.addChild(new Text(theme.fg("dim", `full answer: ${result.artifactPath}`), 0, 0));
+	}
 	const tools = result?.tools ?? [];
 	const toolLine = (tool: ToolActivity) => {
 		const mark = tool.pending
@@ -117,10 +184,8 @@ function renderChild(container: Container, child: ChildRun, numbered: boolean, e
 			const latest = result.finalAnswer || "";
 			if (latest) container.addChild(new Text(`  ${theme.fg("toolOutput", oneLine(latest, 160))}`, 0, 0));
 		}
-		container.addChild(new Text(theme.fg("dim", `  ${formatUsage(result.usage, result.model)}`), 0, 0));
-		if (expanded && result.nativeSessionId) {
-			container.addChild(new Text(theme.fg("dim", `  ${sessionLine(result.nativeSessionId)}`), 0, 0));
-		}
+		const usage = formatUsage(result.usage, result.model);
+		if (usage) container.addChild(new Text(theme.fg("dim", `  ${usage}`), 0, 0));
 	} else if (child.error) {
 		container.addChild(new Text(theme.fg("error", `  ${child.error}`), 0, 0));
 	}

@@ -45,24 +45,36 @@ describe("rendering through the registered tool's renderers", () => {
 		const single = tool.renderCall({ agent: "echo", task: "look around" }, theme, {}).render(120).join("\n");
 		expect(single).toContain("<accent>echo</>");
 		expect(single).toContain("look around");
-		const parallel = tool
-			.renderCall(
-				{
-					tasks: [
-						{ agent: "echo", task: "a" },
-						{ agent: "shell", task: "b" },
-					],
-				},
-				theme,
-				{},
-			)
-			.render(120)
-			.join("\n");
+		const parallelArgs = {
+			tasks: [
+				{ agent: "echo", task: "a" },
+				{ agent: "shell", task: "b" },
+			],
+		};
+		const callLine = (context: unknown) => tool.renderCall(parallelArgs, theme, context).render(120).join("\n");
+		const parallel = callLine({});
 		expect(parallel).toContain("parallel (2 tasks)");
 		expect(parallel).toContain("<accent>shell</>");
+		// Once the call runs, the result lists the children: the call line keeps only the mode.
+		const started = callLine({ executionStarted: true });
+		expect(started).toContain("parallel (2 tasks)");
+		expect(started).not.toContain("shell");
 	});
 
-	it("shows running children live, with the model unknown until the child reports one", async () => {
+	it("expands to each child's native session id, in the session line the model receives", async () => {
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "render session",
+		});
+		const id = result.details.children[0].result?.nativeSessionId as string;
+		expect(id).toMatch(/\S/);
+		const line = `session: ${id} (resume with resume_session_id)`;
+		expect(result.content.map((part) => (part.type === "text" ? part.text : "")).join("")).toContain(line);
+		expect(render(result, true)).toContain(line);
+		expect(render(result, false)).not.toContain(id);
+	});
+
+	it("shows each running child's phase and elapsed time, a live headline, and no model until one is reported", async () => {
 		env.server.scriptFor("render slow", { text: "slow answer", delayMs: 800 });
 		env.server.scriptFor("render fast", { text: "fast answer" });
 		const { result, updates } = await env.session.callTool<SubagentDetails>("subagent", {
@@ -80,10 +92,22 @@ describe("rendering through the registered tool's renderers", () => {
 		const collapsed = render(live as AgentToolResult<SubagentDetails>, false, true);
 		expect(collapsed).toContain("<warning>⏳</> <muted>1. </><accent>echo</>");
 		expect(collapsed).toContain("<success>✓</> <muted>2. </><accent>echo</>");
-		expect(collapsed).toContain("model unknown");
+		expect(collapsed).not.toContain("model unknown");
+		expect(collapsed).not.toContain("none reported");
+		// The slow child is waiting for its model (the fake server holds the answer), with its elapsed time.
+		expect(collapsed).toMatch(
+			/<accent>echo<\/> <dim>"slow"<\/><muted> \[pi\]<\/> <muted>(starting|waiting for the model) · \d+\.\ds<\/>/,
+		);
 		expect(collapsed).toContain("fake/fake-model");
+		expect(collapsed.split("\n")[0].trimEnd()).toMatch(
+			/^<accent>1\/2 done · 1 running · ↑[\d.]+k? ↓\d+ \$0\.\d{4}<\/>$/,
+		);
+		// The slow child appears once in the result, whatever the call line showed.
+		expect(collapsed.match(/"slow"/g)).toHaveLength(1);
 
 		const done = render(result, false);
+		expect(done.split("\n")[0].trimEnd()).toMatch(/^<accent>2\/2 done · ↑/);
+		expect(done).toMatch(/<muted>completed · \d+\.\ds<\/>/);
 		expect(done.match(/<success>✓<\/>/g)).toHaveLength(2);
 		expect(done).toContain('<dim>"slow"</>');
 		expect(done).toMatch(/1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} ctx:[\d.]+k? fake\/fake-model/);
@@ -98,7 +122,7 @@ describe("rendering through the registered tool's renderers", () => {
 		});
 		const collapsed = render(result, false);
 		expect(collapsed).toContain("<error>✗</> <accent>echo</>");
-		expect(collapsed).toContain("<muted>failed</>");
+		expect(collapsed).toMatch(/<muted>failed · \d+\.\ds<\/>/);
 		expect(collapsed).toContain("render boom");
 		const expanded = render(result, true);
 		expect(expanded).toContain("task: render failure");
@@ -124,16 +148,5 @@ describe("rendering through the registered tool's renderers", () => {
 		expect(expanded).not.toContain("**bold**");
 		expect(expanded).toContain("bold");
 		expect(expanded).toContain("fake/fake-model");
-	});
-
-	it("shows the child's session line, the one the model receives, in the expanded view only", async () => {
-		env.server.scriptFor("render session", { text: "done" });
-		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
-			agent: "shell",
-			task: "render session",
-		});
-		const line = `session: ${result.details.children[0].result?.nativeSessionId} (resume with resume_session_id)`;
-		expect(render(result, true)).toContain(line);
-		expect(render(result, false)).not.toContain("resume with resume_session_id");
 	});
 });

@@ -1,4 +1,4 @@
-/** Resuming child sessions (spec/rosters-resources-resume.md §Resumption) with real pi children. */
+/** Resuming child sessions (docs/rules.md §Resumption) with real pi children. */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

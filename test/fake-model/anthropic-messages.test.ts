@@ -13,7 +13,7 @@ afterEach(async () => {
 
 const REMINDER = "<system-reminder>\nclaude's injected context\n</system-reminder>\n";
 
-/** A Messages request shaped like claude's (reference/codex-and-claude-cli.md §3.2). */
+/** A Messages request shaped like claude's (docs/harness-support.md §How each CLI is driven). */
 function claudeBody(messages: unknown[], extra: Record<string, unknown> = {}) {
 	return {
 		model: "claude-opus-5-5",

@@ -11,7 +11,7 @@ afterEach(async () => {
 	await server.close();
 });
 
-/** A Responses request shaped like codex's (reference/codex-and-claude-cli.md §2.2). */
+/** A Responses request shaped like codex's (docs/harness-support.md §How each CLI is driven). */
 function codexBody(userText: string, extra: Record<string, unknown> = {}) {
 	return {
 		model: "gpt-5.5",

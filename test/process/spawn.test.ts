@@ -47,7 +47,7 @@ describe("startProcess: start, stdin, environment", () => {
 	});
 
 	it("ends as a plain exit with the records seen when exit 0 comes without a terminal record", async () => {
-		// The process layer reports facts; deciding that this is a failure is the runner's job (DESIGN.md §3).
+		// The process layer reports facts; deciding that this is a failure is the runner's job (docs/rules.md §Child processes).
 		const { records, done } = run(fixture("no-terminal"));
 		const outcome = await done;
 		expect(outcome).toMatchObject({ end: "exited", exitCode: 0 });

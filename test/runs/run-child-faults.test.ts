@@ -1,7 +1,7 @@
 /**
- * A child's faults end in the right RunResult (DESIGN.md §3): the real run layer and pi adapter, with a
- * scripted stand-in for the pi binary (test/support/fault-cli/pi-script.mjs) for faults the real binary
- * cannot produce on demand.
+ * A child's faults end in the right RunResult (docs/rules.md §Child processes): the real run layer and pi adapter, with
+ * a scripted stand-in for the pi binary (test/support/fault-cli/pi-script.mjs) for faults the real binary cannot
+ * produce on demand.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 /**
  * An isolated claude home for end-to-end runs of the real `claude` binary against the fake model server
- * (reference/codex-and-claude-cli.md §3.1 "config isolation", "network quieting", "retries"; §3.2).
+ * (docs/harness-support.md §How each CLI is driven).
  *
  * Layout under a fresh temp dir `<dir>`:
  * - `<dir>/claude/` = `CLAUDE_CONFIG_DIR` (`.claude.json`, transcripts under `projects/`, skills, …);

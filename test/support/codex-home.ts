@@ -1,6 +1,6 @@
 /**
  * An isolated codex home for end-to-end runs of the real `codex` binary against the fake model server
- * (reference/codex-and-claude-cli.md §2.2, §2.5, §6).
+ * (docs/harness-support.md §How each CLI is driven).
  *
  * Layout under a fresh temp dir `<dir>`:
  * - `<dir>/codex/` = `CODEX_HOME`: `config.toml` with a custom provider `fake` (`wire_api = "responses"`,

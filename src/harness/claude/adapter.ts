@@ -1,5 +1,5 @@
 /**
- * The claude_code harness adapter (DESIGN.md §4): the command builder (`command.ts`) and the record
+ * The claude_code harness adapter (docs/harness-support.md): the command builder (`command.ts`) and the record
  * parser (`events.ts`) behind the shared adapter contract.
  */
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";

@@ -1,6 +1,6 @@
 /**
  * The claude command builder (flags from `claude --help` of Claude Code 2.1.332, facts in
- * reference/codex-and-claude-cli.md §3): LaunchSpec → `claude -p --output-format stream-json …`, each
+ * docs/harness-support.md §How each CLI is driven): LaunchSpec → `claude -p --output-format stream-json …`, each
  * argument's flag named next to it, and what claude cannot honour.
  */
 import { randomUUID } from "node:crypto";

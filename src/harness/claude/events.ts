@@ -161,7 +161,7 @@ export class ClaudeEventParser implements EventParser {
 		const answered = this.answered;
 		// The next turn (a queued user message) answers afresh.
 		this.answered = false;
-		// `is_error` decides: API errors come with subtype "success" (reference §3.3).
+		// `is_error` decides: API errors come with subtype "success" (docs/harness-support.md §What comes back).
 		if (!record.is_error && record.subtype === "success") {
 			// `result` repeats the final text; it is the answer only when no assistant text came before it.
 			if (!answered && record.result) events.push({ type: "assistant_text", text: record.result, final: true });

@@ -1,7 +1,7 @@
 /**
- * `claude -p --output-format stream-json --verbose` records (Claude Code 2.1.332; verified in
- * reference/codex-and-claude-cli.md §3.3 and against the pinned binary). Wire types only; the mapping to
- * RunEvents is in `events.ts`. Every record carries `session_id`; fields not read here are left out.
+ * `claude -p --output-format stream-json --verbose` records (Claude Code 2.1.332, verified against the
+ * pinned binary; docs/harness-support.md §How each CLI is driven). Wire types only; the mapping to RunEvents is
+ * in `events.ts`. Every record carries `session_id`; fields not read here are left out.
  */
 
 /** Token counts of one message or of a whole invocation (`result.usage`). */

@@ -1,5 +1,5 @@
 /**
- * The codex harness adapter (DESIGN.md §4): the command builder (`command.ts`), the record parser
+ * The codex harness adapter (docs/harness-support.md): the command builder (`command.ts`), the record parser
  * (`events.ts`) and the rollout reader (`rollout.ts`) behind the shared adapter contract.
  */
 import { homedir } from "node:os";

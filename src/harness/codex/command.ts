@@ -1,6 +1,6 @@
 /**
  * The codex command builder (flags from `codex exec --help` of codex-cli 0.171.0, facts in
- * reference/codex-and-claude-cli.md §2): LaunchSpec → `codex exec --json …`, each argument's flag named
+ * docs/harness-support.md §How each CLI is driven): LaunchSpec → `codex exec --json …`, each argument's flag named
  * next to it, and what codex cannot honour.
  */
 import { existsSync } from "node:fs";
@@ -26,7 +26,7 @@ const MAX_ARGUMENT_BYTES = 128 * 1024;
 export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): HarnessCommand {
 	assertCodexCanRun(spec);
 	const args = [...command.args, "exec", "--json"];
-	// --cd: explicit, because a resumed thread otherwise takes the spawn cwd (reference §2.1 "working dir").
+	// --cd: explicit, because a resumed thread otherwise takes the spawn cwd.
 	args.push(`--cd=${spec.cwd}`);
 	// --skip-git-repo-check: a child's cwd need not be a git repository.
 	args.push("--skip-git-repo-check");

@@ -1,6 +1,6 @@
 /**
  * `codex exec --json` records (codex-cli 0.171.0; `exec_events.rs` in openai/codex, verified in
- * reference/codex-and-claude-cli.md §2.3). Wire types only; the mapping to RunEvents is in `events.ts`.
+ * docs/harness-support.md §How each CLI is driven). Wire types only; the mapping to RunEvents is in `events.ts`.
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The pi command builder (flags from `pi --help` of Pi 1.6, see reference/pi-cli-and-extension-api.md §2):
+ * The pi command builder (flags from `pi --help` of Pi 1.6, see docs/harness-support.md §How each CLI is driven):
  * LaunchSpec → `pi --mode rpc …`, each argument's flag named next to it, and what pi cannot honour.
  */
 import { existsSync, writeFileSync } from "node:fs";
@@ -65,7 +65,7 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 }
 
 /**
- * Maps a resource selection to Pi's flags (spec/rosters-resources-resume.md §Resource choices and limits).
+ * Maps a resource selection to Pi's flags (docs/rules.md §Resources).
  * @throws LaunchError listing every option Pi cannot honour, each `pi harness: resources.<field>: …`.
  */
 export function piResourceFlags(resources: Resources, cwd: string, agentDir: string): string[] {

@@ -5,7 +5,7 @@
 import type { EventParser } from "../../core/harness-adapter.ts";
 import type { RunEvent } from "../../core/run-event.ts";
 import { missingAllowedTools } from "../tool-names.ts";
-import type { PiAssistantMessage, PiRecord, PiResponse } from "./records.ts";
+import type { PiAssistantMessage, PiRecord, PiResponse, PiToolResultMessage, PiUsage } from "./records.ts";
 import { PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
 
 /** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */
@@ -46,7 +46,8 @@ export class PiEventParser implements EventParser {
 				return [];
 			}
 			case "message_end":
-				return record.message?.role === "assistant" ? this.assistantEnd(record.message as PiAssistantMessage) : [];
+				if (record.message?.role === "assistant") return this.assistantEnd(record.message);
+				return record.message?.role === "toolResult" ? toolResultUsage(record.message) : [];
 			case "tool_execution_start":
 				return [{ type: "tool_start", toolCallId: record.toolCallId, toolName: record.toolName, args: record.args }];
 			case "tool_execution_end": {
@@ -94,20 +95,11 @@ export class PiEventParser implements EventParser {
 			.map((part) => (part as { text: string }).text)
 			.join("");
 		events.push({ type: "assistant_text", text, final: true, model });
-		const usage = message.usage;
-		if (usage) {
+		if (message.usage) {
 			events.push({
 				type: "usage",
 				model,
-				usage: {
-					inputTokens: usage.input ?? 0,
-					outputTokens: usage.output ?? 0,
-					cacheReadTokens: usage.cacheRead ?? 0,
-					cacheWriteTokens: usage.cacheWrite ?? 0,
-					costUsd: usage.cost?.total,
-					contextTokens: usage.totalTokens,
-					turns: 1,
-				},
+				usage: { ...tokensOf(message.usage), contextTokens: message.usage.totalTokens, turns: 1 },
 			});
 		}
 		if (message.stopReason === "error") {
@@ -133,4 +125,24 @@ export class PiEventParser implements EventParser {
 		}
 		return { type: "done", status: "completed" };
 	}
+}
+
+/** Tokens and cost of one Pi usage record. */
+function tokensOf(usage: PiUsage) {
+	return {
+		inputTokens: usage.input ?? 0,
+		outputTokens: usage.output ?? 0,
+		cacheReadTokens: usage.cacheRead ?? 0,
+		cacheWriteTokens: usage.cacheWrite ?? 0,
+		costUsd: usage.cost?.total,
+	};
+}
+
+/**
+ * What a tool of the child spent itself, such as a `subagent` call's children and, through their own
+ * results, every descendant: added to the child's usage like Pi adds it to its session totals. No turn, no
+ * model and no context size: those belong to the child's own assistant messages.
+ */
+function toolResultUsage(message: PiToolResultMessage): RunEvent[] {
+	return message.usage ? [{ type: "usage", usage: tokensOf(message.usage) }] : [];
 }

@@ -1,5 +1,5 @@
 /**
- * How to start the same Pi the user runs (DESIGN.md §4 "the child is the same Pi the user runs").
+ * How to start the same Pi the user runs (README.md "How a pi child is started").
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -27,12 +27,21 @@ export interface PiAssistantMessage {
 	errorMessage?: string;
 }
 
+/**
+ * A tool result message. `usage` is what the tool itself spent (for example a `subagent` call's children,
+ * and through them every descendant): Pi counts it in the session's totals, and so does this adapter.
+ */
+export interface PiToolResultMessage {
+	role: "toolResult";
+	usage?: PiUsage;
+}
+
 export type PiRecord =
 	| { type: "session"; id: string; cwd?: string }
 	/** The first `message_start` of a run is the system message; `toolsAdded` lists the tools the child offers. */
 	| { type: "message_start"; message?: { role?: string; toolsAdded?: Array<{ name?: string }> } }
 	| { type: "message_update"; assistantMessageEvent?: { type: string; delta?: string } }
-	| { type: "message_end"; message: PiAssistantMessage | { role: "user" | "system" | "toolResult" } }
+	| { type: "message_end"; message: PiAssistantMessage | PiToolResultMessage | { role: "user" | "system" } }
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args?: unknown }
 	| {
 			type: "tool_execution_end";

@@ -1,6 +1,6 @@
 /**
  * Anthropic Messages (`POST /v1/messages`), the protocol claude speaks to `ANTHROPIC_BASE_URL`
- * (reference/codex-and-claude-cli.md §3.2). Claude appends `?beta=true`; the server routes on the path only.
+ * (docs/harness-support.md §How each CLI is driven). Claude appends `?beta=true`; the server routes on the path only.
  *
  * Streaming is SSE with named events: `message_start` (usage with the input counts), per content block
  * `content_block_start` / `content_block_delta` (`thinking_delta` + `signature_delta`, `text_delta`,

@@ -1,6 +1,6 @@
 /**
  * OpenAI Responses (`POST /v1/responses`), the protocol codex speaks through a `model_providers.<id>` entry
- * with `wire_api = "responses"` (reference/codex-and-claude-cli.md §2.2).
+ * with `wire_api = "responses"` (docs/harness-support.md §How each CLI is driven).
  *
  * Streaming is SSE with one named event per frame (`event: <type>\ndata: <JSON with the same type>\n\n`):
  * `response.created`, then per output item `response.output_item.added`, its deltas

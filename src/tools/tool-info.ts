@@ -1,0 +1,87 @@
+/**
+ * What Pi needs to list and render this package's tools before any of them runs: names, descriptions,
+ * parameter schemas, argument preparation and renderers. It imports only TypeBox, Pi's own modules and
+ * `ui/`, so the extension can register its tools at load and import what a call runs when the first call
+ * comes (README.md "Start-up cost").
+ */
+import { Type } from "typebox";
+import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
+import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
+
+export const subagentToolInfo = {
+	name: "subagent",
+	label: "Subagent",
+	description: [
+		"Delegate work to sub-agents that run as separate native processes (pi, codex or claude), each with its own context.",
+		"Modes (give exactly one): single { agent | roster_entry | agent_type, task }; parallel { tasks: [...] }; chain { chain: [...] } where {previous} in a step's task is replaced by the prior step's final answer.",
+		"agent names a Markdown agent definition; roster_entry a roster entry (see subagent_roster); agent_type runs a harness ad hoc.",
+		"Each child's result ends with a line `session: <id>`: to continue that child's conversation, call subagent again with resume_session_id set to that id and a new task (it runs in the session's own directory).",
+	].join(" "),
+	promptSnippet: "Delegate tasks to sub-agents running as separate pi/codex/claude processes (single, parallel, chain)",
+	parameters: subagentSchema,
+	prepareArguments: prepareSubagentArguments,
+	renderCall: renderSubagentCall,
+	renderResult: renderSubagentResult,
+};
+
+export const rosterToolInfo = {
+	name: "subagent_roster",
+	label: "Subagent roster",
+	description:
+		"List the roster entries subagent({ roster_entry }) can run, with harness, model, effort, cwd, child roster and resolved resource paths, and the user's Markdown agents subagent({ agent }) can run (with the keys of other tools' formats they ignore).",
+	promptSnippet: "List the roster entries available to the subagent tool",
+	parameters: Type.Object({}),
+};
+
+type JobsAction = "list" | "cancel" | "send" | "stop";
+
+const jobsSchema = Type.Object(
+	{
+		action: Type.Optional(
+			Type.Unsafe<JobsAction>({
+				type: "string",
+				enum: ["list", "cancel", "send", "stop"],
+				description:
+					'"list" (default) shows the jobs; "cancel" kills job_id\'s children at once; "send" gives a running child of job_id a message (text, mode); "stop" asks job_id\'s children to end their turns, keeping partial answers, and kills them only after a grace period.',
+			}),
+		),
+		job_id: Type.Optional(Type.String({ description: "The job to cancel, send to or stop." })),
+		child: Type.Optional(
+			Type.Union([Type.String(), Type.Number()], {
+				description: "send: the child's 0-based index or task_name (needed when the job has several children).",
+			}),
+		),
+		text: Type.Optional(Type.String({ description: "send: the message." })),
+		mode: Type.Optional(
+			Type.Unsafe<"steer" | "follow_up">({
+				type: "string",
+				enum: ["steer", "follow_up"],
+				description:
+					'send: "steer" (default) reaches the child during its current run; "follow_up" starts a new turn once the current one ends, and the job\'s result then includes both answers.',
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+export const jobsToolInfo = {
+	name: "subagent_jobs",
+	label: "Subagent jobs",
+	description:
+		"List background sub-agent jobs started with subagent({ background: true }), cancel one (action: cancel, job_id), send a running child a message (action: send, job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it), or stop one gracefully (action: stop, job_id).",
+	promptSnippet: "List, message, stop or cancel background sub-agent jobs",
+	parameters: jobsSchema,
+};
+
+/** `/agentshell-roster`'s description. */
+export const ROSTER_COMMAND = {
+	name: "agentshell-roster",
+	description:
+		"Enable or disable the sub-agent roster (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
+};
+
+/** `/subagent-send`'s name and description (README.md "Talking to running children"). */
+export const SEND_COMMAND = {
+	name: "subagent-send",
+	description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",
+};

@@ -1,0 +1,60 @@
+/**
+ * The repository stands alone: code, tests, benches and docs cite only files that ship (README.md,
+ * SECURITY.md, docs/*.md, all in package.json `files`), and every `docs/<file>.md §<section>` names a
+ * heading that exists there.
+ */
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const SCANNED = ["index.ts", "src", "test", "bench", "demo", "docs", "examples", "agents", "README.md", "SECURITY.md"];
+
+function filesUnder(path: string): string[] {
+	const full = join(ROOT, path);
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(full, { withFileTypes: true });
+	} catch {
+		return [path];
+	}
+	return entries.flatMap((entry) => {
+		if (entry.name === "fixtures" || entry.name === "node_modules") return [];
+		const child = join(path, entry.name);
+		return entry.isDirectory() ? filesUnder(child) : /\.(ts|mjs|md|json)$/.test(entry.name) ? [child] : [];
+	});
+}
+
+const files = SCANNED.flatMap(filesUnder).filter((path) => path !== relative(ROOT, import.meta.filename));
+const text = new Map(files.map((path) => [path, readFileSync(join(ROOT, path), "utf8")]));
+
+/** `## Heading` titles of a shipped Markdown file. */
+function headings(doc: string): Set<string> {
+	return new Set([...readFileSync(join(ROOT, doc), "utf8").matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1].trim()));
+}
+
+describe("citations", () => {
+	it("never cite design material that does not ship (DESIGN.md, spec/, reference/)", () => {
+		const offending = [...text].flatMap(([path, body]) =>
+			body
+				.split("\n")
+				.map((line, index) => ({ line, index }))
+				.filter(({ line }) => /DESIGN\.md|\bspec\/[\w-]+\.md|\breference\/[\w-]+\.md/.test(line))
+				.map(({ index }) => `${path}:${index + 1}`),
+		);
+		expect(offending).toEqual([]);
+	});
+
+	it("name a section that exists whenever they cite docs/<file>.md §<section>", () => {
+		const missing: string[] = [];
+		for (const [path, body] of text) {
+			// Doc comments wrap: join continuation lines before matching.
+			const flat = body.replace(/\n\s*(?:\*|\/\/)\s*/g, " ");
+			for (const match of flat.matchAll(/docs\/([\w-]+\.md) §([A-Z][\w ,-]*?)(?=[).:;"]|, docs|, §| and §|$)/g)) {
+				const [doc, section] = [`docs/${match[1]}`, match[2].trim()];
+				if (!headings(doc).has(section)) missing.push(`${path}: ${doc} §${section}`);
+			}
+		}
+		expect(missing).toEqual([]);
+	});
+});

@@ -13,7 +13,14 @@ import type { TSchema } from "typebox";
 import { settingsFilePath } from "./config/paths.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
-import { jobsToolInfo, ROSTER_COMMAND, rosterToolInfo, SEND_COMMAND, subagentToolInfo } from "./tools/tool-info.ts";
+import {
+	ATTACH_COMMAND,
+	jobsToolInfo,
+	ROSTER_COMMAND,
+	rosterToolInfo,
+	SEND_COMMAND,
+	subagentToolInfo,
+} from "./tools/tool-info.ts";
 import type { SetWidget } from "./ui/jobs-widget.ts";
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
@@ -36,12 +43,14 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 	const record = await import("./sessions/launch-record.ts");
 	const records = await import("./sessions/launch-records.ts");
 	const trust = await import("./launch/trust.ts");
+	const interactiveRuns = await import("./interactive/interactive-runs.ts");
 	const tools = await import("./tools/tools.ts");
 	const limit = await import("p-limit");
 	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = limit.default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
 	const sessions = new records.LaunchRecords();
 	const inputs = new live.LiveInputs();
+	const interactive = new interactiveRuns.InteractiveRuns();
 	const registry = new jobs.JobRegistry(inputs);
 	const widget = new jobsWidget.JobsWidget(
 		() => registry.list(),
@@ -75,6 +84,7 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
 		jobs: registry,
 		inputs,
+		interactive,
 		deliverJob: (job, text, details) => {
 			jobUsage.add(tools.totalUsage(details.children));
 			pi.sendMessage(
@@ -89,11 +99,14 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 		config,
 		sessions,
 		jobs: registry,
+		interactive,
 		widget,
 		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
 		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
 			tools.handleSendCommand(inputs, args, ctx),
+		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
+			tools.handleAttachCommand(interactive, args, ctx),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -143,10 +156,10 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		});
 		return loading;
 	};
-	// Nothing outlives the session: running jobs are cancelled and their children killed.
-	pi.on("session_shutdown", () => {
+	// Nothing outlives the session: running jobs are cancelled and their children killed, the tmux server too.
+	pi.on("session_shutdown", async () => {
 		loaded?.widget.close();
-		return loaded?.jobs.close();
+		await Promise.all([loaded?.jobs.close(), loaded?.interactive.close()]);
 	});
 	pi.on("session_start", async (_event, ctx) => {
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
@@ -180,5 +193,9 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	pi.registerCommand(SEND_COMMAND.name, {
 		description: SEND_COMMAND.description,
 		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
+	});
+	pi.registerCommand(ATTACH_COMMAND.name, {
+		description: ATTACH_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
 	});
 }

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
  */
 const FLOORS: readonly (readonly string[])[] = [
 	["tools"],
-	["launch"],
+	["launch", "interactive"],
 	["config", "harness"],
 	["runs"],
 	["process", "sessions"],

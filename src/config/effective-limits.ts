@@ -2,7 +2,7 @@
  * Settings → the limits every run and call uses (docs/rules.md §Child processes; settings file `limits`).
  * Values the settings file does not expose are fixed here, with their units.
  */
-import type { RunLimits } from "../core/launch-spec.ts";
+import type { InteractiveOptions, RunLimits } from "../core/launch-spec.ts";
 import type { Settings } from "./settings.ts";
 
 export interface EffectiveLimits {
@@ -15,6 +15,8 @@ export interface EffectiveLimits {
 	concurrency: number;
 	/** Children running at once across every call of the parent session. */
 	globalConcurrency: number;
+	/** Defaults of interactive calls (settings `interactive`). */
+	interactive: InteractiveOptions;
 }
 
 /** Most steps in one chain call. */
@@ -40,5 +42,9 @@ export function effectiveLimits(settings: Settings): EffectiveLimits {
 		maxChainSteps: MAX_CHAIN_STEPS,
 		concurrency: limits.concurrency,
 		globalConcurrency: limits.global_concurrency,
+		interactive: {
+			stayOpen: settings.interactive.stay_open,
+			inactivityTimeoutMs: settings.interactive.inactivity_timeout_ms,
+		},
 	};
 }

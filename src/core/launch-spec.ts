@@ -67,6 +67,14 @@ export interface LaunchProvenance {
 	childRosterDigest?: string;
 }
 
+/** Options of a run in the harness's own TUI in tmux (README.md "Interactive runs"). */
+export interface InteractiveOptions {
+	/** Keep the tmux session (and the harness in it) after the run ends. */
+	stayOpen: boolean;
+	/** End the run after this long without a change on the screen, ms; `null`: never. */
+	inactivityTimeoutMs: number | null;
+}
+
 /** A new native session, or a resumed one. */
 export type SessionChoice = { kind: "new" } | { kind: "resume"; nativeSessionId: string };
 
@@ -115,4 +123,6 @@ export interface LaunchSpec {
 	depth: number;
 	limits: RunLimits;
 	provenance: LaunchProvenance;
+	/** Run the harness's TUI in tmux instead of its headless mode. */
+	interactive?: InteractiveOptions;
 }

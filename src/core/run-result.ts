@@ -79,6 +79,21 @@ export interface RunResult {
 	activity?: ChildActivity;
 	/** The command that ran, for error messages: `file arg…` with the task text elided. */
 	command: string;
+	/** Set for a run in the harness's TUI (README.md "Interactive runs"). */
+	interactive?: InteractiveInfo;
+}
+
+/** Where an interactive child ran, and what became of its tmux session. */
+export interface InteractiveInfo {
+	/** The private tmux socket and the session name. */
+	socket: string;
+	session: string;
+	/** `tmux -S <socket> attach -t <name>`. */
+	attachCommand: string;
+	/** The tmux session (and the harness in it) was kept for the user (`stay_open`). */
+	keptOpen: boolean;
+	/** Set when the run was ended for inactivity (`inactivity_timeout_ms`). */
+	warning?: string;
 }
 
 /** Usage with every count at 0 and cost unknown. */

@@ -23,6 +23,12 @@ export interface ChildCall {
 	disallowedTools?: string[];
 	/** This call only; never restored on resume. Default false. */
 	autoApprove?: boolean;
+	/** Run the harness's TUI in tmux (README.md "Interactive runs"). */
+	interactive?: boolean;
+	/** Interactive only; omitted: the settings default. */
+	stayOpen?: boolean;
+	/** Interactive only, ms; `null`: never; omitted: the settings default. */
+	inactivityTimeoutMs?: number | null;
 	/** Continue this native session instead of starting one (docs/rules.md §Resumption). */
 	resumeSessionId?: string;
 }

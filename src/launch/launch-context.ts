@@ -2,7 +2,7 @@
  * What the launch layer needs to know about the calling Pi session. Built by the tool layer from the
  * tool's `ctx`; plain data plus one callback, so resolution is testable without a Pi runtime.
  */
-import type { Harness, RunLimits } from "../core/launch-spec.ts";
+import type { Harness, InteractiveOptions, RunLimits } from "../core/launch-spec.ts";
 import type { ConsentRecord, TrustPolicy } from "./trust.ts";
 
 export interface LaunchContext {
@@ -26,4 +26,6 @@ export interface LaunchContext {
 	 * `HarnessAdapter.sessionCwd`); `undefined` when unknown. Used for a resume without a launch record.
 	 */
 	sessionCwd?: (harness: Harness, nativeSessionId: string) => string | undefined;
+	/** Settings `interactive` defaults for calls that omit them; absent: stay_open false, no inactivity timeout. */
+	interactiveDefaults?: InteractiveOptions;
 }

@@ -7,7 +7,7 @@ import { resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
 import { LaunchError } from "../core/launch-error.ts";
-import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";
+import type { Harness, InteractiveOptions, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { resolveResourceArgument } from "./resolve-resources.ts";
@@ -30,6 +30,17 @@ export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context
 		depth: context.depth + 1,
 		limits: context.limits,
 		provenance: {},
+		interactive: call.interactive ? interactiveOptions(call, context) : undefined,
+	};
+}
+
+/** A call's interactive options over the settings defaults (an explicit `null` timeout means never). */
+function interactiveOptions(call: ChildCall, context: LaunchContext): InteractiveOptions {
+	const defaults = context.interactiveDefaults ?? { stayOpen: false, inactivityTimeoutMs: null };
+	return {
+		stayOpen: call.stayOpen ?? defaults.stayOpen,
+		inactivityTimeoutMs:
+			call.inactivityTimeoutMs === undefined ? defaults.inactivityTimeoutMs : call.inactivityTimeoutMs,
 	};
 }
 

@@ -17,7 +17,7 @@ import { type AgentDefinition, parseAgentFile } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
-import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { InteractiveOptions, LaunchSpec } from "../core/launch-spec.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
@@ -60,7 +60,32 @@ export function resolveResumeCall(
 		: resumeUnrecorded(call, id, context, problems, resolveAgent);
 	if (!spec || problems.length > before) return undefined;
 	spec.session = { kind: "resume", nativeSessionId: id };
+	spec.interactive = resumedInteractive(call, record?.interactive, spec.interactive);
+	if (!spec.interactive && (call.stayOpen !== undefined || call.inactivityTimeoutMs !== undefined)) {
+		problems.push(
+			`resume_session_id "${id}": stay_open and inactivity_timeout_ms apply only to an interactive run (give interactive: true)`,
+		);
+		return undefined;
+	}
 	return spec;
+}
+
+/**
+ * Interactive settings of a resume (docs/rules.md §Resumption): omitted ones reuse the saved launch's, explicit
+ * ones override; `interactive: false` runs headless.
+ * @param fromCall what the call alone resolved to (its values over the settings defaults).
+ */
+function resumedInteractive(
+	call: ChildCall,
+	saved: InteractiveOptions | undefined,
+	fromCall: InteractiveOptions | undefined,
+): InteractiveOptions | undefined {
+	if (call.interactive === false || (call.interactive === undefined && !saved)) return undefined;
+	const base = saved ?? (fromCall as InteractiveOptions);
+	return {
+		stayOpen: call.stayOpen ?? base.stayOpen,
+		inactivityTimeoutMs: call.inactivityTimeoutMs === undefined ? base.inactivityTimeoutMs : call.inactivityTimeoutMs,
+	};
 }
 
 function resumeUnrecorded(

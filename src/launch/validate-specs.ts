@@ -9,12 +9,15 @@ import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 
 /**
  * @param labels per spec, "" in single mode or "task N" / "step N".
+ * @param interactiveProblems what refuses an interactive spec (no tmux, a task a TUI cannot take);
+ *   `undefined` when interactive runs are not available at all.
  * @throws LaunchError listing every problem: a harness with no adapter, and each option an adapter refuses.
  */
 export function assertHarnessesAccept(
 	specs: readonly LaunchSpec[],
 	labels: readonly string[],
 	adapters: Partial<Record<Harness, HarnessAdapter>>,
+	interactiveProblems?: (spec: LaunchSpec) => string[],
 ): void {
 	const problems: string[] = [];
 	specs.forEach((spec, i) => {
@@ -29,6 +32,10 @@ export function assertHarnessesAccept(
 		} catch (error) {
 			if (!(error instanceof LaunchError)) throw error;
 			problems.push(...error.problems.map((problem) => `${label}${problem}`));
+		}
+		if (spec.interactive) {
+			const refused = interactiveProblems?.(spec) ?? ["interactive: runs in tmux are not available here"];
+			problems.push(...refused.map((problem) => `${label}${problem}`));
 		}
 	});
 	if (problems.length > 0) throw new LaunchError(problems);

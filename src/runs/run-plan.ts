@@ -11,7 +11,7 @@ import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { buildChildEnv } from "./child-env.ts";
-import { runCall } from "./scheduler.ts";
+import { type ChildRunner, runCall } from "./scheduler.ts";
 
 /** A call resolved into one LaunchSpec per child. */
 export interface Plan {
@@ -37,6 +37,8 @@ export interface RunPlanOptions {
 	signal?: AbortSignal;
 	/** Aborting keeps children that have not started from starting; running ones go on (a graceful stop). */
 	noMoreStarts?: AbortSignal;
+	/** Runs interactive children (see `ScheduleOptions.runInteractive`). */
+	runInteractive?: ChildRunner;
 	/** Live children whenever one changes (not throttled; copy what you keep). */
 	onChildren(children: ChildRun[]): void;
 	/** A child's input channel once it has started. */
@@ -62,6 +64,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Chil
 			signal: options.signal,
 			noMoreStarts: options.noMoreStarts,
 			onInput: options.onInput,
+			runInteractive: options.runInteractive,
 			onUpdate(current) {
 				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);
 				options.onChildren(current);

@@ -8,7 +8,8 @@ import type { ChildInputChannel } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
-import { runChild } from "./run-child.ts";
+import type { RunResult } from "../core/run-result.ts";
+import { type RunChildOptions, runChild } from "./run-child.ts";
 
 export interface ScheduleOptions {
 	adapters: Record<Harness, HarnessAdapter>;
@@ -21,11 +22,16 @@ export interface ScheduleOptions {
 	signal?: AbortSignal;
 	/** Aborting keeps children that have not started from starting (`skipped`); running ones go on. */
 	noMoreStarts?: AbortSignal;
+	/** Runs a child whose spec has `interactive` set (in its harness's TUI); `undefined`: such children fail. */
+	runInteractive?: ChildRunner;
 	/** Called whenever a child changes; `children` is the live list (do not keep references). */
 	onUpdate?: (children: ChildRun[]) => void;
 	/** Called when child `index` has started, with its input channel. */
 	onInput?: (index: number, channel: ChildInputChannel) => void;
 }
+
+/** Runs one child to its RunResult (`runChild` for headless children). */
+export type ChildRunner = (spec: LaunchSpec, adapter: HarnessAdapter, options: RunChildOptions) => Promise<RunResult>;
 
 /** The placeholder a chain step's task uses for the previous step's final answer. */
 export const PREVIOUS_PLACEHOLDER = "{previous}";
@@ -94,7 +100,9 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 		child.startedAt = Date.now();
 		update();
 		try {
-			const result = await runChild(spec, options.adapters[spec.harness], {
+			const run = spec.interactive ? options.runInteractive : runChild;
+			if (!run) throw new Error("interactive runs are not available here");
+			const result = await run(spec, options.adapters[spec.harness], {
 				env: options.envFor(spec),
 				signal: options.signal,
 				onUpdate(partial) {

@@ -5,7 +5,13 @@
  * used; they are never restored.
  */
 import { z } from "zod";
-import { HARNESSES, type Harness, type LaunchSpec, type Resources } from "../core/launch-spec.ts";
+import {
+	HARNESSES,
+	type Harness,
+	type InteractiveOptions,
+	type LaunchSpec,
+	type Resources,
+} from "../core/launch-spec.ts";
 
 /** `customType` of the entries this package appends. */
 export const LAUNCH_RECORD_TYPE = "pi-native-subagents.launch";
@@ -43,6 +49,8 @@ export interface LaunchRecord {
 	agentFile?: string;
 	agentSource?: "user" | "project";
 	taskName?: string;
+	/** Set when the session ran in its TUI: reused by a resume that omits them (docs/rules.md §Resumption). */
+	interactive?: InteractiveOptions;
 	/** What the previous call used; never restored (docs/rules.md §Resumption). */
 	previousControls: { autoApprove: boolean; allowedTools?: string[]; disallowedTools?: string[] };
 	/** ms since the Unix epoch. */
@@ -81,6 +89,7 @@ export const launchRecordSchema = z.object({
 	agentFile: z.string().optional(),
 	agentSource: z.enum(["user", "project"]).optional(),
 	taskName: z.string().optional(),
+	interactive: z.object({ stayOpen: z.boolean(), inactivityTimeoutMs: z.number().nullable() }).optional(),
 	previousControls: z.object({
 		autoApprove: z.boolean(),
 		allowedTools: z.array(z.string()).optional(),
@@ -120,6 +129,7 @@ export function recordFor(spec: LaunchSpec, nativeSessionId: string, now: number
 		agentFile: p.agentFile,
 		agentSource: p.agentSource,
 		taskName: spec.taskName,
+		interactive: spec.interactive,
 	};
 	for (const [key, value] of Object.entries(optional)) {
 		if (value !== undefined) (record as unknown as Record<string, unknown>)[key] = value;

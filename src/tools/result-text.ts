@@ -41,9 +41,10 @@ export function buildResultText(
 		const answer =
 			earlierAnswers(result) + deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
 		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";
-		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}${session}`;
+		const note = interactiveNote(result);
+		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}${session}${note}`;
 		const partial = answer ? `\n\nPartial output:\n${answer}` : "";
-		return `${head}${describeFailure(result)}${partial}${session}`;
+		return `${head}${describeFailure(result)}${partial}${session}${note}`;
 	});
 	if (mode === "single") return sections[0] ?? "";
 	const done = children.filter((c) => c.phase === "completed").length;
@@ -67,6 +68,20 @@ function earlierAnswers(result: RunResult): string {
 			`Answer before follow-up ${i + 1} (${JSON.stringify(input.text)}):\n${input.answerBefore || "(no text answer)"}`,
 	);
 	return `${parts.join("\n\n")}\n\nAnswer after the last follow-up:\n`;
+}
+
+/**
+ * For a child that ran in its TUI: the attach command, whether the tmux session was kept
+ * (`stay_open`), and the inactivity warning. "" for headless children.
+ */
+export function interactiveNote(result: RunResult): string {
+	const info = result.interactive;
+	if (!info) return "";
+	const kept = info.keptOpen
+		? "The tmux session was kept open (stay_open); resuming this session is refused while it may still run."
+		: "The tmux session was removed when the run ended.";
+	const warning = info.warning ? `\nWarning: ${info.warning}` : "";
+	return `\n\nInteractive session ${info.session}: attach with \`${info.attachCommand}\`. ${kept}${warning}`;
 }
 
 /** The children's usage added up (tokens; cost in USD, unknown when no child reported one). */

@@ -126,6 +126,12 @@ function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildC
 			}
 		}
 	}
+	// A resume may take them from its saved launch; resolution checks that it ran interactively.
+	if (item.interactive !== true && (item.interactive === false || item.resume_session_id === undefined)) {
+		for (const field of ["stay_open", "inactivity_timeout_ms"] as const) {
+			if (item[field] !== undefined) problems.push(`${where}${field} applies only with interactive: true`);
+		}
+	}
 	if (problems.length > before) return undefined;
 	return {
 		agent: item.agent,
@@ -142,5 +148,8 @@ function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildC
 		disallowedTools: item.disallowed_tools,
 		autoApprove: item.auto_approve,
 		resumeSessionId: item.resume_session_id,
+		interactive: item.interactive,
+		stayOpen: item.stay_open,
+		inactivityTimeoutMs: item.inactivity_timeout_ms,
 	};
 }

@@ -63,6 +63,18 @@ const childFields = {
 	allowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool allowlist for this call." })),
 	disallowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool denylist for this call." })),
 	auto_approve: flag("Bypass the harness's approvals / sandbox for this call only. Default false."),
+	interactive: flag(
+		"Run the harness's own TUI in a tmux session on a private socket; the result adds the command that attaches to it. Default false.",
+	),
+	stay_open: flag(
+		"Interactive only: keep the tmux session (and the harness in it) after the run ends. Default: settings interactive.stay_open.",
+	),
+	inactivity_timeout_ms: Type.Optional(
+		Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+			description:
+				"Interactive only: end the run after this many ms without a change on its screen; null: never. Default: settings interactive.inactivity_timeout_ms.",
+		}),
+	),
 	resume_session_id: Type.Optional(
 		Type.String({
 			description:

@@ -17,6 +17,8 @@ import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { Harness } from "../core/launch-spec.ts";
+import type { RunResult } from "../core/run-result.ts";
+import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
@@ -61,6 +63,8 @@ export interface SubagentToolDeps {
 	consents: ConsentRecord;
 	/** Delivers a finished background job's message (status, usage, result text) to the parent session. */
 	deliverJob(job: Job, message: string, details: SubagentDetails): void;
+	/** Interactive (tmux) runs of this parent session; `undefined`: `interactive: true` is refused. */
+	interactive?: InteractiveRuns;
 }
 
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
@@ -106,6 +110,7 @@ async function planCall(
 		depth: state.depth.depth,
 		maxDepth: state.depth.maxDepth,
 		limits: limits.run,
+		interactiveDefaults: limits.interactive,
 	};
 	const specs = await resolveChildCalls(
 		call.calls,
@@ -115,7 +120,8 @@ async function planCall(
 		state.roster,
 		deps.sessions,
 	);
-	assertHarnessesAccept(specs, call.labels, deps.adapters);
+	const interactive = deps.interactive;
+	assertHarnessesAccept(specs, call.labels, deps.adapters, interactive && ((spec) => interactive.problems(spec)));
 	return { mode: call.mode, specs };
 }
 
@@ -137,6 +143,8 @@ async function executeSubagent(
 		if (!(error instanceof LaunchError)) throw error;
 		return refusal(error.message);
 	}
+	const retained = await retainedRefusal(deps, plan);
+	if (retained) return refusal(retained);
 	// Resumed sessions are claimed now, atomically: a session that runs (or is about to) is refused.
 	const resumed: string[] = [];
 	const busy: string[] = [];
@@ -224,6 +232,22 @@ async function executeSubagent(
 	};
 }
 
+/** Why resumes of `plan` must wait: sessions whose TUI was kept open (`stay_open`) and may still run. */
+async function retainedRefusal(deps: SubagentToolDeps, plan: Plan): Promise<string | undefined> {
+	const lines: string[] = [];
+	for (const spec of plan.specs) {
+		if (spec.session.kind !== "resume" || !deps.interactive) continue;
+		const id = spec.session.nativeSessionId;
+		const session = await deps.interactive.retained(id);
+		if (session) {
+			lines.push(
+				`resume_session_id "${id}": its TUI was kept open (stay_open) in tmux session ${session} and may still run; exit it there first`,
+			);
+		}
+	}
+	return lines.length > 0 ? lines.join("\n") : undefined;
+}
+
 function runOptions(
 	deps: SubagentToolDeps,
 	state: LaunchState,
@@ -243,6 +267,9 @@ function runOptions(
 		resumed,
 		signal,
 		onChildren,
+		runInteractive:
+			deps.interactive &&
+			((spec, adapter, options) => deps.interactive?.run(spec, adapter, options) as Promise<RunResult>),
 	};
 }
 

@@ -80,6 +80,12 @@ export const ROSTER_COMMAND = {
 		"Enable or disable the sub-agent roster (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
 };
 
+/** `/subagent-attach`'s name and description (README.md "Interactive runs"). */
+export const ATTACH_COMMAND = {
+	name: "subagent-attach",
+	description: "Attach to an interactive sub-agent's tmux session (default: the newest); detach with C-b d to return",
+};
+
 /** `/subagent-send`'s name and description (README.md "Talking to running children"). */
 export const SEND_COMMAND = {
 	name: "subagent-send",

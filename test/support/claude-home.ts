@@ -11,7 +11,7 @@
  * auto-update and retries (`CLAUDE_CODE_MAX_RETRIES=0`: an unreachable server fails at once instead of after
  * ten attempts over about 2.5 minutes). `-p` runs need no onboarding seed.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -65,4 +65,27 @@ export function createClaudeHome(server: { url: string }, options: ClaudeHomeOpt
 		},
 		cleanup: () => rmSync(dir, { recursive: true, force: true }),
 	};
+}
+
+/**
+ * Pre-seeds `<configDir>/.claude.json` so claude's TUI starts straight into the prompt offline
+ * (docs/harness-support.md "Interactive runs"): onboarding done (otherwise it checks api.anthropic.com and
+ * exits 1), the theme chosen, the fake API key approved (claude compares its last 20 characters), and
+ * each of `projectDirs` (absolute) trusted.
+ */
+export function seedClaudeTui(home: ClaudeHome, projectDirs: string[]): void {
+	const version = (
+		JSON.parse(
+			readFileSync(join(import.meta.dirname, "../../node_modules/@anthropic-ai/claude-code/package.json"), "utf8"),
+		) as { version: string }
+	).version;
+	const key = home.env.ANTHROPIC_API_KEY ?? FAKE_ANTHROPIC_KEY;
+	const state = {
+		hasCompletedOnboarding: true,
+		lastOnboardingVersion: version,
+		theme: "dark",
+		customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+		projects: Object.fromEntries(projectDirs.map((dir) => [dir, { hasTrustDialogAccepted: true }])),
+	};
+	writeFileSync(join(home.configDir, ".claude.json"), JSON.stringify(state));
 }

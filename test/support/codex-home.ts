@@ -12,7 +12,7 @@
  * carry `env`. Retries are off (`request_max_retries`, `stream_max_retries` = 0), but codex still keeps
  * reconnecting to an unreachable server forever: runs need a wall-clock timeout.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -85,4 +85,16 @@ export function createCodexHome(server: { baseUrl: string }, options: CodexHomeO
 		env: { CODEX_HOME: codexHome, HOME: homeDir, FAKE_OPENAI_KEY, ...options.env },
 		cleanup: () => rmSync(dir, { recursive: true, force: true }),
 	};
+}
+
+/**
+ * Pre-seeds the home's `config.toml` so codex's TUI starts straight into the prompt offline
+ * (docs/harness-support.md "Interactive runs"): the "Meet GPT-6 Sol" model-upgrade notice for the home's
+ * model is marked as seen. Folder trust comes from the launch itself (`-c projects=…`).
+ */
+export function seedCodexTui(home: CodexHome): void {
+	appendFileSync(
+		join(home.codexHome, "config.toml"),
+		`\n[notice.model_migrations]\n${JSON.stringify(CODEX_DEFAULT_MODEL)} = "gpt-6-sol"\n`,
+	);
 }

@@ -13,7 +13,7 @@ import type { CodexUsage } from "./records.ts";
  * when the rollout or a total cannot be found (the thread then counts from zero).
  */
 export function readThreadUsage(codexHome: string, threadId: string): CodexUsage | undefined {
-	const text = readSessionText(findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`));
+	const text = readSessionText(findThreadRollout(codexHome, threadId));
 	if (text === undefined) return undefined;
 	const lines = text.split("\n");
 	for (let i = lines.length - 1; i >= 0; i--) {
@@ -31,10 +31,15 @@ export function readThreadUsage(codexHome: string, threadId: string): CodexUsage
 
 /** The cwd of codex thread `threadId`: `payload.cwd` of its rollout's `session_meta` record, if found. */
 export function readRolloutCwd(codexHome: string, threadId: string): string | undefined {
-	return firstRecordCwd(findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`), (record) => {
+	return firstRecordCwd(findThreadRollout(codexHome, threadId), (record) => {
 		const meta = record as { type?: string; payload?: { cwd?: unknown } };
 		return meta.type === "session_meta" ? meta.payload?.cwd : undefined;
 	});
+}
+
+/** The rollout file of `threadId` under `$CODEX_HOME/sessions`, or `undefined`. */
+export function findThreadRollout(codexHome: string, threadId: string): string | undefined {
+	return findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`);
 }
 
 function findRollout(dir: string, suffix: string): string | undefined {

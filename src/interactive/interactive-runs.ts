@@ -1,0 +1,111 @@
+/**
+ * Interactive runs of one parent Pi session (README.md "Interactive runs"): the pre-spawn checks, and the
+ * session's own tmux host, created on the first interactive child and closed (server killed, socket
+ * directory removed) when the parent session shuts down.
+ */
+
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { RunResult } from "../core/run-result.ts";
+import { NoInputChannel } from "../runs/child-channel.ts";
+import type { RunChildOptions } from "../runs/run-child.ts";
+import { runInteractive } from "./run-interactive.ts";
+import { findTmux, TmuxHost } from "./tmux-host.ts";
+import { tuiProblems, tuiPrompt } from "./tui-command.ts";
+
+export class InteractiveRuns {
+	private host: TmuxHost | undefined;
+	private closed = false;
+	/** Native session id → the tmux session kept for it (`stay_open`). */
+	private readonly kept = new Map<string, string>();
+	private readonly locateTmux: () => string | undefined;
+
+	/** @param locateTmux finds the tmux executable; default: `tmux` on `PATH`. */
+	constructor(locateTmux: () => string | undefined = () => findTmux()) {
+		this.locateTmux = locateTmux;
+	}
+
+	/** Why `spec` cannot run interactively, each prefixed `<harness> harness: interactive: …`; [] when it can. */
+	problems(spec: LaunchSpec): string[] {
+		const problems: string[] = [];
+		if (this.closed) problems.push("interactive: the session is shutting down");
+		if (!this.locateTmux()) problems.push("interactive: tmux was not found on PATH; install tmux to run TUIs");
+		problems.push(...tuiProblems(spec, tuiPrompt(spec)));
+		return problems.map((problem) => `${spec.harness} harness: ${problem}`);
+	}
+
+	/** Runs `spec` in the session's tmux host (see `runInteractive`). */
+	async run(spec: LaunchSpec, adapter: HarnessAdapter, options: RunChildOptions): Promise<RunResult> {
+		let channelGiven = false;
+		const result = await runInteractive(spec, adapter, {
+			host: () => this.hostForRun(),
+			env: options.env,
+			signal: options.signal,
+			onUpdate(partial) {
+				const attach = partial.interactive?.attachCommand;
+				if (!channelGiven && attach) {
+					// Typing into the pane is the user's (phase 2 brings sends from the model); a stop is refused,
+					// so a graceful job stop ends the child as a cancel does.
+					channelGiven = true;
+					options.onInput?.(
+						new NoInputChannel(spec.harness, `an interactive child takes input in its own TUI: attach with ${attach}`),
+					);
+				}
+				options.onUpdate?.(partial);
+			},
+		});
+		if (result.interactive?.keptOpen && result.nativeSessionId) {
+			this.kept.set(result.nativeSessionId, result.interactive.session);
+		}
+		return result;
+	}
+
+	/**
+	 * The tmux session kept open (`stay_open`) for `nativeSessionId` while its harness may still run, else
+	 * `undefined`: resuming such a session is refused (README.md "Interactive runs"; docs/rules.md
+	 * §Resumption).
+	 */
+	async retained(nativeSessionId: string): Promise<string | undefined> {
+		const name = this.kept.get(nativeSessionId);
+		if (name === undefined) return undefined;
+		const pane = await this.host?.pane(name);
+		if (pane && !pane.dead) return name;
+		this.kept.delete(nativeSessionId);
+		return undefined;
+	}
+
+	/**
+	 * The argv that attaches the terminal to an interactive child: `target` is a tmux session name or a
+	 * native session id; empty picks the newest child. A string says why there is none.
+	 */
+	async attachTarget(target: string): Promise<string[] | string> {
+		const names = (await this.host?.sessions()) ?? [];
+		if (!this.host || names.length === 0) return "no interactive child is running or kept open in this session";
+		const wanted = target === "" ? names.at(-1) : (this.kept.get(target) ?? target);
+		if (!wanted || !names.includes(wanted)) {
+			return `no interactive child "${target}" here; running or kept open: ${names.join(", ")}`;
+		}
+		return this.host.attachArgv(wanted);
+	}
+
+	/** The socket of the session's tmux server, once one was started. */
+	get socket(): string | undefined {
+		return this.host?.socket;
+	}
+
+	/** Kills the tmux server and everything in it. Idempotent; later runs are refused. */
+	async close(): Promise<void> {
+		this.closed = true;
+		const host = this.host;
+		this.host = undefined;
+		await host?.close();
+	}
+
+	private hostForRun(): TmuxHost {
+		if (this.closed) throw new Error("the session is shutting down; no interactive child can start");
+		const tmux = this.locateTmux();
+		if (!tmux) throw new Error("tmux was not found on PATH");
+		this.host ??= new TmuxHost(tmux);
+		return this.host;
+	}
+}

@@ -1,0 +1,79 @@
+/**
+ * pi's session file (`<session dir>/<timestamp>_<id>.jsonl`, Pi docs/session-format.md) → RunEvents. Each
+ * `message` entry is a complete message: assistant messages go through the headless parser as
+ * `message_end`, tool calls and results become tool events, and an assistant message whose stop reason is
+ * not `toolUse` ends the turn.
+ */
+
+import type { RunEvent } from "../core/run-event.ts";
+import { PiEventParser } from "../harness/pi/events.ts";
+import type { PiAssistantMessage } from "../harness/pi/records.ts";
+import { findPiSessionFile } from "../harness/pi/session-file.ts";
+import { RecordTail } from "./record-tail.ts";
+import type { TuiRecordReader } from "./tui-records.ts";
+
+interface SessionEntry {
+	type?: string;
+	id?: string;
+	message?: PiMessage;
+}
+
+type PiMessage =
+	| (PiAssistantMessage & { role: "assistant" })
+	| {
+			role: "toolResult";
+			toolCallId: string;
+			toolName: string;
+			content?: { type: string; text?: string }[];
+			isError?: boolean;
+	  }
+	| { role: "user" | "system" };
+
+interface ToolCallPart {
+	type: "toolCall";
+	id: string;
+	name: string;
+	arguments: unknown;
+}
+
+/**
+ * @param sessionDir the child's `--session-dir`.
+ * @param nativeSessionId the id given with `--session-id` (new) or the resumed session's.
+ * @param resumed the file already holds earlier turns: read only what this run appends.
+ */
+export function piRecordReader(sessionDir: string, nativeSessionId: string, resumed: boolean): TuiRecordReader {
+	const tail = new RecordTail(() => findPiSessionFile(sessionDir, nativeSessionId), resumed);
+	const parser = new PiEventParser();
+	return {
+		poll() {
+			const events: RunEvent[] = [];
+			for (const record of tail.read()) events.push(...entryEvents(record as SessionEntry, parser));
+			return events;
+		},
+	};
+}
+
+function entryEvents(entry: SessionEntry, parser: PiEventParser): RunEvent[] {
+	const message = entry.message;
+	if (entry.type !== "message" || !message) return [];
+	if (message.role === "toolResult") {
+		return parser.parse({
+			type: "tool_execution_end",
+			toolCallId: message.toolCallId,
+			toolName: message.toolName,
+			result: { content: message.content ?? [] },
+			isError: message.isError === true,
+		});
+	}
+	if (message.role !== "assistant") return [];
+	const events = parser.parse({ type: "message_end", message });
+	for (const part of (message.content ?? []) as unknown as ToolCallPart[]) {
+		if (part.type !== "toolCall") continue;
+		events.push(
+			...parser.parse({ type: "tool_execution_start", toolCallId: part.id, toolName: part.name, args: part.arguments }),
+		);
+	}
+	// A turn goes on after tool calls; any other stop reason (stop, length, error, aborted) ends it.
+	if (message.stopReason !== "toolUse") events.push(...parser.parse({ type: "agent_settled", aborted: false }));
+	return events;
+}

@@ -1,0 +1,232 @@
+/**
+ * A tmux server on a private socket, owned by one parent Pi session (README.md "Interactive runs";
+ * SECURITY.md "tmux socket"). tmux is driven through its CLI with execa argv arrays, never a shell string.
+ * The socket lives in a fresh directory of mode 0700 under the system temp dir; the server is started
+ * with this package's own config file (never the user's `~/.tmux.conf`) and removed by {@link TmuxHost.close}.
+ */
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { execa } from "execa";
+
+/** The server options: panes stay after their process exits (so an exit status can be read). */
+const SERVER_CONFIG = [
+	"set-option -g remain-on-exit on",
+	"set-option -g history-limit 10000",
+	"set-option -s extended-keys on",
+	"set-option -s escape-time 10",
+	"",
+].join("\n");
+
+/** What tmux reports about a session's only pane. */
+export interface PaneState {
+	/** pid of the pane's own process (the harness TUI). */
+	pid: number;
+	/** The process has exited; the pane is kept (`remain-on-exit`). */
+	dead: boolean;
+	/** Exit status of a dead pane's process, when it exited normally. */
+	exitStatus?: number;
+}
+
+/** The size and program of a new session. `command[0]` is the executable; nothing goes through a shell. */
+export interface NewSession {
+	name: string;
+	cwd: string;
+	command: string[];
+	/** Columns and rows of the pane. */
+	width: number;
+	height: number;
+}
+
+/**
+ * The tmux executable on `PATH` (absolute), or `undefined` when there is none.
+ * @param path a `PATH` value; default `process.env.PATH`.
+ */
+export function findTmux(path = process.env.PATH ?? ""): string | undefined {
+	for (const dir of path.split(delimiter)) {
+		if (!dir) continue;
+		const file = join(dir, "tmux");
+		try {
+			accessSync(file, constants.X_OK);
+			return file;
+		} catch {
+			// not here
+		}
+	}
+	return undefined;
+}
+
+/** One private tmux server. Create it lazily (nothing runs until the first session). */
+export class TmuxHost {
+	/** The private directory (mode 0700) holding the socket and the config file. */
+	readonly dir: string;
+	/** The server's socket, `<dir>/sock`. */
+	readonly socket: string;
+	private readonly config: string;
+	private readonly tmux: string;
+	private closed = false;
+
+	/**
+	 * @param tmux the tmux executable (see {@link findTmux}).
+	 * @param parentDir where the private directory is made; default the system temp dir.
+	 */
+	constructor(tmux: string, parentDir = tmpdir()) {
+		this.tmux = tmux;
+		// mkdtemp creates the directory with mode 0700.
+		this.dir = mkdtempSync(join(parentDir, "pi-subagents-tmux-"));
+		this.socket = join(this.dir, "sock");
+		this.config = join(this.dir, "tmux.conf");
+		writeFileSync(this.config, SERVER_CONFIG, { mode: 0o600 });
+	}
+
+	/** `tmux -S <socket> attach -t <name>`: the one-line command a user runs to watch or take over. */
+	attachCommand(name: string): string {
+		return `${this.tmux} -S ${this.socket} attach -t ${name}`;
+	}
+
+	/**
+	 * Starts a detached session whose pane's own process is `spec.command` (no shell in between).
+	 * @throws Error when the host is closed or tmux refuses (its stderr is in the message).
+	 */
+	async newSession(spec: NewSession): Promise<PaneState> {
+		if (this.closed) throw new Error("the tmux host is closed (the parent session is shutting down)");
+		await this.run([
+			"new-session",
+			"-d",
+			"-s",
+			spec.name,
+			"-x",
+			String(spec.width),
+			"-y",
+			String(spec.height),
+			"-c",
+			spec.cwd,
+			"--",
+			...spec.command,
+		]);
+		const pane = await this.pane(spec.name);
+		if (!pane) throw new Error(`tmux session ${spec.name} vanished right after it was created`);
+		return pane;
+	}
+
+	/** The state of the session's pane, or `undefined` when the session does not exist (any more). */
+	async pane(name: string): Promise<PaneState | undefined> {
+		const result = await this.run(
+			["list-panes", "-t", `=${name}`, "-F", "#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}"],
+			true,
+		);
+		if (result === undefined) return undefined;
+		const [pid, dead, status] = result.split("\n")[0].split("\t");
+		return {
+			pid: Number(pid),
+			dead: dead === "1",
+			exitStatus: status === "" || status === undefined ? undefined : Number(status),
+		};
+	}
+
+	/** Names of the sessions on the server, oldest first; [] when no server runs. */
+	async sessions(): Promise<string[]> {
+		const out = await this.run(["list-sessions", "-F", "#{session_created}\t#{session_name}"], true);
+		if (!out) return [];
+		return out
+			.split("\n")
+			.filter((line) => line.includes("\t"))
+			.map((line) => line.split("\t") as [string, string])
+			.sort((a, b) => Number(a[0]) - Number(b[0]))
+			.map(([, name]) => name);
+	}
+
+	/** The argv that attaches a terminal to session `name` (the executable first). */
+	attachArgv(name: string): string[] {
+		return [this.tmux, "-S", this.socket, "attach", "-t", `=${name}`];
+	}
+
+	/** The visible screen of the session's pane as plain text (no escape sequences); "" when it is gone. */
+	async capture(name: string): Promise<string> {
+		return (await this.run(["capture-pane", "-p", "-t", `=${name}:`], true)) ?? "";
+	}
+
+	/**
+	 * Types `text` into the pane as one bracketed paste, then presses Enter when `enter` is true.
+	 * @throws Error when the session is gone or its process has exited: keystrokes never reach a dead pane.
+	 */
+	async sendText(name: string, text: string, enter = true): Promise<void> {
+		const pane = await this.pane(name);
+		if (!pane || pane.dead) {
+			throw new Error(`the child in tmux session ${name} has exited; nothing was sent`);
+		}
+		const buffer = `send-${name}`;
+		await this.run(["load-buffer", "-b", buffer, "-"], false, text);
+		await this.run(["paste-buffer", "-p", "-d", "-b", buffer, "-t", `=${name}:`]);
+		if (enter) await this.run(["send-keys", "-t", `=${name}:`, "Enter"]);
+	}
+
+	/**
+	 * Kills the session and everything in its pane: the pane's process group gets SIGTERM, tmux then closes
+	 * the pane (SIGHUP), and a process group still alive after `graceMs` gets SIGKILL. Resolves when done.
+	 */
+	async killSession(name: string, graceMs = 2000): Promise<void> {
+		const pane = await this.pane(name);
+		if (pane && !pane.dead) signalGroup(pane.pid, "SIGTERM");
+		await this.run(["kill-session", "-t", `=${name}`], true);
+		if (pane && !pane.dead) await reap(pane.pid, graceMs);
+	}
+
+	/** Kills the server (every session in it) and removes the private directory. Idempotent. */
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		await this.run(["kill-server"], true);
+		rmSync(this.dir, { recursive: true, force: true });
+	}
+
+	/**
+	 * Runs one tmux command against the private socket and returns its stdout.
+	 * @param tolerant resolve with `undefined` instead of throwing when tmux fails (no server, no session).
+	 */
+	private async run(args: string[], tolerant = false, input?: string): Promise<string | undefined> {
+		const result = await execa(this.tmux, ["-S", this.socket, "-f", this.config, ...args], {
+			reject: false,
+			input,
+			stdin: input === undefined ? "ignore" : undefined,
+			// The server inherits this environment; panes get theirs from the pane launcher.
+			env: { TMUX: undefined },
+			extendEnv: true,
+		});
+		if (result.exitCode === 0) return result.stdout;
+		if (tolerant) return undefined;
+		throw new Error(
+			`tmux ${args[0]} failed: ${String(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`,
+		);
+	}
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch {
+		try {
+			process.kill(pid, signal);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+}
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Waits up to `graceMs` for `pid` to be gone, then SIGKILLs its group. */
+async function reap(pid: number, graceMs: number): Promise<void> {
+	const deadline = Date.now() + graceMs;
+	while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+	if (alive(pid)) signalGroup(pid, "SIGKILL");
+}

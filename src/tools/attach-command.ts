@@ -1,0 +1,42 @@
+/**
+ * `/subagent-attach [name | session id]` (README.md "Interactive runs"): hands the terminal to an
+ * interactive child's tmux session and gives it back to Pi's TUI when the user detaches (`C-b d`), as
+ * Pi does for its external editor: the TUI stops, tmux attaches on the same terminal, the TUI restarts.
+ */
+import { spawn } from "node:child_process";
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
+import { ATTACH_COMMAND } from "./tool-info.ts";
+
+/** Runs `/subagent-attach` with `args` (a tmux session name, a native session id, or nothing). */
+export async function handleAttachCommand(
+	interactive: InteractiveRuns,
+	args: string,
+	ctx: ExtensionCommandContext,
+): Promise<void> {
+	if (ctx.mode !== "tui") {
+		ctx.ui.notify(`/${ATTACH_COMMAND.name} needs Pi's TUI; use the attach command in the result instead`, "error");
+		return;
+	}
+	const target = await interactive.attachTarget(args.trim());
+	if (typeof target === "string") {
+		ctx.ui.notify(`/${ATTACH_COMMAND.name}: ${target}`, "error");
+		return;
+	}
+	await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
+		tui.stop();
+		const [file, ...rest] = target;
+		const child = spawn(file, rest, { stdio: "inherit", env: { ...process.env, TMUX: undefined } });
+		let finished = false;
+		const finish = () => {
+			if (finished) return;
+			finished = true;
+			tui.start();
+			tui.requestRender(true);
+			done(undefined);
+		};
+		child.on("error", finish);
+		child.on("close", finish);
+		return { render: () => [], invalidate: () => {} };
+	});
+}

@@ -1,0 +1,65 @@
+/**
+ * The private tmux host: its socket directory is private, panes run their program directly, text reaches
+ * only a live pane, and closing removes the server and the directory.
+ */
+import { existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findTmux, TmuxHost } from "../../src/interactive/tmux-host.ts";
+import { isAlive, waitUntil } from "../support/processes.ts";
+
+const tmux = findTmux();
+if (!tmux) throw new Error("tmux is not on PATH; .ci/run installs it");
+const host = new TmuxHost(tmux);
+afterAll(() => host.close());
+
+const session = (name: string, command: string[]) =>
+	host.newSession({ name, cwd: "/", command, width: 80, height: 24 });
+
+describe("the tmux host of a parent session", () => {
+	it("keeps its socket in a directory only the user can enter", () => {
+		expect(statSync(host.dir).mode & 0o777).toBe(0o700);
+		expect(dirname(host.socket)).toBe(host.dir);
+	});
+
+	it("runs the program as the pane's own process and types pasted text into it once it is live", async () => {
+		const pane = await session("typing", ["/bin/cat"]);
+		expect(pane.dead).toBe(false);
+		expect(isAlive(pane.pid)).toBe(true);
+		await host.sendText("typing", "hello from the parent");
+		let screen = "";
+		const deadline = Date.now() + 5000;
+		while (!screen.includes("hello from the parent") && Date.now() < deadline) screen = await host.capture("typing");
+		expect(screen).toContain("hello from the parent");
+		await host.killSession("typing", 500);
+		expect(await host.pane("typing")).toBeUndefined();
+		await waitUntil(() => !isAlive(pane.pid), "cat to exit");
+	});
+
+	it("refuses to send text to a pane whose process has exited", async () => {
+		await session("exited", ["/bin/sh", "-c", "exit 3"]);
+		let pane = await host.pane("exited");
+		const deadline = Date.now() + 5000;
+		while (pane && !pane.dead && Date.now() < deadline) pane = await host.pane("exited");
+		expect(pane).toMatchObject({ dead: true, exitStatus: 3 });
+		await expect(host.sendText("exited", "lost keystrokes")).rejects.toThrow(/has exited; nothing was sent/);
+		await host.killSession("exited", 500);
+	});
+
+	it("closing kills the server with every pane and removes the socket directory", async () => {
+		const own = new TmuxHost(tmux as string);
+		const pane = await own.newSession({
+			name: "left",
+			cwd: "/",
+			command: ["/bin/sleep", "600"],
+			width: 80,
+			height: 24,
+		});
+		await own.close();
+		await waitUntil(() => !isAlive(pane.pid), "the pane's process to end");
+		expect(existsSync(own.dir)).toBe(false);
+		await expect(
+			own.newSession({ name: "late", cwd: "/", command: ["/bin/true"], width: 80, height: 24 }),
+		).rejects.toThrow(/closed/);
+	});
+});

@@ -113,7 +113,8 @@ export function createPiHome(server: { baseUrl: string }, options: PiHomeOptions
 			NODE_COMPILE_CACHE: compileCache,
 			...options.env,
 		},
-		cleanup: () => rmSync(dir, { recursive: true, force: true }),
+		// A pi killed a moment ago may still be writing its compile cache: retry ENOTEMPTY a few times.
+		cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
 	};
 }
 

@@ -34,7 +34,8 @@ export interface RunChildOptions {
  * Runs `spec` with `adapter` and resolves with its RunResult. Never rejects for child failures:
  * spawn errors, crashes, timeouts and protocol faults become a non-`completed` status with a reason.
  *
- * @throws LaunchError when the adapter refuses the spec (before anything is spawned).
+ * `spec` must have passed its adapter's `validate` (the tool checks every child before any starts).
+ * @throws LaunchError when the command cannot be built (a resumed pi session's file has gone since validation).
  */
 export async function runChild(
 	spec: LaunchSpec,

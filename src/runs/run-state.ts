@@ -3,20 +3,20 @@
  */
 
 import type { LaunchSpec } from "../core/launch-spec.ts";
-import type { RunEvent, Usage } from "../core/run-event.ts";
+import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
 import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
 import { emptyUsage } from "../core/run-result.ts";
 
 /** Transcript items kept per run (oldest dropped first). */
-export const MAX_TRANSCRIPT_ITEMS = 200;
+const MAX_TRANSCRIPT_ITEMS = 200;
 /** Characters of one tool's output kept in `details`. */
-export const MAX_TOOL_OUTPUT_CHARS = 4_000;
+const MAX_TOOL_OUTPUT_CHARS = 4_000;
 /** Characters of one tool's arguments (as JSON) kept in `details`; larger ones become a preview string. */
 export const MAX_TOOL_ARGS_CHARS = 2_000;
 /** Tool calls kept per run (oldest dropped first). */
 export const MAX_TOOLS = 200;
 /** Diagnostics kept per run. */
-export const MAX_DIAGNOSTICS = 50;
+const MAX_DIAGNOSTICS = 50;
 
 /** The harness's own verdict, once its terminal event has arrived. */
 export interface TerminalVerdict {
@@ -91,29 +91,9 @@ export class RunState {
 				});
 				this.pushTranscript({ kind: "tool", toolCallId: event.toolCallId });
 				return true;
-			case "tool_end": {
-				const tool = findPendingTool(result.tools, event.toolCallId);
-				const output =
-					event.output.length > MAX_TOOL_OUTPUT_CHARS
-						? `${event.output.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [${event.output.length - MAX_TOOL_OUTPUT_CHARS} more characters]`
-						: event.output;
-				if (tool) {
-					tool.output = output;
-					tool.isError = event.isError;
-					tool.pending = false;
-				} else {
-					this.pushTool({
-						toolCallId: event.toolCallId,
-						toolName: event.toolName,
-						args: undefined,
-						output,
-						isError: event.isError,
-						pending: false,
-					});
-				}
-				if (!result.tools.some((t) => t.pending)) result.activity = "waiting";
+			case "tool_end":
+				this.endTool(event);
 				return true;
-			}
 			case "usage":
 				if (event.model) result.model = event.model;
 				addUsage(result.usage, event.usage);
@@ -137,6 +117,31 @@ export class RunState {
 				this.terminal = { status: event.status, error: event.error };
 				return true;
 		}
+	}
+
+	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */
+	private endTool(event: ToolEndEvent): void {
+		const result = this.result;
+		const tool = findPendingTool(result.tools, event.toolCallId);
+		const output =
+			event.output.length > MAX_TOOL_OUTPUT_CHARS
+				? `${event.output.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [${event.output.length - MAX_TOOL_OUTPUT_CHARS} more characters]`
+				: event.output;
+		if (tool) {
+			tool.output = output;
+			tool.isError = event.isError;
+			tool.pending = false;
+		} else {
+			this.pushTool({
+				toolCallId: event.toolCallId,
+				toolName: event.toolName,
+				args: undefined,
+				output,
+				isError: event.isError,
+				pending: false,
+			});
+		}
+		if (!result.tools.some((t) => t.pending)) result.activity = "waiting";
 	}
 
 	/** Keeps a non-JSON stdout line or a protocol fault (bounded: the oldest are dropped; a line keeps 1,000 characters). */

@@ -48,6 +48,8 @@ export interface ExtensionSession {
 	callTools(calls: ToolCallRequest[], signal?: AbortSignal): Promise<ToolCallOutcome[]>;
 	/** One tool call in its own turn. */
 	callTool<T = unknown>(name: string, args: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<T>>;
+	/** Calls `listener` with each partial result any tool streams, until the returned function is called. */
+	onToolUpdate(listener: (partial: AgentToolResult<unknown>) => void): () => void;
 	/** Sends user text to the session (e.g. a slash command) and waits for it to settle. */
 	prompt(text: string): Promise<void>;
 	/** Resolves when the session has no run in progress (e.g. one a follow-up message started). */
@@ -145,6 +147,10 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 			const [outcome] = await callTools([{ name, args }], signal);
 			return outcome as ToolCallOutcome<T>;
 		},
+		onToolUpdate: (listener) =>
+			session.subscribe((event) => {
+				if (event.type === "tool_execution_update") listener(event.partialResult as AgentToolResult<unknown>);
+			}),
 		prompt: (text) => session.prompt(text),
 		branch: () => session.sessionManager.getBranch(),
 		waitForIdle: () => session.waitForIdle(),

@@ -129,11 +129,11 @@ export function parseAgentFile(
 		problems.add("frontmatter must be a YAML mapping with name and description");
 		return undefined;
 	}
-	const foreign = splitForeignKeys(frontmatter as Record<string, unknown>);
+	const before = problems.size;
+	const foreign = splitForeignKeys(frontmatter as Record<string, unknown>, problems);
 	const result = agentFrontmatterSchema.safeParse(foreign.rest);
-	for (const problem of foreign.problems) problems.add(problem);
 	if (!result.success) addZodIssues(result.error.issues, problems);
-	if (!result.success || foreign.problems.length > 0) return undefined;
+	if (!result.success || problems.size > before) return undefined;
 	const fm = result.data;
 	if (fm.effort !== undefined && fm.thinking !== undefined && fm.effort !== fm.thinking) {
 		problems.add(

@@ -10,7 +10,7 @@ import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import { addResourceRefusals } from "../resource-refusals.ts";
 import { writeSystemPromptFile } from "../system-prompt-file.ts";
-import { piToolNameProblems } from "../tool-names.ts";
+import { addPiToolNameProblems } from "../tool-names.ts";
 import type { PiInvocation } from "./invocation.ts";
 import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
@@ -107,7 +107,7 @@ export function piRefusals(spec: LaunchSpec, options: PiAdapterOptions, problems
 		problems.add(`effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`);
 	}
 	if (spec.resources) piResourceRefusals(spec.resources, spec.cwd, options.agentDir, problems);
-	for (const problem of piToolNameProblems(spec)) problems.add(problem);
+	addPiToolNameProblems(spec, problems);
 }
 
 /** The resource options pi refuses: the shared table, its paired inheritance flags and `SYSTEM.md` files. */

@@ -5,7 +5,7 @@ import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
-import { peakInFlight } from "../support/request-log.ts";
+import { answerWhenInFlight, peakInFlight } from "../support/request-log.ts";
 
 let env: E2eEnv;
 
@@ -48,8 +48,10 @@ describe("parallel calls", () => {
 		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
 		try {
 			const before = env.server.requests.length;
-			for (const n of [1, 2, 3, 4, 5])
-				env.server.scriptFor(`bounded ${n}`, { text: `bounded ${n} done`, delayMs: 1_000 });
+			for (const n of [1, 2, 3, 4, 5]) {
+				const text = `bounded ${n} done`;
+				env.server.scriptFor(`bounded ${n}`, answerWhenInFlight(env.server, { before, count: 2, total: 5, text }));
+			}
 			const { result } = await session.callTool<SubagentDetails>("subagent", {
 				tasks: [1, 2, 3, 4, 5].map((n) => ({ agent: "echo", task: `bounded ${n}` })),
 			});
@@ -58,6 +60,7 @@ describe("parallel calls", () => {
 			);
 			const ours = env.server.requests.slice(before);
 			expect(ours).toHaveLength(5);
+			// The latch holds each answer until 2 are in flight: ≥ 2 shows they ran at once, ≤ 2 the limit.
 			expect(peakInFlight(ours)).toBe(2);
 		} finally {
 			session.dispose();
@@ -69,8 +72,13 @@ describe("parallel calls", () => {
 		const before = env.server.requests.length;
 		const tasks = (prefix: string) => [1, 2, 3].map((n) => ({ agent: "echo", task: `${prefix} item ${n}` }));
 		for (const prefix of ["left", "right"]) {
-			for (const n of [1, 2, 3])
-				env.server.scriptFor(`${prefix} item ${n}`, { text: `${prefix} ${n} done`, delayMs: 1_500 });
+			for (const n of [1, 2, 3]) {
+				const text = `${prefix} ${n} done`;
+				env.server.scriptFor(
+					`${prefix} item ${n}`,
+					answerWhenInFlight(env.server, { before, count: 4, total: 6, text }),
+				);
+			}
 		}
 		const outcomes = await env.session.callTools([
 			{ name: "subagent", args: { tasks: tasks("left") } },
@@ -82,7 +90,8 @@ describe("parallel calls", () => {
 		}
 		const ours = env.server.requests.slice(before);
 		expect(ours).toHaveLength(6);
-		// Both calls ran at once (a lone call has only 3 tasks), capped by the shared limit of 4.
+		// Both calls ran at once (a lone call has only 3 tasks), capped by the shared limit of 4: the latch holds
+		// every answer until 4 are in flight (or all 6 have arrived).
 		expect(peakInFlight(ours)).toBe(4);
 	});
 

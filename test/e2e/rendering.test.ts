@@ -75,7 +75,14 @@ describe("rendering through the registered tool's renderers", () => {
 	});
 
 	it("shows each running child's phase and elapsed time, a live headline, and no model until one is reported", async () => {
-		env.server.scriptFor("render slow", { text: "slow answer", delayMs: 800 });
+		// A latch, not a race: the slow child answers only once the tool has reported the fast child completed.
+		const fastDone = env.session.waitForUpdate((partial) =>
+			(partial.details as SubagentDetails).children.some((child) => child.phase === "completed"),
+		);
+		env.server.scriptFor("render slow", async () => {
+			await fastDone;
+			return { text: "slow answer" };
+		});
 		env.server.scriptFor("render fast", { text: "fast answer" });
 		const { result, updates } = await env.session.callTool<SubagentDetails>("subagent", {
 			tasks: [

@@ -10,7 +10,7 @@ import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
-import { startProcess } from "../process/spawn.ts";
+import { startProcess } from "../process/start-process.ts";
 import type { ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";

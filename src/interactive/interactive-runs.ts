@@ -6,6 +6,7 @@
 
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { NoInputChannel } from "../runs/child-channel.ts";
 import type { RunChildOptions } from "../runs/run-child.ts";
@@ -25,13 +26,12 @@ export class InteractiveRuns {
 		this.locateTmux = locateTmux;
 	}
 
-	/** Why `spec` cannot run interactively, each prefixed `<harness> harness: interactive: …`; [] when it can. */
-	problems(spec: LaunchSpec): string[] {
-		const problems: string[] = [];
-		if (this.closed) problems.push("interactive: the session is shutting down");
-		if (!this.locateTmux()) problems.push("interactive: tmux was not found on PATH; install tmux to run TUIs");
-		problems.push(...tuiProblems(spec, tuiPrompt(spec)));
-		return problems.map((problem) => `${spec.harness} harness: ${problem}`);
+	/** Adds why `spec` cannot run interactively, each labelled `<harness> harness: interactive: …`. */
+	check(spec: LaunchSpec, problems: Problems): void {
+		const found = problems.at(`${spec.harness} harness`).at("interactive");
+		if (this.closed) found.add("the session is shutting down");
+		if (!this.locateTmux()) found.add("tmux was not found on PATH; install tmux to run TUIs");
+		tuiProblems(spec, tuiPrompt(spec), found);
 	}
 
 	/** Runs `spec` in the session's tmux host (see `runInteractive`). */
@@ -61,11 +61,27 @@ export class InteractiveRuns {
 	}
 
 	/**
-	 * The tmux session kept open (`stay_open`) for `nativeSessionId` while its harness may still run, else
-	 * `undefined`: resuming such a session is refused (README.md "Interactive runs"; docs/rules.md
-	 * §Resumption).
+	 * Adds a problem for each resumed session whose TUI was kept open (`stay_open`) and may still run:
+	 * resuming it waits until it is gone (README.md "Interactive runs"; docs/rules.md §Resumption).
+	 * @returns true when no spec resumes such a session.
 	 */
-	async retained(nativeSessionId: string): Promise<string | undefined> {
+	async checkRetained(specs: readonly LaunchSpec[], problems: Problems): Promise<boolean> {
+		const before = problems.size;
+		for (const spec of specs) {
+			if (spec.session.kind !== "resume") continue;
+			const id = spec.session.nativeSessionId;
+			const session = await this.retained(id);
+			if (session) {
+				problems.add(
+					`resume_session_id "${id}": its TUI was kept open (stay_open) in tmux session ${session} and may still run; exit it there first`,
+				);
+			}
+		}
+		return problems.size === before;
+	}
+
+	/** The tmux session kept open for `nativeSessionId` while its harness may still run, else `undefined`. */
+	private async retained(nativeSessionId: string): Promise<string | undefined> {
 		const name = this.kept.get(nativeSessionId);
 		if (name === undefined) return undefined;
 		const pane = await this.host?.pane(name);

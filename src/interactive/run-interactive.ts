@@ -49,7 +49,8 @@ type Ending =
 /**
  * Runs `spec` (which has `interactive` set) in a tmux session of `options.host()`. Never rejects for child
  * failures; they become the result's status.
- * @throws LaunchError when the adapter or the TUI rules refuse the spec (before anything starts).
+ * @throws Error when the TUI command cannot be derived from the adapter's (the tool refuses such specs before
+ *   launch; see `InteractiveRuns.check`).
  */
 export async function runInteractive(
 	spec: LaunchSpec,

@@ -90,7 +90,7 @@ export class TmuxHost {
 	 */
 	async newSession(spec: NewSession): Promise<PaneState> {
 		if (this.closed) throw new Error("the tmux host is closed (the parent session is shutting down)");
-		await this.run([
+		await this.runStartingServer([
 			"new-session",
 			"-d",
 			"-s",
@@ -178,6 +178,21 @@ export class TmuxHost {
 		this.closed = true;
 		await this.run(["kill-server"], true);
 		rmSync(this.dir, { recursive: true, force: true });
+	}
+
+	/**
+	 * Runs a command that may start the server. A server whose last session was just killed exits on its
+	 * own (tmux's `exit-empty`), and a client reaching it meanwhile fails with "server exited unexpectedly";
+	 * the command is then tried again against a fresh server (at most 3 times).
+	 */
+	private async runStartingServer(args: string[]): Promise<string | undefined> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.run(args);
+			} catch (error) {
+				if (attempt >= 3 || !/server exited unexpectedly|lost server/.test((error as Error).message)) throw error;
+			}
+		}
 	}
 
 	/**

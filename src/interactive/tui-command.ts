@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HarnessCommand } from "../core/harness-adapter.ts";
-import { LaunchError } from "../core/launch-error.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
+import { Problems } from "../core/problems.ts";
 import { tomlString } from "../harness/codex/command.ts";
 import { appendSkillReferences } from "../harness/skill-references.ts";
 
@@ -29,23 +29,19 @@ export interface TuiCommand {
 }
 
 /**
- * Problems that refuse an interactive launch before anything starts, unprefixed.
+ * Adds to `problems` what refuses an interactive launch before anything starts (unlabelled).
  * @param prompt the text the harness receives (the task, with skill references for codex/claude).
  */
-export function tuiProblems(spec: LaunchSpec, prompt: string): string[] {
-	const problems: string[] = [];
+export function tuiProblems(spec: LaunchSpec, prompt: string, problems: Problems): void {
 	const bytes = Buffer.byteLength(prompt);
 	if (bytes > MAX_PROMPT_BYTES) {
-		problems.push(
-			`interactive: the task is ${bytes} bytes; a TUI takes its first prompt as one argument, limited to ${MAX_PROMPT_BYTES} bytes (run it headless instead)`,
+		problems.add(
+			`the task is ${bytes} bytes; a TUI takes its first prompt as one argument, limited to ${MAX_PROMPT_BYTES} bytes (run it headless instead)`,
 		);
 	}
 	if (spec.harness === "pi" && prompt.startsWith("@")) {
-		problems.push(
-			"interactive: pi's TUI reads a first argument starting with @ as a file to attach; start the task with other text",
-		);
+		problems.add("pi's TUI reads a first argument starting with @ as a file to attach; start the task with other text");
 	}
-	return problems;
 }
 
 /** The first prompt a TUI gets: the task, with the selected skill references for codex and claude. */
@@ -55,13 +51,15 @@ export function tuiPrompt(spec: LaunchSpec): string {
 
 /**
  * Rewrites `headless` (the adapter's command for `spec`) into the harness's TUI command.
- * @throws LaunchError when the headless command does not have the shape this module expects (a change in
- *   an adapter must be mirrored here) or the task cannot be passed to a TUI ({@link tuiProblems}).
+ * @throws Error when the headless command does not have the shape this module expects (a change in an
+ *   adapter must be mirrored here) or the task cannot be passed to a TUI ({@link tuiProblems}; the tool
+ *   refuses such a call before anything starts).
  */
 export function toTuiCommand(spec: LaunchSpec, headless: HarnessCommand): TuiCommand {
 	const prompt = tuiPrompt(spec);
-	const problems = tuiProblems(spec, prompt);
-	if (problems.length > 0) throw new LaunchError(problems.map((p) => `${spec.harness} harness: ${p}`));
+	const problems = new Problems(`${spec.harness} harness: interactive`);
+	tuiProblems(spec, prompt, problems);
+	if (problems.size > 0) throw new Error(problems.list.join("\n"));
 	switch (spec.harness) {
 		case "pi":
 			return piTui(spec, headless, prompt);
@@ -132,14 +130,14 @@ function without(args: string[], drop: string[]): string[] {
 	const out = [...args];
 	for (const item of drop) {
 		const at = out.indexOf(item);
-		if (at < 0) throw new LaunchError(`interactive: the headless command lacks ${item}; cannot derive the TUI command`);
+		if (at < 0) throw new Error(`interactive: the headless command lacks ${item}; cannot derive the TUI command`);
 		out.splice(at, 1);
 	}
 	return out;
 }
 
-function shapeError(harness: string, what: string): LaunchError {
-	return new LaunchError(
+function shapeError(harness: string, what: string): Error {
+	return new Error(
 		`${harness} harness: interactive: the headless command lacks ${what}; cannot derive the TUI command`,
 	);
 }

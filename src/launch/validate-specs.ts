@@ -4,48 +4,42 @@
  * together, each naming the child and the definition a refused setting came from.
  */
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
-import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 
 /**
+ * Adds to `problems` a harness with no adapter and each option an adapter refuses, labelled with the child
+ * and the definition the setting came from.
  * @param labels per spec, "" in single mode or "task N" / "step N".
- * @param interactiveProblems what refuses an interactive spec (no tmux, a task a TUI cannot take);
+ * @param checkInteractive adds what refuses an interactive spec (no tmux, a task a TUI cannot take);
  *   `undefined` when interactive runs are not available at all.
- * @throws LaunchError listing every problem: a harness with no adapter, and each option an adapter refuses.
+ * @returns true when every harness accepts its spec.
  */
-export function assertHarnessesAccept(
+export function checkHarnessesAccept(
 	specs: readonly LaunchSpec[],
 	labels: readonly string[],
 	adapters: Partial<Record<Harness, HarnessAdapter>>,
-	interactiveProblems?: (spec: LaunchSpec) => string[],
-): void {
-	const problems: string[] = [];
+	problems: Problems,
+	checkInteractive?: (spec: LaunchSpec, problems: Problems) => void,
+): boolean {
+	const before = problems.size;
 	specs.forEach((spec, i) => {
-		const label = (labels[i] ? `${labels[i]}: ` : "") + origin(spec);
+		const child = problems.at(labels[i]).at(origin(spec));
 		const adapter = adapters[spec.harness];
-		if (!adapter) {
-			problems.push(`${label}harness "${spec.harness}" is not available in this version`);
-			return;
-		}
-		try {
-			adapter.validate(spec);
-		} catch (error) {
-			if (!(error instanceof LaunchError)) throw error;
-			problems.push(...error.problems.map((problem) => `${label}${problem}`));
-		}
-		if (spec.interactive) {
-			const refused = interactiveProblems?.(spec) ?? ["interactive: runs in tmux are not available here"];
-			problems.push(...refused.map((problem) => `${label}${problem}`));
-		}
+		if (adapter) adapter.validate(spec, child);
+		else child.add(`harness "${spec.harness}" is not available in this version`);
+		if (!spec.interactive) return;
+		if (checkInteractive) checkInteractive(spec, child);
+		else child.add("interactive: runs in tmux are not available here");
 	});
-	if (problems.length > 0) throw new LaunchError(problems);
+	return problems.size === before;
 }
 
-/** Names the definition a refused setting came from (e.g. an agent file's `tools:` on codex). */
+/** Names the definition a refused setting came from (e.g. an agent file's `tools:` on codex), or "". */
 function origin(spec: LaunchSpec): string {
 	const { agentName, agentFile, rosterEntry, rosterSource } = spec.provenance;
-	if (agentFile) return `agent "${agentName}" (${agentFile}): `;
+	if (agentFile) return `agent "${agentName}" (${agentFile})`;
 	if (rosterEntry)
-		return `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource}): `;
+		return `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource})`;
 	return "";
 }

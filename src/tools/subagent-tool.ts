@@ -16,13 +16,13 @@ import type { ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
-import type { Harness } from "../core/launch-spec.ts";
-import type { RunResult } from "../core/run-result.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { Problems } from "../core/problems.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
-import { assertHarnessesAccept } from "../launch/validate-specs.ts";
+import { checkHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir } from "../runs/artifacts.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
 import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
@@ -31,6 +31,7 @@ import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { formatUsageTotals } from "../ui/format.ts";
+import { throttledProgress } from "./progress.ts";
 import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
 import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
@@ -85,15 +86,21 @@ function refusal(message: string): AgentToolResult<SubagentDetails> {
 	};
 }
 
-/** Resolves the call into specs and checks each with its adapter; throws LaunchError with every problem. */
+/**
+ * Selects the mode, resolves the call into specs and checks each with its adapter.
+ * @returns the plan, or `undefined` with every problem added to `problems`.
+ */
 async function planCall(
 	deps: SubagentToolDeps,
 	state: LaunchState,
 	limits: EffectiveLimits,
 	params: SubagentArgs,
 	ctx: ExtensionContext,
-): Promise<Plan> {
-	const call = selectMode(params, { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps });
+	problems: Problems,
+): Promise<Plan | undefined> {
+	const limitsOfCall = { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps };
+	const call = selectMode(params, limitsOfCall, problems);
+	if (!call) return undefined;
 	const context: LaunchContext = {
 		cwd: ctx.cwd,
 		agentDir: deps.agentDir,
@@ -119,10 +126,28 @@ async function planCall(
 		context,
 		state.roster,
 		deps.sessions,
+		problems,
 	);
 	const interactive = deps.interactive;
-	assertHarnessesAccept(specs, call.labels, deps.adapters, interactive && ((spec) => interactive.problems(spec)));
+	const checkInteractive = interactive && ((spec: LaunchSpec, found: Problems) => interactive.check(spec, found));
+	if (!specs || !checkHarnessesAccept(specs, call.labels, deps.adapters, problems, checkInteractive)) return undefined;
+	// Sessions whose TUI was kept open (`stay_open`) and may still run cannot be resumed yet.
+	if (interactive && !(await interactive.checkRetained(specs, problems))) return undefined;
 	return { mode: call.mode, specs };
+}
+
+/** One accepted call: what its stages share once the plan stands and its resumed sessions are claimed. */
+interface AcceptedCall {
+	deps: SubagentToolDeps;
+	state: LaunchState;
+	limits: EffectiveLimits;
+	plan: Plan;
+	/** Native sessions this call resumes, claimed for it. */
+	resumed: string[];
+	/** Unique per call: names its artifacts. */
+	callId: string;
+	/** Where truncated answers are written in full. */
+	artifacts: string;
 }
 
 async function executeSubagent(
@@ -136,140 +161,129 @@ async function executeSubagent(
 	const state = deps.state();
 	const limits = state.limits;
 	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
-	let plan: Plan;
-	try {
-		plan = await planCall(deps, state, limits, params, ctx);
-	} catch (error) {
-		if (!(error instanceof LaunchError)) throw error;
-		return refusal(error.message);
-	}
-	const retained = await retainedRefusal(deps, plan);
-	if (retained) return refusal(retained);
-	// Resumed sessions are claimed now, atomically: a session that runs (or is about to) is refused.
+	const problems = new Problems();
+	const plan = await planCall(deps, state, limits, params, ctx, problems);
+	// The tool boundary: the collected problems become the one error the model sees.
+	if (!plan) return refusal(new LaunchError(problems.list).message);
+	const claimed = claimResumedSessions(deps.sessions, plan.specs);
+	if ("busy" in claimed) return refusal(claimed.busy);
+	const call: AcceptedCall = {
+		deps,
+		state,
+		limits,
+		plan,
+		resumed: claimed.resumed,
+		callId: toolCallId || randomUUID(),
+		artifacts: artifactDir(ctx.sessionManager.getSessionId()),
+	};
+	if (params.background) return startBackgroundJob(call);
+	return runInForeground(call, signal, onUpdate);
+}
+
+/**
+ * Claims every session the plan resumes, atomically: a session that runs (or is about to) is refused, and
+ * then nothing stays claimed.
+ * @returns the claimed ids, or `busy`: one line per refused session.
+ */
+function claimResumedSessions(
+	sessions: LaunchRecords,
+	specs: readonly LaunchSpec[],
+): { resumed: string[] } | { busy: string } {
 	const resumed: string[] = [];
 	const busy: string[] = [];
-	for (const spec of plan.specs) {
+	for (const spec of specs) {
 		if (spec.session.kind !== "resume") continue;
 		const id = spec.session.nativeSessionId;
-		if (deps.sessions.tryClaim(id)) resumed.push(id);
+		if (sessions.tryClaim(id)) resumed.push(id);
 		else busy.push(id);
 	}
-	if (busy.length > 0) {
-		for (const id of resumed) deps.sessions.release(id);
-		return refusal(
-			[...new Set(busy)]
-				.map(
-					(id) =>
-						`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
-				)
-				.join("\n"),
-		);
-	}
-	const callId = toolCallId || randomUUID();
-	const artifacts = artifactDir(ctx.sessionManager.getSessionId());
-	if (params.background) {
-		if (deps.jobs.closed) return refusal("the session is shutting down; no background job can start");
-		const job = deps.jobs.start(
-			plan.mode,
-			describePlan(plan),
-			(jobSignal, update, onInput, noMoreStarts) =>
-				runPlan(plan, { ...runOptions(deps, state, limits, resumed, jobSignal, update), onInput, noMoreStarts }),
-			(finished, children, error) => {
-				const text = error
-					? `failed: ${error}`
-					: buildResultText(plan.mode, children, limits.caps, artifacts, `${callId}-${finished.id}`);
-				const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
-				deps.deliverJob(finished, message, { mode: plan.mode, children, jobId: finished.id });
-			},
-		);
-		return {
-			content: [
-				{
-					type: "text",
-					text: `Started background job ${job.id}: ${describePlan(plan)}. Its result will arrive as a follow-up message; subagent_jobs lists or cancels jobs.`,
-				},
-			],
-			details: { mode: plan.mode, children: [], jobId: job.id },
-		};
-	}
+	if (busy.length === 0) return { resumed };
+	for (const id of resumed) sessions.release(id);
+	const lines = [...new Set(busy)].map(
+		(id) =>
+			`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
+	);
+	return { busy: lines.join("\n") };
+}
 
-	let lastUpdate = 0;
-	let latest: ChildRun[] = [];
-	let pending: ReturnType<typeof setTimeout> | undefined;
-	const flush = () => {
-		pending = undefined;
-		lastUpdate = Date.now();
-		onUpdate?.({
-			content: [{ type: "text", text: progressLine(latest) }],
-			details: { mode: plan.mode, children: structuredClone(latest) },
-		});
+/** Starts the call as a background job and answers at once with its id; the result arrives as a follow-up message. */
+function startBackgroundJob(call: AcceptedCall): AgentToolResult<SubagentDetails> {
+	const { deps, plan, limits } = call;
+	if (deps.jobs.closed) return refusal("the session is shutting down; no background job can start");
+	const job = deps.jobs.start(
+		plan.mode,
+		describePlan(plan),
+		(jobSignal, update, onInput, noMoreStarts) =>
+			runPlan(plan, { ...runOptions(call, jobSignal, update), onInput, noMoreStarts }),
+		(finished, children, error) => {
+			const text = error
+				? `failed: ${error}`
+				: buildResultText(plan.mode, children, limits.caps, call.artifacts, `${call.callId}-${finished.id}`);
+			const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
+			deps.deliverJob(finished, message, { mode: plan.mode, children, jobId: finished.id });
+		},
+	);
+	return {
+		content: [
+			{
+				type: "text",
+				text: `Started background job ${job.id}: ${describePlan(plan)}. Its result will arrive as a follow-up message; subagent_jobs lists or cancels jobs.`,
+			},
+		],
+		details: { mode: plan.mode, children: [], jobId: job.id },
 	};
+}
+
+/** Runs the call to its end, sending live progress at most every `updateIntervalMs`. */
+async function runInForeground(
+	call: AcceptedCall,
+	signal: AbortSignal | undefined,
+	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
+): Promise<AgentToolResult<SubagentDetails>> {
+	const { plan, limits } = call;
+	const progress = throttledProgress(plan.mode, call.deps.updateIntervalMs, onUpdate);
 	let children: ChildRun[];
 	let live: ChildRun[] = [];
 	// Listed while it runs, so the user can talk to its children (`/subagent-send`).
-	const inputs = deps.inputs.open(callId, false, () => live);
+	const inputs = call.deps.inputs.open(call.callId, false, () => live);
 	try {
 		children = await runPlan(plan, {
-			...runOptions(deps, state, limits, resumed, signal, (current) => {
+			...runOptions(call, signal, (current) => {
 				live = current;
-				if (!onUpdate) return;
-				latest = current;
-				const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
-				if (wait <= 0) flush();
-				else pending ??= setTimeout(flush, wait);
+				progress.report(current);
 			}),
 			onInput: inputs.onInput,
 		});
 	} finally {
 		inputs.close();
-		if (pending) clearTimeout(pending);
+		progress.stop();
 	}
 	return {
-		content: [{ type: "text", text: buildResultText(plan.mode, children, limits.caps, artifacts, callId) }],
+		content: [{ type: "text", text: buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId) }],
 		details: { mode: plan.mode, children },
 		usage: totalUsage(children),
 		isError: children.some((child) => child.phase !== "completed"),
 	};
 }
 
-/** Why resumes of `plan` must wait: sessions whose TUI was kept open (`stay_open`) and may still run. */
-async function retainedRefusal(deps: SubagentToolDeps, plan: Plan): Promise<string | undefined> {
-	const lines: string[] = [];
-	for (const spec of plan.specs) {
-		if (spec.session.kind !== "resume" || !deps.interactive) continue;
-		const id = spec.session.nativeSessionId;
-		const session = await deps.interactive.retained(id);
-		if (session) {
-			lines.push(
-				`resume_session_id "${id}": its TUI was kept open (stay_open) in tmux session ${session} and may still run; exit it there first`,
-			);
-		}
-	}
-	return lines.length > 0 ? lines.join("\n") : undefined;
-}
-
 function runOptions(
-	deps: SubagentToolDeps,
-	state: LaunchState,
-	limits: EffectiveLimits,
-	resumed: readonly string[],
+	call: AcceptedCall,
 	signal: AbortSignal | undefined,
 	onChildren: (children: ChildRun[]) => void,
 ): RunPlanOptions {
+	const { deps } = call;
 	return {
 		adapters: deps.adapters as Record<Harness, HarnessAdapter>,
-		baseEnv: filterEnvironment(deps.baseEnv(), state.environment),
-		maxDepth: state.depth.maxDepth,
-		concurrency: limits.concurrency,
+		baseEnv: filterEnvironment(deps.baseEnv(), call.state.environment),
+		maxDepth: call.state.depth.maxDepth,
+		concurrency: call.limits.concurrency,
 		globalLimit: deps.globalLimit(),
 		sessions: deps.sessions,
 		persistRecord: deps.persistRecord,
-		resumed,
+		resumed: call.resumed,
 		signal,
 		onChildren,
-		runInteractive:
-			deps.interactive &&
-			((spec, adapter, options) => deps.interactive?.run(spec, adapter, options) as Promise<RunResult>),
+		runInteractive: deps.interactive?.run.bind(deps.interactive),
 	};
 }
 
@@ -280,10 +294,4 @@ function describePlan(plan: Plan): string {
 	const spec = plan.specs[0];
 	const who = spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness;
 	return spec.taskName ? `${who} "${spec.taskName}"` : who;
-}
-
-function progressLine(children: ChildRun[]): string {
-	const count = (phase: string) => children.filter((c) => c.phase === phase).length;
-	const done = children.length - count("pending") - count("running");
-	return `subagent: ${done}/${children.length} done, ${count("running")} running, ${count("pending")} pending`;
 }

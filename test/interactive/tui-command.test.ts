@@ -6,13 +6,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LaunchError } from "../../src/core/launch-error.ts";
 import { createClaudeAdapter } from "../../src/harness/claude/adapter.ts";
 import { createCodexAdapter } from "../../src/harness/codex/adapter.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { InteractiveRuns } from "../../src/interactive/interactive-runs.ts";
 import { MAX_PROMPT_BYTES, toTuiCommand } from "../../src/interactive/tui-command.ts";
 import { launchSpec } from "../support/launch-spec.ts";
+import { problemsFound } from "../support/problems.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tui-command-"));
 const interactive = { stayOpen: false, inactivityTimeoutMs: null };
@@ -73,7 +73,7 @@ describe("TUI commands", () => {
 
 	it("refuses a task longer than one argument and a pi task starting with @", () => {
 		const long = launchSpec({ harness: "claude_code", cwd: dir, task: "x".repeat(MAX_PROMPT_BYTES + 1), interactive });
-		expect(() => toTuiCommand(long, claude.buildCommand(long, dir))).toThrow(LaunchError);
+		expect(() => toTuiCommand(long, claude.buildCommand(long, dir))).toThrow(/limited to 131071 bytes/);
 		const at = launchSpec({ harness: "pi", cwd: dir, task: "@notes.md", interactive });
 		expect(() => toTuiCommand(at, pi.buildCommand(at, dir))).toThrow(/starting with @/);
 	});
@@ -81,7 +81,7 @@ describe("TUI commands", () => {
 	it("refuses every interactive child before launch when tmux is not on PATH", () => {
 		const runs = new InteractiveRuns(() => undefined);
 		const spec = launchSpec({ harness: "pi", cwd: dir, task: "t", interactive });
-		expect(runs.problems(spec)).toEqual([
+		expect(problemsFound((found) => runs.check(spec, found))).toEqual([
 			"pi harness: interactive: tmux was not found on PATH; install tmux to run TUIs",
 		]);
 	});

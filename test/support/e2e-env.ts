@@ -27,7 +27,12 @@ export interface E2eEnv {
 }
 
 export async function startE2eEnv(
-	options: PiHomeOptions & { projectTrusted?: boolean; workDir?: (home: PiHome) => string; nativeHomes?: boolean } = {},
+	options: PiHomeOptions & {
+		projectTrusted?: boolean;
+		workDir?: (home: PiHome) => string;
+		nativeHomes?: boolean;
+		keepUpdates?: boolean;
+	} = {},
 ): Promise<E2eEnv> {
 	const server = await startFakeModelServer();
 	const home = createPiHome(server, options);
@@ -41,6 +46,7 @@ export async function startE2eEnv(
 		cwd: workDir,
 		agentDir: home.agentDir,
 		projectTrusted: options.projectTrusted,
+		keepUpdates: options.keepUpdates,
 	});
 	return {
 		server,

@@ -77,7 +77,9 @@ export function pidRecordingCommand(pidDir: string, waitCommand: string): string
 export async function recordedPids(pidDir: string, what: string): Promise<{ bg: number; fg: number }> {
 	const bgFile = join(pidDir, "bg.pid");
 	const fgFile = join(pidDir, "fg.pid");
-	await waitUntil(() => existsSync(fgFile) && existsSync(bgFile), what);
+	// `echo $! > file` creates the file before it writes the pid: wait for the whole line, not the file.
+	const written = (file: string) => existsSync(file) && readFileSync(file, "utf8").endsWith("\n");
+	await waitUntil(() => written(fgFile) && written(bgFile), what);
 	return { bg: Number(readFileSync(bgFile, "utf8")), fg: Number(readFileSync(fgFile, "utf8")) };
 }
 

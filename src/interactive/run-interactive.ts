@@ -61,8 +61,9 @@ export async function runInteractive(
 	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
 	try {
 		const tui = toTuiCommand(spec, adapter.buildCommand(spec, runDir));
-		const env = applyEnvOverrides(options.env, tui.env);
 		const host = options.host();
+		const marker = host.nextMarker();
+		const env = { ...applyEnvOverrides(options.env, tui.env), [marker.name]: marker.value };
 		const name = `${spec.harness.replace("_", "-")}-${randomBytes(4).toString("hex")}`;
 		const state = new RunState(spec, describe(tui));
 		const result = state.result;

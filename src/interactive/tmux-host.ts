@@ -3,11 +3,14 @@
  * SECURITY.md "tmux socket"). tmux is driven through its CLI with execa argv arrays, never a shell string.
  * The socket lives in a fresh directory of mode 0700 under the system temp dir; the server is started
  * with this package's own config file (never the user's `~/.tmux.conf`) and removed by {@link TmuxHost.close}.
+ * However the parent dies, the parent-death lifeline runs `tmux -S <socket> kill-server` and kills each live
+ * pane's process group (SECURITY.md "Processes").
  */
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
+import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
 const SERVER_CONFIG = [
@@ -64,19 +67,31 @@ export class TmuxHost {
 	readonly socket: string;
 	private readonly config: string;
 	private readonly tmux: string;
+	private readonly lifeline: Lifeline;
+	/** Forgets the server's kill-server registration; set once the first session started it. */
+	private unregisterServer: (() => void) | undefined;
+	/** Session name → its live pane's process group and the function that forgets its registration. */
+	private readonly paneRegistrations = new Map<string, { pgid: number; unregister: () => void }>();
 	private closed = false;
 
 	/**
 	 * @param tmux the tmux executable (see {@link findTmux}).
 	 * @param parentDir where the private directory is made; default the system temp dir.
+	 * @param lifeline where the server and each pane are registered for cleanup on the parent's death.
 	 */
-	constructor(tmux: string, parentDir = tmpdir()) {
+	constructor(tmux: string, parentDir = tmpdir(), lifeline: Lifeline = defaultLifeline) {
 		this.tmux = tmux;
+		this.lifeline = lifeline;
 		// mkdtemp creates the directory with mode 0700.
 		this.dir = mkdtempSync(join(parentDir, "pi-subagents-tmux-"));
 		this.socket = join(this.dir, "sock");
 		this.config = join(this.dir, "tmux.conf");
 		writeFileSync(this.config, SERVER_CONFIG, { mode: 0o600 });
+	}
+
+	/** A run marker for a pane's environment: the lifeline also finds its processes that left the group. */
+	nextMarker(): { name: string; value: string } {
+		return this.lifeline.nextMarker();
 	}
 
 	/** `tmux -S <socket> attach -t <name>`: the one-line command a user runs to watch or take over. */
@@ -90,6 +105,8 @@ export class TmuxHost {
 	 */
 	async newSession(spec: NewSession): Promise<PaneState> {
 		if (this.closed) throw new Error("the tmux host is closed (the parent session is shutting down)");
+		// Registered before the server can exist: a parent dying right after it started still ends it.
+		this.unregisterServer ??= this.lifeline.register({ command: [this.tmux, "-S", this.socket, "kill-server"] });
 		await this.runStartingServer([
 			"new-session",
 			"-d",
@@ -106,6 +123,10 @@ export class TmuxHost {
 		]);
 		const pane = await this.pane(spec.name);
 		if (!pane) throw new Error(`tmux session ${spec.name} vanished right after it was created`);
+		// The pane's process leads its own process group (tmux starts it in a new session).
+		if (!pane.dead) {
+			this.paneRegistrations.set(spec.name, { pgid: pane.pid, unregister: this.lifeline.register({ pgid: pane.pid }) });
+		}
 		return pane;
 	}
 
@@ -115,8 +136,13 @@ export class TmuxHost {
 			["list-panes", "-t", `=${name}`, "-F", "#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}"],
 			true,
 		);
-		if (result === undefined) return undefined;
+		if (result === undefined) {
+			this.forgetPane(name);
+			return undefined;
+		}
 		const [pid, dead, status] = result.split("\n")[0].split("\t");
+		// A group whose leader has exited is not killed on parent death: its id may be reused.
+		if (dead === "1") this.forgetPane(name);
 		return {
 			pid: Number(pid),
 			dead: dead === "1",
@@ -170,6 +196,7 @@ export class TmuxHost {
 		if (pane && !pane.dead) signalGroup(pane.pid, "SIGTERM");
 		await this.run(["kill-session", "-t", `=${name}`], true);
 		if (pane && !pane.dead) await reap(pane.pid, graceMs);
+		this.forgetPane(name);
 	}
 
 	/** Kills the server (every session in it) and removes the private directory. Idempotent. */
@@ -178,6 +205,16 @@ export class TmuxHost {
 		this.closed = true;
 		await this.run(["kill-server"], true);
 		rmSync(this.dir, { recursive: true, force: true });
+		// kill-server hangs up on each pane; a harness that ignores SIGHUP is killed with its group.
+		await Promise.all([...this.paneRegistrations.values()].map(({ pgid }) => reap(pgid, 1000)));
+		for (const name of [...this.paneRegistrations.keys()]) this.forgetPane(name);
+		this.unregisterServer?.();
+		this.unregisterServer = undefined;
+	}
+
+	private forgetPane(name: string): void {
+		this.paneRegistrations.get(name)?.unregister();
+		this.paneRegistrations.delete(name);
 	}
 
 	/**

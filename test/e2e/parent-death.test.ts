@@ -6,19 +6,17 @@
  * the parent pid it spawned, and checks each recorded process (pid + start time) is gone within 3 s.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readStat } from "../../src/process/proc-table.mjs";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
+import { descendants, type Identity, identity, isSame } from "../support/proc-identity.ts";
 import { waitUntil } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
 const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
-
-type Identity = { pid: number; startTime: string };
 
 let server: FakeModelServer;
 let home: PiHome;
@@ -45,38 +43,12 @@ afterAll(async () => {
 });
 afterEach(() => {
 	// Whatever a failed test left behind: only processes this test recorded, by pid and start time.
-	for (const target of [...recorded, ...(parent?.pid ? [{ pid: parent.pid, startTime: startTime(parent.pid) }] : [])]) {
+	for (const target of [...recorded, ...(parent?.pid ? [identity(parent.pid)] : [])]) {
 		if (isSame(target)) process.kill(target.pid, "SIGKILL");
 	}
 	recorded = [];
 	parent = undefined;
 });
-
-function startTime(pid: number): string {
-	return readStat(pid)?.startTime ?? "";
-}
-
-function isSame(target: Identity): boolean {
-	const stat = readStat(target.pid);
-	return stat !== undefined && stat.state !== "Z" && stat.startTime === target.startTime;
-}
-
-/** Every live descendant of `root`, from /proc. */
-function descendants(root: number): Identity[] {
-	const table = new Map<number, number[]>();
-	for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-		const stat = readStat(entry);
-		if (!stat || stat.state === "Z") continue;
-		table.set(stat.ppid, [...(table.get(stat.ppid) ?? []), stat.pid]);
-	}
-	const found: Identity[] = [];
-	const queue = [...(table.get(root) ?? [])];
-	for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-		found.push({ pid, startTime: startTime(pid) });
-		queue.push(...(table.get(pid) ?? []));
-	}
-	return found;
-}
 
 /** Starts the real pi parent; its model calls `subagent` with `args` (and, after a background start, `then`). */
 function startParent(scenario: string, args: unknown, then?: unknown): ChildProcess {
@@ -111,7 +83,7 @@ async function childrenUp(tasks: string[]): Promise<Identity[]> {
 		.filter((file) => file.endsWith("escaped.pid"))
 		.map((file) => {
 			const pid = Number(readFileSync(file, "utf8"));
-			return { pid, startTime: startTime(pid) };
+			return identity(pid);
 		});
 }
 

@@ -8,8 +8,8 @@ import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { RunResult } from "../core/run-result.ts";
-import { NoInputChannel } from "../runs/child-channel.ts";
 import type { RunChildOptions } from "../runs/run-child.ts";
+import { PaneInputChannel } from "./pane-input.ts";
 import { runInteractive } from "./run-interactive.ts";
 import { findTmux, TmuxHost } from "./tmux-host.ts";
 import { tuiProblems, tuiPrompt } from "./tui-command.ts";
@@ -34,26 +34,26 @@ export class InteractiveRuns {
 		tuiProblems(spec, tuiPrompt(spec), found);
 	}
 
-	/** Runs `spec` in the session's tmux host (see `runInteractive`). */
+	/**
+	 * Runs `spec` in the session's tmux host (see `runInteractive`). Its input channel types sends into the
+	 * pane once the TUI reads keystrokes (see `PaneInputChannel`).
+	 */
 	async run(spec: LaunchSpec, adapter: HarnessAdapter, options: RunChildOptions): Promise<RunResult> {
-		let channelGiven = false;
+		let channel: PaneInputChannel | undefined;
 		const result = await runInteractive(spec, adapter, {
 			host: () => this.hostForRun(),
 			env: options.env,
 			signal: options.signal,
-			onUpdate(partial) {
-				const attach = partial.interactive?.attachCommand;
-				if (!channelGiven && attach) {
-					// Typing into the pane is the user's (phase 2 brings sends from the model); a stop is refused,
-					// so a graceful job stop ends the child as a cancel does.
-					channelGiven = true;
-					options.onInput?.(
-						new NoInputChannel(spec.harness, `an interactive child takes input in its own TUI: attach with ${attach}`),
-					);
+			onUpdate: (partial) => {
+				const session = partial.interactive?.session;
+				if (!channel && session && this.host) {
+					channel = new PaneInputChannel(spec.harness, this.host, session, partial, () => options.onUpdate?.(partial));
+					options.onInput?.(channel);
 				}
 				options.onUpdate?.(partial);
 			},
 		});
+		channel?.end();
 		if (result.interactive?.keptOpen && result.nativeSessionId) {
 			this.kept.set(result.nativeSessionId, result.interactive.session);
 		}

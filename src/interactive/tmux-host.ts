@@ -173,6 +173,17 @@ export class TmuxHost {
 	}
 
 	/**
+	 * True when the pane's program reads single keystrokes: its terminal is out of canonical (line) mode,
+	 * which a TUI sets itself when its input loop starts. False while it starts, and when the pane is gone.
+	 */
+	async readsKeystrokes(name: string): Promise<boolean> {
+		const tty = await this.run(["display-message", "-p", "-t", `=${name}:`, "#{pane_tty}"], true);
+		if (!tty?.trim()) return false;
+		const modes = await execa("stty", ["-F", tty.trim(), "-a"], { reject: false, stdin: "ignore" });
+		return modes.exitCode === 0 && /(^|\s)-icanon(\s|;|$)/.test(String(modes.stdout));
+	}
+
+	/**
 	 * Types `text` into the pane as one bracketed paste, then presses Enter when `enter` is true.
 	 * @throws Error when the session is gone or its process has exited: keystrokes never reach a dead pane.
 	 */

@@ -33,6 +33,8 @@ export interface LaunchState {
 	depth: DepthState;
 	/** Which of the parent's variables children inherit (settings `environment`). */
 	environment: EnvironmentPolicy;
+	/** Setting `silent`: no UI notices for background jobs (their results still reach the model). */
+	silent: boolean;
 }
 
 export interface RosterToggle {
@@ -103,6 +105,7 @@ export class ExtensionState {
 			refusal,
 			roster: { roster: this.config.roster, error: this.config.rosterError, enabled: this.rosterEnabled },
 			depth,
+			silent: (settings ?? DEFAULT_SETTINGS).silent,
 		};
 	}
 

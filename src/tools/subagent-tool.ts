@@ -2,7 +2,6 @@
  * The `subagent` tool (README.md "The subagent tool"): argument shape, mode selection, then launch resolution,
  * scheduling and the result for the model. Logic lives in `launch/` and `runs/`; this file connects them.
  */
-import { randomUUID } from "node:crypto";
 import {
 	type AgentToolResult,
 	type ExtensionContext,
@@ -21,21 +20,21 @@ import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
 import { assertHarnessesAccept } from "../launch/validate-specs.ts";
-import { artifactDir } from "../runs/artifacts.ts";
+import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
+import { childDetails } from "../runs/child-details.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
-import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
-import { formatUsageTotals } from "../ui/format.ts";
-import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
+import { backgroundRefusal, type JobDelivery, startBackground } from "./background.ts";
+import { buildResultText, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
 import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 import { subagentToolInfo } from "./tool-info.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
-export interface SubagentToolDeps {
+export interface SubagentToolDeps extends JobDelivery {
 	adapters: Partial<Record<Harness, HarnessAdapter>>;
 	/** Shared by every call of the parent session. */
 	globalLimit(): LimitFunction;
@@ -49,8 +48,6 @@ export interface SubagentToolDeps {
 	sessions: LaunchRecords;
 	/** Persists a record on the parent's branch (`pi.appendEntry`); the tool also adds it to `sessions`. */
 	persistRecord(record: LaunchRecord): void;
-	/** Background jobs of this extension load. */
-	jobs: JobRegistry;
 	/** Input channels of running children; foreground calls are listed here while they run. */
 	inputs: LiveInputs;
 	/** Pi's trust store (`<agent dir>/trust.json`). */
@@ -59,16 +56,16 @@ export interface SubagentToolDeps {
 	approveFlag: boolean | undefined;
 	/** Confirmations of project-controlled definitions given in this Pi process. */
 	consents: ConsentRecord;
-	/** Delivers a finished background job's message (status, usage, result text) to the parent session. */
-	deliverJob(job: Job, message: string, details: SubagentDetails): void;
+	/** The per-user artifact root (`artifactRoot()`); each parent session has a directory in it. */
+	artifactRoot: string;
 }
 
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
 	return {
 		...subagentToolInfo,
-		async execute(toolCallId, params, signal, onUpdate, ctx) {
-			return executeSubagent(deps, toolCallId, params, signal, onUpdate, ctx);
+		async execute(_toolCallId, params, signal, onUpdate, ctx) {
+			return executeSubagent(deps, params, signal, onUpdate, ctx);
 		},
 	};
 }
@@ -121,7 +118,6 @@ async function planCall(
 
 async function executeSubagent(
 	deps: SubagentToolDeps,
-	toolCallId: string,
 	params: SubagentArgs,
 	signal: AbortSignal | undefined,
 	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
@@ -130,6 +126,8 @@ async function executeSubagent(
 	const state = deps.state();
 	const limits = state.limits;
 	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
+	const backgroundProblem = params.background ? backgroundRefusal(ctx, deps.jobs, limits.maxBackgroundJobs) : undefined;
+	if (backgroundProblem) return refusal(backgroundProblem);
 	let plan: Plan;
 	try {
 		plan = await planCall(deps, state, limits, params, ctx);
@@ -137,54 +135,88 @@ async function executeSubagent(
 		if (!(error instanceof LaunchError)) throw error;
 		return refusal(error.message);
 	}
-	// Resumed sessions are claimed now, atomically: a session that runs (or is about to) is refused.
+	const claim = claimResumes(deps.sessions, plan);
+	if ("refused" in claim) return claim.refused;
+	const resumed = claim.resumed;
+	// Artifact names come from this package, never from the provider's tool-call id (providers reuse them).
+	const callId = newArtifactCallId();
+	const artifacts = artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId());
+	if (params.background) {
+		// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
+		const late = backgroundRefusal(ctx, deps.jobs, limits.maxBackgroundJobs);
+		if (late) {
+			for (const id of resumed) deps.sessions.release(id);
+			return refusal(late);
+		}
+		return startBackground(
+			deps,
+			{
+				mode: plan.mode,
+				label: describePlan(plan),
+				run: (jobSignal, update, onInput, noMoreStarts) =>
+					runPlan(plan, { ...runOptions(deps, state, limits, resumed, jobSignal, update), onInput, noMoreStarts }),
+				caps: limits.caps,
+				artifactDir: artifacts,
+				callId,
+				silent: state.silent,
+			},
+			ctx.ui,
+		);
+	}
+
+	return runForeground(
+		deps,
+		plan,
+		callId,
+		(onChildren) => runOptions(deps, state, limits, resumed, signal, onChildren),
+		onUpdate,
+		(children) => buildResultText(plan.mode, children, limits.caps, artifacts, callId),
+	);
+}
+
+/**
+ * Claims every session the plan resumes, atomically: a session that runs (or is about to) is refused, and
+ * then nothing stays claimed.
+ */
+function claimResumes(
+	sessions: LaunchRecords,
+	plan: Plan,
+): { resumed: string[] } | { refused: AgentToolResult<SubagentDetails> } {
 	const resumed: string[] = [];
 	const busy: string[] = [];
 	for (const spec of plan.specs) {
 		if (spec.session.kind !== "resume") continue;
 		const id = spec.session.nativeSessionId;
-		if (deps.sessions.tryClaim(id)) resumed.push(id);
+		if (sessions.tryClaim(id)) resumed.push(id);
 		else busy.push(id);
 	}
-	if (busy.length > 0) {
-		for (const id of resumed) deps.sessions.release(id);
-		return refusal(
+	if (busy.length === 0) return { resumed };
+	for (const id of resumed) sessions.release(id);
+	return {
+		refused: refusal(
 			[...new Set(busy)]
 				.map(
 					(id) =>
 						`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
 				)
 				.join("\n"),
-		);
-	}
-	const callId = toolCallId || randomUUID();
-	const artifacts = artifactDir(ctx.sessionManager.getSessionId());
-	if (params.background) {
-		if (deps.jobs.closed) return refusal("the session is shutting down; no background job can start");
-		const job = deps.jobs.start(
-			plan.mode,
-			describePlan(plan),
-			(jobSignal, update, onInput, noMoreStarts) =>
-				runPlan(plan, { ...runOptions(deps, state, limits, resumed, jobSignal, update), onInput, noMoreStarts }),
-			(finished, children, error) => {
-				const text = error
-					? `failed: ${error}`
-					: buildResultText(plan.mode, children, limits.caps, artifacts, `${callId}-${finished.id}`);
-				const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
-				deps.deliverJob(finished, message, { mode: plan.mode, children, jobId: finished.id });
-			},
-		);
-		return {
-			content: [
-				{
-					type: "text",
-					text: `Started background job ${job.id}: ${describePlan(plan)}. Its result will arrive as a follow-up message; subagent_jobs lists or cancels jobs.`,
-				},
-			],
-			details: { mode: plan.mode, children: [], jobId: job.id },
-		};
-	}
+		),
+	};
+}
 
+/**
+ * Runs the plan now, streaming throttled progress (bounded `details`) to `onUpdate`, and returns the final
+ * result. `resultText` builds the model's text (and writes the artifacts) before `details` are made, so
+ * they name the artifact paths.
+ */
+async function runForeground(
+	deps: SubagentToolDeps,
+	plan: Plan,
+	callId: string,
+	options: (onChildren: (children: ChildRun[]) => void) => RunPlanOptions,
+	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
+	resultText: (children: ChildRun[]) => string,
+): Promise<AgentToolResult<SubagentDetails>> {
 	let lastUpdate = 0;
 	let latest: ChildRun[] = [];
 	let pending: ReturnType<typeof setTimeout> | undefined;
@@ -193,7 +225,7 @@ async function executeSubagent(
 		lastUpdate = Date.now();
 		onUpdate?.({
 			content: [{ type: "text", text: progressLine(latest) }],
-			details: { mode: plan.mode, children: structuredClone(latest) },
+			details: { mode: plan.mode, children: latest.map(childDetails) },
 		});
 	};
 	let children: ChildRun[];
@@ -202,7 +234,7 @@ async function executeSubagent(
 	const inputs = deps.inputs.open(callId, false, () => live);
 	try {
 		children = await runPlan(plan, {
-			...runOptions(deps, state, limits, resumed, signal, (current) => {
+			...options((current) => {
 				live = current;
 				if (!onUpdate) return;
 				latest = current;
@@ -216,9 +248,10 @@ async function executeSubagent(
 		inputs.close();
 		if (pending) clearTimeout(pending);
 	}
+	const text = resultText(children);
 	return {
-		content: [{ type: "text", text: buildResultText(plan.mode, children, limits.caps, artifacts, callId) }],
-		details: { mode: plan.mode, children },
+		content: [{ type: "text", text }],
+		details: { mode: plan.mode, children: children.map(childDetails) },
 		usage: totalUsage(children),
 		isError: children.some((child) => child.phase !== "completed"),
 	};

@@ -2,30 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../../src/core/run-result.ts";
-import { emptyUsage } from "../../src/core/run-result.ts";
 import { deliverAnswer } from "../../src/runs/delivery.ts";
+import { runResult } from "../support/run-result.ts";
 
 const base = mkdtempSync(join(tmpdir(), "delivery-"));
 
-function result(finalAnswer: string): RunResult {
-	return {
-		status: "completed",
-		harness: "pi",
-		task: "t",
-		cwd: base,
-		finalAnswer,
-		transcript: [],
-		tools: [],
-		usage: emptyUsage(),
-		exitCode: 0,
-		signal: null,
-		stderrTail: "",
-		diagnostics: [],
-		durationMs: 1,
-		command: "pi",
-	};
-}
+const result = (finalAnswer: string) => runResult(finalAnswer, { cwd: base });
 
 const caps = { maxBytes: 1000, maxLines: 10 };
 

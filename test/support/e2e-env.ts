@@ -6,6 +6,7 @@
  */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
@@ -27,7 +28,13 @@ export interface E2eEnv {
 }
 
 export async function startE2eEnv(
-	options: PiHomeOptions & { projectTrusted?: boolean; workDir?: (home: PiHome) => string; nativeHomes?: boolean } = {},
+	options: PiHomeOptions & {
+		projectTrusted?: boolean;
+		workDir?: (home: PiHome) => string;
+		nativeHomes?: boolean;
+		/** `ctx.mode` of the session (default "print"); see `createExtensionSession`. */
+		mode?: ExtensionContext["mode"];
+	} = {},
 ): Promise<E2eEnv> {
 	const server = await startFakeModelServer();
 	const home = createPiHome(server, options);
@@ -41,6 +48,7 @@ export async function startE2eEnv(
 		cwd: workDir,
 		agentDir: home.agentDir,
 		projectTrusted: options.projectTrusted,
+		mode: options.mode,
 	});
 	return {
 		server,

@@ -12,7 +12,6 @@ import { getAgentDir, ProjectTrustStore } from "@earendil-works/pi-coding-agent"
 import type { TSchema } from "typebox";
 import { settingsFilePath } from "./config/paths.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
-import { shutdownReason } from "./runs/job-messages.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import { jobsToolInfo, ROSTER_COMMAND, rosterToolInfo, SEND_COMMAND, subagentToolInfo } from "./tools/tool-info.ts";
 import type { SetWidget } from "./ui/jobs-widget.ts";
@@ -153,9 +152,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	};
 	// Nothing outlives the session: running jobs are cancelled, their children killed, and each job's
 	// cancellation is reported to the session that started it (it is still bound while this runs).
-	pi.on("session_shutdown", (event) => {
-		loaded?.widget.close();
-		return loaded?.jobs.close(shutdownReason(event.reason));
+	pi.on("session_shutdown", async (event) => {
+		if (!loaded) return;
+		loaded.widget.close();
+		const { shutdownReason } = await import("./runs/job-messages.ts");
+		await loaded.jobs.close(shutdownReason(event.reason));
 	});
 	pi.on("session_start", async (_event, ctx) => {
 		context = ctx;

@@ -263,7 +263,13 @@ describe("background jobs", () => {
 			await env.session.callTool<JobsDetails>("subagent_jobs", {});
 			const again = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "result", job_id: jobId });
 			expect(again.isError).toBe(false);
-			expect(textOf(again.result)).toBe(`Background job ${jobId} (echo) completed.\n\nwaited answer`);
+			const text = textOf(again.result);
+			expect(text.startsWith(`Background job ${jobId} (echo) completed.\n\n`)).toBe(true);
+			expect(text).toContain("waited answer");
+			// The same text the follow-up delivered.
+			expect(deliveries().find((message) => message.includes(`Background job ${jobId}`))).toContain(
+				text.slice(text.indexOf("\n\n") + 2),
+			);
 		}
 		expect(deliveries().filter((text) => text.includes(`Background job ${jobId}`))).toHaveLength(1);
 	});

@@ -5,7 +5,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { createFramer } from "../src/process/framing.ts";
-import { startProcess } from "../src/process/spawn.ts";
+import { startProcess } from "../src/process/start-process.ts";
 
 const MiB = 1024 * 1024;
 

@@ -6,6 +6,8 @@
  * baseline is not inflated. Takes under a minute on 2 cores.
  */
 import { benchChildRss, benchFraming } from "./framing.ts";
+import { benchLifeline } from "./lifeline-overhead.ts";
+import { benchLongLine } from "./long-line.ts";
 import { printTable, type TableRow } from "./table.ts";
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
@@ -22,6 +24,21 @@ rows.push({
 	baseline: `${fixed(rss.baselineRssMB)} MB`,
 	ratio: rss.peakRssMB / rss.baselineRssMB,
 	meaning: `peak ÷ RSS before the run; +${fixed(rss.growthMB)} MB while ${fixed(rss.bytes / 1e6, 0)} MB streamed`,
+});
+
+const { benchPipelineRss } = await import("./pipeline-rss.ts");
+const pipeline = await benchPipelineRss(500);
+console.log(
+	`whole run pipeline (in-process Pi session → subagent tool → pi stand-in streaming ${fixed(pipeline.bytes / 1e6, 0)} MB of ` +
+		`text deltas and 256 KiB message ends) in ${fixed(pipeline.seconds)} s: parent RSS ${fixed(pipeline.baselineRssMB)} → ` +
+		`peak ${fixed(pipeline.peakRssMB)} MB (growth ${fixed(pipeline.growthMB)} MB, goal ≤ 64)`,
+);
+rows.push({
+	name: "parent RSS, run pipeline",
+	value: `${fixed(pipeline.peakRssMB)} MB`,
+	baseline: `${fixed(pipeline.baselineRssMB)} MB`,
+	ratio: pipeline.peakRssMB / pipeline.baselineRssMB,
+	meaning: `peak ÷ RSS before the call; +${fixed(pipeline.growthMB)} MB for ${fixed(pipeline.bytes / 1e6, 0)} MB (goal ≤ 64)`,
 });
 
 const framing = await benchFraming();
@@ -59,6 +76,37 @@ for (const [kind, f] of [
 		meaning: `pi run with this package ÷ with an empty extension, ${kind} time (median of pairs); 1.00 = free`,
 	});
 }
+
+for (const megabytes of [20, 60]) {
+	const line = await benchLongLine(megabytes);
+	console.log(
+		`framing one ${megabytes} MB line in 64 KiB chunks: ours ${fixed(line.oursMBps)} MB/s, ` +
+			`plain concat + Buffer.indexOf + one JSON.parse ${fixed(line.plainMBps)} MB/s, ratio ${fixed(line.ratio, 2)}; ` +
+			`longest single write ${fixed(line.worstChunkMs)} ms (the chunk with the LF: join, decode, JSON.parse)`,
+	);
+	rows.push({
+		name: `framing, one ${megabytes} MB line`,
+		value: `${fixed(line.oursMBps)} MB/s`,
+		baseline: `${fixed(line.plainMBps)} MB/s`,
+		ratio: line.ratio,
+		meaning: "ours ÷ concat+indexOf+JSON.parse; goal ≥ 0.90",
+	});
+}
+
+const life = await benchLifeline(40);
+console.log(
+	`lifeline, ${life.runs} alternating spawns of \`echo {}\` (startProcess → first record): registered with the watchdog ` +
+		`${fixed(life.withMs, 2)} ms, unregistered ${fixed(life.withoutMs, 2)} ms, ratio ${fixed(life.ratio, 2)}; ` +
+		`first registration (starts the watchdog, once per Pi process) ${fixed(life.firstRegistrationMs, 2)} ms; ` +
+		`one leader-exit sweep of ${life.processes} processes (asynchronous) ${fixed(life.sweepMs, 2)} ms`,
+);
+rows.push({
+	name: "spawn latency, lifeline",
+	value: `${fixed(life.withMs, 2)} ms`,
+	baseline: `${fixed(life.withoutMs, 2)} ms`,
+	ratio: life.ratio,
+	meaning: "registered with the watchdog ÷ unregistered; 1.00 = free",
+});
 
 const { benchLauncherOverhead } = await import("./launcher-overhead.ts");
 const launcher = await benchLauncherOverhead(15);

@@ -19,21 +19,40 @@ import type { SetWidget } from "./ui/jobs-widget.ts";
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
 type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 
-/** Builds everything the tools and the command work with; runs once per extension load, on first need. */
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
-async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage, context: LatestContext) {
-	const jobsWidget = await import("./ui/jobs-widget.ts");
-	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
-	const state = await import("./config/extension-state.ts");
-	const settings = await import("./config/settings.ts");
+/** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
+async function loadAdapters(agentDir: string) {
 	const claude = await import("./harness/claude/adapter.ts");
 	const claudeCommand = await import("./harness/claude/command.ts");
 	const codex = await import("./harness/codex/adapter.ts");
 	const native = await import("./harness/native-command.ts");
 	const piHarness = await import("./harness/pi/adapter.ts");
 	const invocation = await import("./harness/pi/invocation.ts");
+	return {
+		pi: piHarness.createPiAdapter({
+			invocation: () => invocation.resolvePiInvocation(),
+			sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
+			agentDir,
+		}),
+		codex: codex.createCodexAdapter({
+			command: () => native.resolveNativeCommand(native.CODEX_COMMAND_ENV, "codex", process.env),
+			codexHome: codex.codexHomeDir(process.env),
+		}),
+		claude_code: claude.createClaudeAdapter({
+			command: () => native.resolveNativeCommand(native.CLAUDE_COMMAND_ENV, "claude", process.env),
+			bypassRefusal: claudeCommand.claudeBypassRefusal(process.env, process.getuid?.()),
+		}),
+	};
+}
+
+/** Builds everything the tools and the command work with; runs once per extension load, on first need. */
+async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage, context: LatestContext) {
+	const jobsWidget = await import("./ui/jobs-widget.ts");
+	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
+	const state = await import("./config/extension-state.ts");
+	const settings = await import("./config/settings.ts");
 	const jobs = await import("./runs/jobs.ts");
 	const artifacts = await import("./runs/artifacts.ts");
 	const background = await import("./tools/background.ts");
@@ -43,6 +62,7 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 	const trust = await import("./launch/trust.ts");
 	const tools = await import("./tools/tools.ts");
 	const limit = await import("p-limit");
+	const adapters = await loadAdapters(agentDir);
 	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = limit.default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
 	const sessions = new records.LaunchRecords();
@@ -53,21 +73,7 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 		() => config.runtime.settings?.silent === true,
 	);
 	const subagent = tools.createSubagentTool({
-		adapters: {
-			pi: piHarness.createPiAdapter({
-				invocation: () => invocation.resolvePiInvocation(),
-				sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
-				agentDir,
-			}),
-			codex: codex.createCodexAdapter({
-				command: () => native.resolveNativeCommand(native.CODEX_COMMAND_ENV, "codex", process.env),
-				codexHome: codex.codexHomeDir(process.env),
-			}),
-			claude_code: claude.createClaudeAdapter({
-				command: () => native.resolveNativeCommand(native.CLAUDE_COMMAND_ENV, "claude", process.env),
-				bypassRefusal: claudeCommand.claudeBypassRefusal(process.env, process.getuid?.()),
-			}),
-		},
+		adapters,
 		globalLimit: () => globalLimit,
 		state: () => config.toolState(),
 		agentDir,

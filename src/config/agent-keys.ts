@@ -6,6 +6,7 @@
  * or empower the child in a way this package cannot honour is refused by name. Any other key is still an
  * error (a typo must not change a child silently).
  */
+import type { Problems } from "../core/problems.ts";
 
 /** Keys accepted and ignored: they change presentation or another tool's workflow, not what the child may do. */
 export const IGNORED_AGENT_KEYS: Readonly<Record<string, string>> = {
@@ -52,21 +53,19 @@ export const CLAUDE_TO_PI_TOOLS: Readonly<Record<string, string>> = {
 
 /**
  * Splits foreign keys off a frontmatter mapping.
- * @returns the remaining mapping (for the native schema), the ignored keys present, and one problem per
- *   refused key present, naming it.
+ * @returns the remaining mapping (for the native schema) and the ignored keys present; one problem per
+ *   refused key present, naming it, is added to `problems`.
  */
-export function splitForeignKeys(frontmatter: Record<string, unknown>): {
-	rest: Record<string, unknown>;
-	ignored: string[];
-	problems: string[];
-} {
+export function splitForeignKeys(
+	frontmatter: Record<string, unknown>,
+	problems: Problems,
+): { rest: Record<string, unknown>; ignored: string[] } {
 	const rest: Record<string, unknown> = {};
 	const ignored: string[] = [];
-	const problems: string[] = [];
 	for (const [key, value] of Object.entries(frontmatter)) {
 		if (key in IGNORED_AGENT_KEYS || NEUTRAL_VALUES[key]?.includes(value)) ignored.push(key);
-		else if (key in REFUSED_AGENT_KEYS) problems.push(`${key}: ${REFUSED_AGENT_KEYS[key]}; remove it to use this file`);
+		else if (key in REFUSED_AGENT_KEYS) problems.add(`${key}: ${REFUSED_AGENT_KEYS[key]}; remove it to use this file`);
 		else rest[key] = value;
 	}
-	return { rest, ignored: ignored.sort(), problems };
+	return { rest, ignored: ignored.sort() };
 }

@@ -26,8 +26,9 @@ import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
 import { z } from "zod";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
+import { Problems } from "../core/problems.ts";
 import { CLAUDE_TO_PI_TOOLS, splitForeignKeys } from "./agent-keys.ts";
-import { describeZodIssues, requiredString } from "./zod-issues.ts";
+import { addZodIssues, requiredString } from "./zod-issues.ts";
 
 /** Which agent directories are searched: user scope is the default, project scope is opt-in. */
 export type AgentScope = "user" | "project" | "both";
@@ -94,7 +95,7 @@ const toolsSchema = z
 	);
 
 /** zod schema of the frontmatter mapping; strict, so unknown keys are reported by name. */
-export const agentFrontmatterSchema = z.strictObject({
+const agentFrontmatterSchema = z.strictObject({
 	name: requiredString(),
 	description: requiredString(),
 	tools: optional(toolsSchema),
@@ -105,35 +106,40 @@ export const agentFrontmatterSchema = z.strictObject({
 	thinking: optional(requiredString()),
 });
 
-type ParseResult = { ok: true; agent: AgentDefinition } | { ok: false; problems: string[] };
-
 /**
  * Parses one agent file's text. Pure: no filesystem access.
- * Returns every problem found (YAML syntax, non-mapping frontmatter, each bad or unknown field).
+ * @returns the definition, or `undefined` with every problem found added to `problems` (YAML syntax,
+ *   non-mapping frontmatter, each bad, unknown or refused field).
  */
-export function parseAgentFile(content: string, filePath: string, source: AgentSource): ParseResult {
+export function parseAgentFile(
+	content: string,
+	filePath: string,
+	source: AgentSource,
+	problems: Problems,
+): AgentDefinition | undefined {
 	let parsed: { frontmatter: unknown; body: string };
 	try {
 		parsed = parseFrontmatter(content);
 	} catch (error) {
-		return { ok: false, problems: [`frontmatter is not valid YAML: ${(error as Error).message}`] };
+		problems.add(`frontmatter is not valid YAML: ${(error as Error).message}`);
+		return undefined;
 	}
 	const { frontmatter, body } = parsed;
 	if (frontmatter === null || typeof frontmatter !== "object" || Array.isArray(frontmatter)) {
-		return { ok: false, problems: ["frontmatter must be a YAML mapping with name and description"] };
+		problems.add("frontmatter must be a YAML mapping with name and description");
+		return undefined;
 	}
-	const foreign = splitForeignKeys(frontmatter as Record<string, unknown>);
+	const before = problems.size;
+	const foreign = splitForeignKeys(frontmatter as Record<string, unknown>, problems);
 	const result = agentFrontmatterSchema.safeParse(foreign.rest);
-	const problems = [...foreign.problems, ...(result.success ? [] : describeZodIssues(result.error.issues))];
-	if (!result.success || problems.length > 0) return { ok: false, problems };
+	if (!result.success) addZodIssues(result.error.issues, problems);
+	if (!result.success || problems.size > before) return undefined;
 	const fm = result.data;
 	if (fm.effort !== undefined && fm.thinking !== undefined && fm.effort !== fm.thinking) {
-		return {
-			ok: false,
-			problems: [
-				`thinking: ${JSON.stringify(fm.thinking)} disagrees with effort ${JSON.stringify(fm.effort)}; keep one`,
-			],
-		};
+		problems.add(
+			`thinking: ${JSON.stringify(fm.thinking)} disagrees with effort ${JSON.stringify(fm.effort)}; keep one`,
+		);
+		return undefined;
 	}
 	const harness = fm.harness ?? "pi";
 	// A pi child of a file written for Claude Code gets pi's names for the same built-in tools.
@@ -153,7 +159,7 @@ export function parseAgentFile(content: string, filePath: string, source: AgentS
 	if (fm.model !== undefined && fm.model !== "inherit") agent.model = fm.model;
 	const effort = fm.effort ?? fm.thinking;
 	if (effort !== undefined) agent.effort = effort;
-	return { ok: true, agent };
+	return agent;
 }
 
 /** sha256 (hex) of an agent file's text. */
@@ -173,7 +179,7 @@ function isDirectory(path: string): boolean {
  * The nearest `<dir>/.pi/agents` directory walking up from `cwd` (inclusive), or null.
  * Source: docs/rules.md §Agent definitions (the nearest `.pi/agents/` walking up from the working directory).
  */
-export function findProjectAgentsDir(cwd: string): string | null {
+function findProjectAgentsDir(cwd: string): string | null {
 	let dir = resolve(cwd);
 	for (;;) {
 		const candidate = join(dir, CONFIG_DIR_NAME, "agents");
@@ -189,10 +195,7 @@ export function findProjectAgentsDir(cwd: string): string | null {
  * A missing directory yields nothing; an unreadable one is an error. Within one directory a second
  * file with an already used name is an error (files are read in name order, so the first one wins).
  */
-export function loadAgentsFromDir(
-	dir: string,
-	source: AgentSource,
-): { agents: AgentDefinition[]; errors: AgentFileError[] } {
+function loadAgentsFromDir(dir: string, source: AgentSource): { agents: AgentDefinition[]; errors: AgentFileError[] } {
 	const agents: AgentDefinition[] = [];
 	const errors: AgentFileError[] = [];
 	let names: string[];
@@ -216,28 +219,27 @@ export function loadAgentsFromDir(
 			errors.push({ filePath, source, problems: [`cannot read file: ${(error as NodeJS.ErrnoException).code}`] });
 			continue;
 		}
-		const result = parseAgentFile(content, filePath, source);
-		if (!result.ok) {
-			errors.push({ filePath, source, problems: result.problems });
+		const problems = new Problems();
+		const agent = parseAgentFile(content, filePath, source, problems);
+		if (!agent) {
+			errors.push({ filePath, source, problems: [...problems.list] });
 			continue;
 		}
-		const earlier = seen.get(result.agent.name);
+		const earlier = seen.get(agent.name);
 		if (earlier !== undefined) {
-			ambiguous.add(result.agent.name);
+			ambiguous.add(agent.name);
 			errors.push({
 				filePath,
 				source,
-				problems: [
-					`name: "${result.agent.name}" is already defined by ${earlier}; neither file is used until one is renamed`,
-				],
+				problems: [`name: "${agent.name}" is already defined by ${earlier}; neither file is used until one is renamed`],
 			});
 			continue;
 		}
-		seen.set(result.agent.name, filePath);
-		agents.push(result.agent);
+		seen.set(agent.name, filePath);
+		agents.push(agent);
 	}
 	// An ambiguous name must not silently run whichever file sorts first.
-	return { agents: agents.filter((agent) => !ambiguous.has(agent.name)), errors };
+	return { agents: agents.filter((found) => !ambiguous.has(found.name)), errors };
 }
 
 /**

@@ -3,7 +3,7 @@
  * settings cannot raise it). Checked before anything is spawned.
  */
 
-import { LaunchError } from "../core/launch-error.ts";
+import type { Problems } from "../core/problems.ts";
 import { DEPTH_ENV, MAX_DEPTH_ENV, parseDepthVariable } from "../runs/child-env.ts";
 
 export interface DepthState {
@@ -16,7 +16,7 @@ export interface DepthState {
 /**
  * Reads this process's depth and the inherited maximum. A child cannot raise the maximum it inherited.
  * @param settingMaxDepth the local settings' `max_sub_agent_depth`, used only at the root.
- * @throws LaunchError when the variables hold something other than non-negative integers.
+ * @throws ConfigError naming the variable when it holds something other than a non-negative integer.
  */
 export function readDepthState(env: NodeJS.ProcessEnv, settingMaxDepth: number): DepthState {
 	const depth = parseDepthVariable(env[DEPTH_ENV], DEPTH_ENV) ?? 0;
@@ -24,12 +24,15 @@ export function readDepthState(env: NodeJS.ProcessEnv, settingMaxDepth: number):
 	return { depth, maxDepth: inherited ?? settingMaxDepth };
 }
 
-/** @throws LaunchError naming both numbers when a child at `depth + 1` would exceed `maxDepth`. */
-export function assertDepthAllows(state: DepthState): void {
+/**
+ * Whether a child at `depth + 1` stays within `maxDepth`; when it would not, the refusal naming both numbers
+ * is added to `problems`.
+ */
+export function checkDepth(state: DepthState, problems: Problems): boolean {
 	const childDepth = state.depth + 1;
-	if (childDepth > state.maxDepth) {
-		throw new LaunchError(
-			`delegation depth limit reached: this session is at depth ${state.depth} and max_sub_agent_depth is ${state.maxDepth}, so a child at depth ${childDepth} is refused (the root's settings file sets max_sub_agent_depth; children inherit it)`,
-		);
-	}
+	if (childDepth <= state.maxDepth) return true;
+	problems.add(
+		`delegation depth limit reached: this session is at depth ${state.depth} and max_sub_agent_depth is ${state.maxDepth}, so a child at depth ${childDepth} is refused (the root's settings file sets max_sub_agent_depth; children inherit it)`,
+	);
+	return false;
 }

@@ -20,7 +20,7 @@ export interface EffectiveLimits {
 }
 
 /** Most steps in one chain call. */
-export const MAX_CHAIN_STEPS = 16;
+const MAX_CHAIN_STEPS = 16;
 
 /** The limits in force under `settings` (units as in `EffectiveLimits` and `RunLimits`: ms, bytes). */
 export function effectiveLimits(settings: Settings): EffectiveLimits {

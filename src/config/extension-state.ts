@@ -7,11 +7,11 @@
  * `/reload` resets to the file's `enabled` value.
  */
 
-import { LaunchError } from "../core/launch-error.ts";
+import { ConfigError } from "../core/config-error.ts";
 import type { DepthState } from "./depth.ts";
 import { readDepthState } from "./depth.ts";
 import { type EffectiveLimits, effectiveLimits } from "./effective-limits.ts";
-import type { LoadedRoster } from "./roster.ts";
+import type { LoadedRoster } from "./roster-entry.ts";
 import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
 import { DEFAULT_SETTINGS, type EnvironmentPolicy, saveRosterEnabled } from "./settings.ts";
 
@@ -37,10 +37,9 @@ export interface LaunchState {
 	silent: boolean;
 }
 
+/** The outcome of `/agentshell-roster`: the roster's new state and the message the user sees. */
 export interface RosterToggle {
 	enabled: boolean;
-	/** True when written to the settings file; false for the in-memory toggle under an override. */
-	persisted: boolean;
 	message: string;
 }
 
@@ -96,7 +95,7 @@ export class ExtensionState {
 		try {
 			depth = readDepthState(this.env, (settings ?? DEFAULT_SETTINGS).max_sub_agent_depth);
 		} catch (error) {
-			if (!(error instanceof LaunchError)) throw error;
+			if (!(error instanceof ConfigError)) throw error;
 			refusal ??= `this process's environment is invalid: ${error.message}`;
 		}
 		return {
@@ -111,26 +110,24 @@ export class ExtensionState {
 
 	/**
 	 * Flips the roster's enabled flag.
-	 * @throws LaunchError when the roster or settings file cannot be loaded, or the settings file cannot be written.
+	 * @throws ConfigError when the roster or settings file cannot be loaded, or the settings file cannot be written.
 	 */
 	toggleRoster(): RosterToggle {
 		const roster = this.config.roster;
-		if (!roster) throw new LaunchError(`the roster could not be loaded: ${this.config.rosterError ?? "no roster"}`);
+		if (!roster) throw new ConfigError(`the roster could not be loaded: ${this.config.rosterError ?? "no roster"}`);
 		const enabled = !this.rosterEnabled;
 		if (this.config.rosterOverride) {
 			this.enabledOverride = enabled;
 			return {
 				enabled,
-				persisted: false,
 				message: `roster ${enabled ? "enabled" : "disabled"} for this session only (${this.config.rosterOverride} is selected by PI_AGENTSHELL_ROSTER_FILE; /reload restores the file's value)`,
 			};
 		}
-		if (this.config.settingsError) throw new LaunchError(this.config.settingsError);
+		if (this.config.settingsError) throw new ConfigError(this.config.settingsError);
 		saveRosterEnabled(this.agentDir, enabled);
 		this.reload();
 		return {
 			enabled,
-			persisted: true,
 			message: `personal roster ${enabled ? "enabled" : "disabled"} (saved to the settings file)`,
 		};
 	}

@@ -21,7 +21,8 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { LaunchError } from "../core/launch-error.ts";
+import { ConfigError } from "../core/config-error.ts";
+import { Problems } from "../core/problems.ts";
 
 /** What a path must be: a regular file, a directory, or either. */
 export type PathKind = "file" | "dir" | "any";
@@ -31,28 +32,21 @@ const PACKAGE_SELECTOR = /^(npm|git|github|gitlab|jsr|pnpm|yarn|file):/i;
 
 /**
  * Checks that a raw path string is a literal local path this package can use. Pure.
- * @returns a problem message (without location), or `null` when acceptable.
+ * @returns true when it is; otherwise the reason is added to `problems`.
  */
-export function literalPathProblem(raw: string): string | null {
-	if (raw.trim() === "") return "path must not be empty";
-	if (raw.startsWith("~")) {
-		return `"${raw}": "~" is not expanded; write an absolute path or one relative to the documented base directory`;
-	}
-	if (URL_LIKE.test(raw) || PACKAGE_SELECTOR.test(raw)) {
-		return `"${raw}": URLs and package selectors are not supported; provision a local file or directory and give its path`;
-	}
-	if (raw.includes("\0")) return "path must not contain NUL bytes";
-	return null;
-}
-
-/**
- * Resolves `raw` against `base` lexically (`path.resolve`, symlinks kept).
- * @throws LaunchError naming `where` when `raw` is not a usable literal path.
- */
-export function resolveLexical(base: string, raw: string, where: string): string {
-	const problem = literalPathProblem(raw);
-	if (problem !== null) throw new LaunchError(`${where}: ${problem}`);
-	return resolve(base, raw);
+export function checkLiteralPath(raw: string, problems: Problems): boolean {
+	const before = problems.size;
+	if (raw.trim() === "") problems.add("path must not be empty");
+	else if (raw.startsWith("~")) {
+		problems.add(
+			`"${raw}": "~" is not expanded; write an absolute path or one relative to the documented base directory`,
+		);
+	} else if (URL_LIKE.test(raw) || PACKAGE_SELECTOR.test(raw)) {
+		problems.add(
+			`"${raw}": URLs and package selectors are not supported; provision a local file or directory and give its path`,
+		);
+	} else if (raw.includes("\0")) problems.add("path must not contain NUL bytes");
+	return problems.size === before;
 }
 
 function kindName(kind: PathKind): string {
@@ -60,58 +54,45 @@ function kindName(kind: PathKind): string {
 }
 
 /**
- * Checks that an absolute path exists, is of `kind` (following symlinks) and is readable. Returns a
- * problem message prefixed with `where`, or `null`. Never throws.
+ * Checks that an absolute path exists, is of `kind` (following symlinks) and is readable; the reason it is
+ * not ("<path> does not exist" / "is not a directory" / "is not readable") is added to `problems`.
+ * @returns true when it is usable.
  */
-export function existingPathProblem(path: string, kind: PathKind, where: string): string | null {
+export function checkExisting(path: string, kind: PathKind, problems: Problems): boolean {
 	let stats: ReturnType<typeof statSync>;
 	try {
 		stats = statSync(path);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR") {
-			const hint = path.includes("$") ? " (environment variables are not expanded)" : "";
-			return `${where}: ${path} does not exist${hint}`;
-		}
-		return `${where}: cannot access ${path} (${code})`;
+		const hint = path.includes("$") ? " (environment variables are not expanded)" : "";
+		problems.add(
+			code === "ENOENT" || code === "ENOTDIR" ? `${path} does not exist${hint}` : `cannot access ${path} (${code})`,
+		);
+		return false;
 	}
-	if (kind === "file" && !stats.isFile()) return `${where}: ${path} is not ${kindName(kind)}`;
-	if (kind === "dir" && !stats.isDirectory()) return `${where}: ${path} is not ${kindName(kind)}`;
-	if (kind === "any" && !stats.isFile() && !stats.isDirectory()) {
-		return `${where}: ${path} is not ${kindName(kind)}`;
+	const isKind =
+		kind === "file" ? stats.isFile() : kind === "dir" ? stats.isDirectory() : stats.isFile() || stats.isDirectory();
+	if (!isKind) {
+		problems.add(`${path} is not ${kindName(kind)}`);
+		return false;
 	}
 	try {
 		accessSync(path, stats.isDirectory() ? constants.R_OK | constants.X_OK : constants.R_OK);
 	} catch {
-		return `${where}: ${path} is not readable`;
+		problems.add(`${path} is not readable`);
+		return false;
 	}
-	return null;
+	return true;
 }
 
 /**
- * Throws unless `path` exists as `kind` and is readable.
- * @param where what the path is, for the message (e.g. `roster /a/roster.json: roster.roles[0] "x": cwd`).
- * @throws LaunchError "<where>: <path> does not exist" / "is not a directory" / "is not readable".
+ * Resolves `raw` against `base` lexically (`path.resolve`, symlinks kept) and checks it exists as `kind`,
+ * adding what is wrong to `problems` (label it with what the path is, e.g. `roster.roles[0] "x": cwd`).
+ * Returns the absolute lexical path even when a problem was found, so callers can keep going.
  */
-export function requireExisting(path: string, kind: PathKind, where: string): void {
-	const problem = existingPathProblem(path, kind, where);
-	if (problem !== null) throw new LaunchError(problem);
-}
-
-/**
- * Resolves `raw` against `base` and checks it exists as `kind`; collects the problem instead of
- * throwing, so validators can list every problem. Returns the absolute lexical path (even when a
- * problem was found, so callers can keep going).
- */
-export function resolveExisting(base: string, raw: string, kind: PathKind, where: string, problems: string[]): string {
-	const literal = literalPathProblem(raw);
-	if (literal !== null) {
-		problems.push(`${where}: ${literal}`);
-		return resolve(base, raw);
-	}
+export function resolveExisting(base: string, raw: string, kind: PathKind, problems: Problems): string {
 	const path = resolve(base, raw);
-	const problem = existingPathProblem(path, kind, where);
-	if (problem !== null) problems.push(problem);
+	if (checkLiteralPath(raw, problems)) checkExisting(path, kind, problems);
 	return path;
 }
 
@@ -134,30 +115,30 @@ export function settingsBaseDir(agentDir: string): string {
  * The roster file selected by `PI_AGENTSHELL_ROSTER_FILE`, absolute: a relative value resolves against
  * the parent process cwd when the extension loads. Empty or unset → `undefined` (no override).
  * Existence is checked by the roster loader, which reports the file.
- * @throws LaunchError for `~`/URL values.
+ * @throws ConfigError naming the variable for `~`/URL values.
  */
 export function resolveRosterOverride(value: string | undefined, processCwd: string): string | undefined {
 	if (value === undefined || value === "") return undefined;
-	return resolveLexical(processCwd, value, "PI_AGENTSHELL_ROSTER_FILE");
+	const problems = new Problems("PI_AGENTSHELL_ROSTER_FILE");
+	if (!checkLiteralPath(value, problems)) throw new ConfigError(problems.list);
+	return resolve(processCwd, value);
 }
 
 /**
  * The effective cwd of an ad-hoc call: `cwd` against the tool context cwd, or the context cwd itself.
- * @throws LaunchError when the directory does not exist or is not a directory.
+ * @returns `undefined` when the directory is unusable, with the reason added to `problems` as `cwd: …`.
  */
-export function resolveAdHocCwd(contextCwd: string, cwd: string | undefined): string {
+export function resolveAdHocCwd(contextCwd: string, cwd: string | undefined, problems: Problems): string | undefined {
 	if (cwd === undefined) return contextCwd;
-	const path = resolveLexical(contextCwd, cwd, "cwd");
-	requireExisting(path, "dir", "cwd");
-	return path;
+	return resolveAdHocPath(contextCwd, cwd, "dir", problems.at("cwd"));
 }
 
 /**
- * An ad-hoc resource path or `roster_file`, resolved against the effective child cwd and checked.
- * @throws LaunchError naming `where` when missing or of the wrong kind.
+ * An ad-hoc path (`cwd`, a resource, `roster_file`) resolved against `base` and checked.
+ * @returns `undefined` when it is unusable, with the reason added to `problems` (labelled by the caller).
  */
-export function resolveAdHocPath(childCwd: string, raw: string, kind: PathKind, where: string): string {
-	const path = resolveLexical(childCwd, raw, where);
-	requireExisting(path, kind, where);
-	return path;
+export function resolveAdHocPath(base: string, raw: string, kind: PathKind, problems: Problems): string | undefined {
+	const before = problems.size;
+	const path = resolveExisting(base, raw, kind, problems);
+	return problems.size === before ? path : undefined;
 }

@@ -2,7 +2,7 @@
  * zod schemas of the two roster file formats and of `resources` (docs/rules.md §Rosters, §Resources). Every object is
  * strict: unknown keys are errors, never ignored. These schemas check shape only; rules that need more
  * than one field or the filesystem (unique names, `roster_file` Pi-only, non-Pi normalized rosters,
- * path existence) live in `roster.ts`.
+ * path existence) live in `roster-inline.ts` and `roster-normalized.ts`.
  */
 import { z } from "zod";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
@@ -11,7 +11,7 @@ import { booleanWithDefault, requiredString, typeName } from "./zod-issues.ts";
 const harnessList = HARNESSES.join(", ");
 
 /** `agent_type`: one of `pi`, `codex`, `claude_code`; required. */
-export const agentTypeSchema = z.enum(HARNESSES as [Harness, ...Harness[]], {
+const agentTypeSchema = z.enum(HARNESSES as [Harness, ...Harness[]], {
 	error: (issue) =>
 		issue.input === undefined
 			? `is required (one of ${harnessList})`
@@ -105,14 +105,12 @@ export type ParsedInlineRoster = z.output<typeof inlineRosterSchema>;
 export const inlineRosterFileSchema = z.strictObject({ roster: inlineRosterSchema }, { error: objectError });
 
 /** The `agent` section of a normalized definition: the agent fields, nothing else. */
-export const normalizedAgentSchema = z.strictObject(agentFields, { error: objectError });
-
-export type ParsedNormalizedAgent = z.output<typeof normalizedAgentSchema>;
+const normalizedAgentSchema = z.strictObject(agentFields, { error: objectError });
 
 /** A normalized roster entry: exactly `{ agent_file }`. */
-export const normalizedRoleSchema = z.strictObject({ agent_file: requiredString() }, { error: objectError });
+const normalizedRoleSchema = z.strictObject({ agent_file: requiredString() }, { error: objectError });
 
-export const normalizedRosterSchema = z.strictObject(
+const normalizedRosterSchema = z.strictObject(
 	{ enabled: booleanWithDefault(false), roles: rolesList(normalizedRoleSchema) },
 	{ error: objectError },
 );

@@ -4,10 +4,11 @@
  * Loaded at session start and on `/reload`; entries are snapshots until the next load.
  */
 
-import { LaunchError } from "../core/launch-error.ts";
 import { ROSTER_FILE_ENV } from "../runs/child-env.ts";
 import { resolveRosterOverride } from "./paths.ts";
-import { type LoadedRoster, loadRosterFile, rosterFromSettings } from "./roster.ts";
+import { loadRosterFile } from "./roster.ts";
+import type { LoadedRoster } from "./roster-entry.ts";
+import { rosterFromSettings } from "./roster-inline.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 
 export interface RuntimeConfig {
@@ -53,5 +54,5 @@ export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, proc
 }
 
 function messageOf(error: unknown): string {
-	return error instanceof LaunchError || error instanceof Error ? error.message : String(error);
+	return error instanceof Error ? error.message : String(error);
 }

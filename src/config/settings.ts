@@ -36,7 +36,7 @@ import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
-import { LaunchError } from "../core/launch-error.ts";
+import { ConfigError } from "../core/config-error.ts";
 import { settingsFilePath } from "./paths.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
 import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
@@ -118,7 +118,7 @@ function readSettingsText(file: string): string | undefined {
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT") return undefined;
-		throw new LaunchError(`${file}: cannot read settings file (${code})`);
+		throw new ConfigError(`${file}: cannot read settings file (${code})`);
 	}
 }
 
@@ -126,20 +126,20 @@ function parseJson(file: string, text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch (error) {
-		throw new LaunchError(`${file}: malformed JSON: ${(error as Error).message}`);
+		throw new ConfigError(`${file}: malformed JSON: ${(error as Error).message}`);
 	}
 }
 
 /**
  * Validates settings already parsed from JSON. Pure.
  * @param file used only in messages.
- * @throws LaunchError listing every problem as `<file>: <field path>: <reason>` (roster entries are
+ * @throws ConfigError listing every problem as `<file>: <field path>: <reason>` (roster entries are
  *   named: `<file>: roster.roles[0] "scout": model: must not be empty`).
  */
 export function parseSettings(raw: unknown, file: string): Settings {
 	const result = settingsSchema.safeParse(raw);
 	if (!result.success) {
-		throw new LaunchError(
+		throw new ConfigError(
 			fieldProblems(result.error.issues).map((problem) => `${file}: ${locateProblem(raw, problem)}`),
 		);
 	}
@@ -149,7 +149,7 @@ export function parseSettings(raw: unknown, file: string): Settings {
 /**
  * Loads `<agentDir>/extensions/agentshell.json`, applying built-in defaults for an absent file or
  * absent keys. Roster paths are not checked here (see `rosterFromSettings`).
- * @throws LaunchError naming the file and each bad field: unreadable file, malformed JSON, unknown keys,
+ * @throws ConfigError naming the file and each bad field: unreadable file, malformed JSON, unknown keys,
  *   wrong types or out-of-range values.
  */
 export function loadSettings(agentDir: string): Settings {
@@ -167,7 +167,7 @@ export function loadSettings(agentDir: string): Settings {
  * Atomic: the new content is written and fsynced to a temporary file in the same directory, then
  * renamed over the settings file, and the directory is fsynced, so readers see either the old or the new
  * file, never a partial one, and the change survives a crash (`writeFileAtomic`).
- * @throws LaunchError when the existing file is unreadable, is malformed JSON, or its `roster` is not an
+ * @throws ConfigError when the existing file is unreadable, is malformed JSON, or its `roster` is not an
  *   object (the file is left untouched); or when writing fails.
  */
 export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
@@ -175,12 +175,12 @@ export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 	const text = readSettingsText(file);
 	const raw = text === undefined ? {} : parseJson(file, text);
 	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-		throw new LaunchError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
+		throw new ConfigError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
 	}
 	const document = raw as Record<string, unknown>;
 	const roster = document.roster ?? {};
 	if (roster === null || typeof roster !== "object" || Array.isArray(roster)) {
-		throw new LaunchError(`${file}: roster: expected an object, got ${typeName(roster)}; not changing it`);
+		throw new ConfigError(`${file}: roster: expected an object, got ${typeName(roster)}; not changing it`);
 	}
 	document.roster = { ...(roster as Record<string, unknown>), enabled };
 	writeSettingsFile(file, `${JSON.stringify(document, null, 2)}\n`);
@@ -197,6 +197,6 @@ function writeSettingsFile(file: string, content: string): void {
 		mkdirSync(dirname(file), { recursive: true });
 		writeFileAtomic(file, content, mode);
 	} catch (error) {
-		throw new LaunchError(`${file}: cannot write settings file (${(error as NodeJS.ErrnoException).code ?? error})`);
+		throw new ConfigError(`${file}: cannot write settings file (${(error as NodeJS.ErrnoException).code ?? error})`);
 	}
 }

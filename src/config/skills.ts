@@ -15,7 +15,7 @@
  */
 import { accessSync, constants, type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
-import { LaunchError } from "../core/launch-error.ts";
+import type { Problems } from "../core/problems.ts";
 
 const SKILL_FILE = "SKILL.md";
 
@@ -38,15 +38,15 @@ function isReadable(path: string): boolean {
 
 interface Walk {
 	files: string[];
-	problems: string[];
-	where: string;
+	/** Labelled with the selection (`<where>[i]`). */
+	problems: Problems;
 }
 
 /** Searches `dir` for skill roots; returns how many skill files it selected. */
 function walk(dir: string, dirStats: Stats, ancestors: readonly string[], state: Walk): number {
 	const id = identity(dirStats);
 	if (ancestors.includes(id)) {
-		state.problems.push(`${state.where}: directory cycle at ${dir} (it is one of its own ancestors)`);
+		state.problems.add(`directory cycle at ${dir} (it is one of its own ancestors)`);
 		return 0;
 	}
 	const skillPath = join(dir, SKILL_FILE);
@@ -55,17 +55,17 @@ function walk(dir: string, dirStats: Stats, ancestors: readonly string[], state:
 		skillStats = statSync(skillPath);
 	} catch (error) {
 		if (errorCode(error) !== "ENOENT") {
-			state.problems.push(`${state.where}: cannot access ${skillPath} (${errorCode(error)})`);
+			state.problems.add(`cannot access ${skillPath} (${errorCode(error)})`);
 			return 0;
 		}
 	}
 	if (skillStats !== undefined) {
 		if (!skillStats.isFile()) {
-			state.problems.push(`${state.where}: ${skillPath} is not a regular file`);
+			state.problems.add(`${skillPath} is not a regular file`);
 			return 0;
 		}
 		if (!isReadable(skillPath)) {
-			state.problems.push(`${state.where}: ${skillPath} is not readable`);
+			state.problems.add(`${skillPath} is not readable`);
 			return 0;
 		}
 		state.files.push(skillPath);
@@ -75,7 +75,7 @@ function walk(dir: string, dirStats: Stats, ancestors: readonly string[], state:
 	try {
 		children = readdirSync(dir, { withFileTypes: true });
 	} catch (error) {
-		state.problems.push(`${state.where}: cannot list directory ${dir} (${errorCode(error)})`);
+		state.problems.add(`cannot list directory ${dir} (${errorCode(error)})`);
 		return 0;
 	}
 	children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -88,7 +88,7 @@ function walk(dir: string, dirStats: Stats, ancestors: readonly string[], state:
 		try {
 			childStats = statSync(childPath);
 		} catch (error) {
-			state.problems.push(`${state.where}: cannot follow ${childPath} (${errorCode(error)})`);
+			state.problems.add(`cannot follow ${childPath} (${errorCode(error)})`);
 			continue;
 		}
 		if (!childStats.isDirectory()) continue;
@@ -101,46 +101,43 @@ function walk(dir: string, dirStats: Stats, ancestors: readonly string[], state:
  * Expands selected skill paths into the skill files to reference.
  *
  * @param selections absolute lexical paths (files or directories), e.g. a resolved `resources.skills`.
- * @param where prefix for messages naming the selection, e.g. `/a/agent.json: agent.resources.skills`;
- *   each message adds `[i]`.
- * @returns absolute lexical file paths, sorted, exact duplicates removed; `[]` for no selections.
- * @throws LaunchError listing every problem: a missing, unreadable or non-regular selected path, a
- *   failed traversal, a directory cycle, or a selected directory with no skill files.
+ * @param where names the selection in messages, e.g. `roster entry "x": resources.skills`; each adds `[i]`.
+ * @returns absolute lexical file paths, sorted, exact duplicates removed; `[]` for no selections. Every
+ *   problem is added to `problems`: a missing, unreadable or non-regular selected path, a failed traversal,
+ *   a directory cycle, or a selected directory with no skill files.
  */
-export function discoverSkillFiles(selections: readonly string[], where = "resources.skills"): string[] {
+export function discoverSkillFiles(selections: readonly string[], where: string, problems: Problems): string[] {
 	const files: string[] = [];
-	const problems: string[] = [];
 	selections.forEach((selection, index) => {
-		const state: Walk = { files, problems, where: `${where}[${index}]` };
+		const state: Walk = { files, problems: problems.at(`${where}[${index}]`) };
 		let stats: Stats;
 		try {
 			stats = statSync(selection);
 		} catch (error) {
 			const code = errorCode(error);
-			problems.push(
+			state.problems.add(
 				code === "ENOENT" || code === "ENOTDIR"
-					? `${state.where}: ${selection} does not exist`
-					: `${state.where}: cannot access ${selection} (${code})`,
+					? `${selection} does not exist`
+					: `cannot access ${selection} (${code})`,
 			);
 			return;
 		}
 		if (stats.isFile()) {
 			if (isReadable(selection)) files.push(selection);
-			else problems.push(`${state.where}: ${selection} is not readable`);
+			else state.problems.add(`${selection} is not readable`);
 			return;
 		}
 		if (!stats.isDirectory()) {
-			problems.push(`${state.where}: ${selection} is neither a regular file nor a directory`);
+			state.problems.add(`${selection} is neither a regular file nor a directory`);
 			return;
 		}
-		const before = problems.length;
+		const before = state.problems.size;
 		const found = walk(selection, stats, [], state);
-		if (found === 0 && problems.length === before) {
-			problems.push(
-				`${state.where}: ${selection} contains no skill files (no ${SKILL_FILE} in it or in its non-hidden subdirectories)`,
+		if (found === 0 && state.problems.size === before) {
+			state.problems.add(
+				`${selection} contains no skill files (no ${SKILL_FILE} in it or in its non-hidden subdirectories)`,
 			);
 		}
 	});
-	if (problems.length > 0) throw new LaunchError(problems);
 	return [...new Set(files)].sort();
 }

@@ -4,11 +4,12 @@
  * every config file this package reads.
  */
 import { z } from "zod";
+import type { Problems } from "../core/problems.ts";
 
 /**
  * Formats a zod issue path as `a.b[0].c`. Numeric segments become indexes; an empty path is `(root)`.
  */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
+function formatFieldPath(path: readonly PropertyKey[]): string {
 	let out = "";
 	for (const segment of path) {
 		if (typeof segment === "number") out += `[${segment}]`;
@@ -36,9 +37,14 @@ export function fieldProblems(issues: readonly z.core.$ZodIssue[]): FieldProblem
 	return problems;
 }
 
-/** One message per problem: `<field path>: <what was expected>`. */
-export function describeZodIssues(issues: readonly z.core.$ZodIssue[]): string[] {
-	return fieldProblems(issues).map((p) => `${formatFieldPath(p.path)}: ${p.message}`);
+/**
+ * Adds one problem per field to `problems`: `<key><field path>: <what was expected>`.
+ * @param key written before each field path, e.g. `resources.` for a selection given as a tool argument.
+ */
+export function addZodIssues(issues: readonly z.core.$ZodIssue[], problems: Problems, key = ""): void {
+	for (const problem of fieldProblems(issues)) {
+		problems.add(`${key}${formatFieldPath(problem.path)}: ${problem.message}`);
+	}
 }
 
 /** A required, non-empty string (whitespace-only counts as empty). */

@@ -4,6 +4,7 @@
  */
 import type { InputCodec } from "./child-input.ts";
 import type { Harness, LaunchSpec } from "./launch-spec.ts";
+import type { Problems } from "./problems.ts";
 import type { RunEvent } from "./run-event.ts";
 
 /** A native command before the process layer adds cwd and the base environment. */
@@ -36,9 +37,9 @@ export interface HarnessAdapter {
 	/** The environment variable that overrides how this harness is started (named in spawn failures). */
 	commandEnv: string;
 	/**
+	 * Maps a spec that passed `validate` to the native command (no second validation pass).
 	 * @param runDir a private (0700) directory for this run's files (e.g. a system-prompt file),
 	 *   removed by the caller after the run.
-	 * @throws LaunchError when the spec asks for something this harness cannot honour.
 	 */
 	buildCommand(spec: LaunchSpec, runDir: string): HarnessCommand;
 	/**
@@ -49,11 +50,11 @@ export interface HarnessAdapter {
 	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
 	createParser(spec: LaunchSpec): EventParser;
 	/**
-	 * Checks, without side effects, that this harness can honour `spec`; run for every child of a call
-	 * before any of them is spawned.
-	 * @throws LaunchError naming the harness and each option it cannot honour.
+	 * Checks, without side effects, that this harness can honour `spec`; run once for every child of a
+	 * call before any of them is spawned. Adds each option it cannot honour to `problems`, labelled
+	 * `<harness> harness`, and a command override that cannot be used.
 	 */
-	validate(spec: LaunchSpec): void;
+	validate(spec: LaunchSpec, problems: Problems): void;
 	/**
 	 * The working directory a native session was started in, read from the harness's own session store
 	 * (pi session header, claude transcript, codex rollout); `undefined` when the session is not found.

@@ -1,14 +1,9 @@
 /**
- * An error found before anything is spawned: a bad argument, a missing path, a refused launch.
- * `problems` lists every problem found (STYLE.md: validation errors list all problems, not the first).
+ * A call that cannot be launched: a bad argument, a missing path, a refused setting, a declined trust
+ * prompt. Thrown at the tool boundary from a `Problems` collector (core/problems.ts); lists every problem.
  */
-export class LaunchError extends Error {
-	readonly problems: string[];
+import { ProblemsError } from "./problems.ts";
 
-	constructor(problems: string | string[]) {
-		const list = Array.isArray(problems) ? problems : [problems];
-		super(list.length === 1 ? list[0] : `${list.length} problems:\n${list.map((p) => `- ${p}`).join("\n")}`);
-		this.name = "LaunchError";
-		this.problems = list;
-	}
+export class LaunchError extends ProblemsError {
+	override readonly name = "LaunchError";
 }

@@ -2,23 +2,21 @@
  * What every harness adapter shares: the validation body all adapters' `validate()` use. The adapter
  * contract itself is `core/harness-adapter.ts`.
  */
-import { LaunchError } from "../core/launch-error.ts";
 import type { Harness } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 
 /**
  * The shared body of every adapter's `validate()`: the command must resolve, and the harness's own
- * problems (each prefixed `<harness> harness: `) are listed together.
- * @param resolveCommand throws LaunchError when the harness's command override is malformed.
- * @throws LaunchError listing every problem found.
+ * refusals are added labelled `<harness> harness`.
+ * @param resolveCommand throws a ConfigError when the harness's command override is malformed.
+ * @param refusals adds the harness's own refusals of the spec to the collector it is given.
  */
-export function assertCanLaunch(harness: Harness, resolveCommand: () => unknown, harnessProblems: string[]): void {
-	const problems: string[] = [];
-	try {
-		resolveCommand();
-	} catch (error) {
-		if (!(error instanceof LaunchError)) throw error;
-		problems.push(...error.problems);
-	}
-	problems.push(...harnessProblems.map((problem) => `${harness} harness: ${problem}`));
-	if (problems.length > 0) throw new LaunchError(problems);
+export function checkCanLaunch(
+	harness: Harness,
+	resolveCommand: () => unknown,
+	problems: Problems,
+	refusals: (harnessProblems: Problems) => void,
+): void {
+	problems.attempt(resolveCommand);
+	refusals(problems.at(`${harness} harness`));
 }

@@ -3,7 +3,7 @@
  * environment variable (all three harnesses, see `pi/invocation.ts` for pi).
  */
 
-import { LaunchError } from "../core/launch-error.ts";
+import { ConfigError } from "../core/config-error.ts";
 
 /** `file` plus leading `args`; the adapter appends the harness's own flags. */
 export interface NativeCommand {
@@ -19,7 +19,7 @@ export const CLAUDE_COMMAND_ENV = "PI_NATIVE_SUBAGENTS_CLAUDE_COMMAND";
  * Returns the command from `env[variable]` when set, else `{ file: defaultFile, args: [] }` (found on the
  * child's `PATH` at spawn time).
  *
- * @throws LaunchError when the variable is set but is not a non-empty JSON array of non-empty strings.
+ * @throws ConfigError when the variable is set but is not a non-empty JSON array of non-empty strings.
  */
 export function resolveNativeCommand(variable: string, defaultFile: string, env: NodeJS.ProcessEnv): NativeCommand {
 	const text = env[variable];
@@ -30,7 +30,7 @@ export function resolveNativeCommand(variable: string, defaultFile: string, env:
 /**
  * Parses a command override variable: a non-empty JSON array of non-empty strings, the executable first.
  * @param example shown in the error, e.g. `["/usr/local/bin/codex"]`.
- * @throws LaunchError naming the variable and quoting its value when it has another shape.
+ * @throws ConfigError naming the variable and quoting its value when it has another shape.
  */
 export function parseCommandOverride(variable: string, text: string, example: string): NativeCommand {
 	let value: unknown;
@@ -40,7 +40,7 @@ export function parseCommandOverride(variable: string, text: string, example: st
 		value = undefined;
 	}
 	if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string" && v.length > 0)) {
-		throw new LaunchError(
+		throw new ConfigError(
 			`${variable} must be a JSON array of non-empty strings, e.g. ${example}; got ${JSON.stringify(text)}`,
 		);
 	}

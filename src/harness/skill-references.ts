@@ -5,7 +5,7 @@
  */
 
 /** The first line of the block, as the spec words it. */
-export const SKILL_REFERENCES_HEADING = "Selected skill files: read and follow these before doing the assigned task.";
+const SKILL_REFERENCES_HEADING = "Selected skill files: read and follow these before doing the assigned task.";
 
 /**
  * Appends the read-before-work block to `task`, which stays verbatim: one `- "<path>"` line per file with

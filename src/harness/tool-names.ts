@@ -3,7 +3,9 @@
  * `disallowed_tools` that names no tool of the child is refused before launch when the harness's tool set
  * is known up front, and otherwise fails the run as soon as the child reports the tools it offers.
  */
+
 import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 import type { RunEvent } from "../core/run-event.ts";
 
 /** Pi 1.6's built-in tools (`allToolNames` of @earendil-works/pi-coding-agent). */
@@ -30,38 +32,38 @@ export function piMayLoadExtensions(spec: LaunchSpec): boolean {
 
 /**
  * Pre-launch check for pi: with no extension that could add tools, every name in the allow and deny lists
- * must be a built-in tool.
+ * must be a built-in tool; each list naming others adds one problem to `problems`.
  */
-export function piToolNameProblems(spec: LaunchSpec): string[] {
-	if (piMayLoadExtensions(spec)) return [];
+export function addPiToolNameProblems(spec: LaunchSpec, problems: Problems): void {
+	if (piMayLoadExtensions(spec)) return;
 	const known = PI_BUILTIN_TOOLS as readonly string[];
-	return unknownNames(
+	addUnknownNames(
 		spec,
 		(name) => known.includes(name),
 		known,
 		"pi's built-in tools (this child loads no extensions)",
+		problems,
 	);
 }
 
-function unknownNames(
+function addUnknownNames(
 	spec: LaunchSpec,
 	exists: (name: string) => boolean,
 	known: readonly string[],
 	where: string,
-): string[] {
-	const problems: string[] = [];
+	problems: Problems,
+): void {
 	for (const [field, names] of [
 		["allowed_tools", spec.allowedTools],
 		["disallowed_tools", spec.disallowedTools],
 	] as const) {
 		const unknown = (names ?? []).filter((name) => !exists(name));
 		if (unknown.length > 0) {
-			problems.push(
+			problems.add(
 				`${field}: ${unknown.map((n) => JSON.stringify(n)).join(", ")} ${unknown.length === 1 ? "is not a tool" : "are not tools"} of this child; the tools that exist are ${where}: ${known.join(", ")}`,
 			);
 		}
 	}
-	return problems;
 }
 
 /**

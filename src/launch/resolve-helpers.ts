@@ -4,15 +4,17 @@
  */
 
 import { resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
-import { loadRosterFile, type RosterEntry, settingsDigest } from "../config/roster.ts";
+import { loadRosterFile } from "../config/roster.ts";
+import type { RosterEntry } from "../config/roster-entry.ts";
+import { settingsDigest } from "../config/settings-digest.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
-import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { resolveResourceArgument } from "./resolve-resources.ts";
 
-/** A new-session LaunchSpec with the call's own settings; resolvers add what their kind of call decides. */
+/** A new-session LaunchSpec with the call's own settings; each resolver spreads it into the complete spec it returns. */
 export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
 	return {
 		harness,
@@ -34,51 +36,36 @@ export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context
 }
 
 /**
- * Normalized codex/claude children get their skills as prompt references (docs/rules.md §Selected skills for codex and
- * claude children): discovered now, on every launch; the outbound selection is `skills: []`. Inline entries keep native
- * behaviour (the adapter rejects what it cannot honour).
+ * Normalized codex/claude children get their skills as prompt references (docs/rules.md §Selected skills
+ * for codex and claude children): discovered now, on every launch; the outbound selection is `skills: []`. Inline entries keep native behaviour (the adapter rejects what it cannot honour).
+ * @returns the selection and references to launch with, or `undefined` when the entry's own selection
+ *   applies unchanged (or discovery failed, with the problems added).
  */
-export function applySkillReferences(spec: LaunchSpec, entry: RosterEntry, problems: string[]): void {
+export function skillSelection(
+	entry: RosterEntry,
+	problems: Problems,
+): Pick<LaunchSpec, "resources" | "skillReferences" | "selectedResources"> | undefined {
 	const resources = entry.resources;
-	if (!resources || resources.skills.length === 0 || !entry.agentFile || entry.harness === "pi") return;
-	const files = attempt(problems, () =>
-		discoverSkillFiles(resources.skills, `roster entry "${entry.name}": resources.skills`),
-	);
-	if (files === undefined) return;
-	spec.skillReferences = files;
-	spec.resources = { ...resources, skills: [] } satisfies Resources;
+	if (!resources || resources.skills.length === 0 || !entry.agentFile || entry.harness === "pi") return undefined;
+	const before = problems.size;
+	const files = discoverSkillFiles(resources.skills, `roster entry "${entry.name}": resources.skills`, problems);
+	if (problems.size > before) return undefined;
 	// The record keeps the entry's full selection, so a resume compares and re-derives against it.
-	spec.selectedResources = resources;
+	return {
+		skillReferences: files,
+		resources: { ...resources, skills: [] } satisfies Resources,
+		selectedResources: resources,
+	};
 }
 
 /**
- * A child's roster is checked again when that child launches or resumes (docs/rules.md §Paths and child environments).
- * Returns the digest of its parsed contents (its entries' settings), or `undefined` with the problems pushed.
+ * A child's roster is checked again when that child launches or resumes (docs/rules.md §Paths and
+ * child environments). Returns the digest of its parsed contents (its entries' settings), or `undefined`
+ * with the problems added.
  */
-export function validateChildRoster(file: string, problems: string[]): string | undefined {
-	const roster = attempt(problems, () => loadRosterFile(file));
+export function validateChildRoster(file: string, problems: Problems): string | undefined {
+	const roster = problems.attempt(() => loadRosterFile(file));
 	return roster && settingsDigest({ enabled: roster.enabled, entries: roster.entries });
-}
-
-/** Runs `fn`; a LaunchError's problems are collected and `undefined` returned. Other errors propagate. */
-export function attempt<T>(problems: string[], fn: () => T): T | undefined {
-	try {
-		return fn();
-	} catch (error) {
-		if (!(error instanceof LaunchError)) throw error;
-		problems.push(...error.problems);
-		return undefined;
-	}
-}
-
-/** Like `attempt` for checks that return nothing: true when `fn` passed. */
-export function check(problems: string[], fn: () => void): boolean {
-	return (
-		attempt(problems, () => {
-			fn();
-			return true;
-		}) === true
-	);
 }
 
 /** An ad-hoc run: cwd against the context cwd; resources and `roster_file` against the child cwd. */
@@ -86,25 +73,32 @@ export function resolveAdHocCall(
 	call: ChildCall,
 	harness: Harness,
 	context: LaunchContext,
-	problems: string[],
+	problems: Problems,
 ): LaunchSpec | undefined {
-	const cwd = attempt(problems, () => resolveAdHocCwd(context.cwd, call.cwd));
+	const cwd = resolveAdHocCwd(context.cwd, call.cwd, problems);
 	if (cwd === undefined) return undefined;
-	const spec = baseSpec(call, harness, cwd, context);
-	spec.resources = resolveResourceArgument(call.resources, cwd, "", problems);
-	if (call.rosterFile !== undefined && call.rosterFile !== null) {
-		if (harness !== "pi") {
-			problems.push(
-				`roster_file: is Pi-only; omit it or pass null for ${harness} (got ${JSON.stringify(call.rosterFile)})`,
-			);
-		} else {
-			const file = attempt(problems, () => resolveAdHocPath(cwd, call.rosterFile as string, "file", "roster_file"));
-			const digest = file === undefined ? undefined : validateChildRoster(file, problems);
-			if (file !== undefined && digest !== undefined) {
-				spec.rosterFile = file;
-				spec.provenance.childRosterDigest = digest;
-			}
-		}
+	const resources = resolveResourceArgument(call.resources, cwd, problems);
+	const childRoster = call.rosterFile == null ? undefined : resolveChildRoster(call.rosterFile, harness, cwd, problems);
+	return {
+		...baseSpec(call, harness, cwd, context),
+		resources,
+		rosterFile: childRoster?.file,
+		provenance: childRoster ? { childRosterDigest: childRoster.digest } : {},
+	};
+}
+
+/** An ad-hoc `roster_file` (Pi only), resolved against the child cwd and checked, with its digest. */
+function resolveChildRoster(
+	raw: string,
+	harness: Harness,
+	cwd: string,
+	problems: Problems,
+): { file: string; digest: string } | undefined {
+	if (harness !== "pi") {
+		problems.add(`roster_file: is Pi-only; omit it or pass null for ${harness} (got ${JSON.stringify(raw)})`);
+		return undefined;
 	}
-	return spec;
+	const file = resolveAdHocPath(cwd, raw, "file", problems.at("roster_file"));
+	const digest = file === undefined ? undefined : validateChildRoster(file, problems);
+	return file !== undefined && digest !== undefined ? { file, digest } : undefined;
 }

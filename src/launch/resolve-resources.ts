@@ -3,10 +3,11 @@
  * "Ad-hoc resources and `roster_file` resolve against the effective child cwd"). Validated with the same zod schema as
  * roster files, then resolved and checked with the same path rules.
  */
-import { resolveResources } from "../config/roster.ts";
+import { resolveResources } from "../config/roster-resources.ts";
 import { resourcesSchema } from "../config/roster-schema.ts";
-import { describeZodIssues } from "../config/zod-issues.ts";
+import { addZodIssues } from "../config/zod-issues.ts";
 import type { Resources } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 
 /** Every field at its default: what "no resources" means when a selection must be compared. */
 export const DEFAULT_RESOURCES: Resources = {
@@ -23,19 +24,14 @@ export const DEFAULT_RESOURCES: Resources = {
 
 /**
  * Parses and resolves a `resources` argument against `childCwd`. `undefined`/`null` → `undefined`
- * (not set). Problems are pushed as `<label>resources.<field>: <reason>`.
+ * (not set). Problems are added as `resources.<field>: <reason>`.
  */
-export function resolveResourceArgument(
-	raw: unknown,
-	childCwd: string,
-	label: string,
-	problems: string[],
-): Resources | undefined {
+export function resolveResourceArgument(raw: unknown, childCwd: string, problems: Problems): Resources | undefined {
 	if (raw === undefined || raw === null) return undefined;
 	const parsed = resourcesSchema.safeParse(raw);
 	if (!parsed.success) {
-		for (const problem of describeZodIssues(parsed.error.issues)) problems.push(`${label}resources.${problem}`);
+		addZodIssues(parsed.error.issues, problems, "resources.");
 		return undefined;
 	}
-	return resolveResources(parsed.data, childCwd, label, problems);
+	return resolveResources(parsed.data, childCwd, problems);
 }

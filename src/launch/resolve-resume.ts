@@ -15,20 +15,15 @@
 import { readFileSync } from "node:fs";
 import { type AgentDefinition, parseAgentFile } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
-import { requireExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
-import { canonicalJson, recheckNormalizedEntry } from "../config/roster.ts";
+import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
+import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
+import { canonicalJson } from "../config/settings-digest.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import {
-	applySkillReferences,
-	attempt,
-	baseSpec,
-	check,
-	resolveAdHocCall,
-	validateChildRoster,
-} from "./resolve-helpers.ts";
+import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 
 /** What resume resolution needs from the launch records. */
@@ -39,35 +34,34 @@ export interface ResumeLookup {
 
 /**
  * @param resolveAgent resolves `call.agent` as a new launch (for an unrecorded id given with `agent`).
- * @returns the spec, or `undefined` with every problem pushed to `problems`.
+ * @returns the spec, or `undefined` with every problem added to `problems`.
  */
 export function resolveResumeCall(
 	call: ChildCall,
 	sessions: ResumeLookup,
 	rosterState: RosterState,
 	context: LaunchContext,
-	problems: string[],
+	problems: Problems,
 	resolveAgent: () => LaunchSpec | undefined,
 ): LaunchSpec | undefined {
 	const id = call.resumeSessionId as string;
-	const before = problems.length;
+	const before = problems.size;
 	if (sessions.isActive(id)) {
-		problems.push(`resume_session_id "${id}": that session is running now; resume it after it has finished`);
+		problems.add(`resume_session_id "${id}": that session is running now; resume it after it has finished`);
 	}
 	const record = sessions.get(id);
 	const spec = record
 		? resumeRecorded(call, record, rosterState, context, problems)
 		: resumeUnrecorded(call, id, context, problems, resolveAgent);
-	if (!spec || problems.length > before) return undefined;
-	spec.session = { kind: "resume", nativeSessionId: id };
-	return spec;
+	if (!spec || problems.size > before) return undefined;
+	return { ...spec, session: { kind: "resume", nativeSessionId: id } };
 }
 
 function resumeUnrecorded(
 	call: ChildCall,
 	id: string,
 	context: LaunchContext,
-	problems: string[],
+	problems: Problems,
 	resolveAgent: () => LaunchSpec | undefined,
 ): LaunchSpec | undefined {
 	const where = `resume_session_id "${id}"`;
@@ -77,19 +71,21 @@ function resumeUnrecorded(
 		call.rosterFile !== undefined && call.rosterFile !== null && "roster_file",
 	].filter(Boolean);
 	if (added.length > 0) {
-		problems.push(
+		problems.add(
 			`${where}: this parent has no launch record of that session, so ${added.join(", ")} cannot be added to it; start a new session for a selected role or resources`,
 		);
 		return undefined;
 	}
 	if (call.agent !== undefined) {
 		const spec = resolveAgent();
+		if (!spec) return undefined;
 		// codex keeps developer instructions in its thread (see resumeRecorded).
-		if (spec?.harness === "codex") delete spec.systemPromptAddition;
-		return spec && inSessionCwd(spec, call, id, context, problems);
+		const { systemPromptAddition, ...withoutBody } = spec;
+		const resumed = spec.harness === "codex" ? withoutBody : { ...withoutBody, systemPromptAddition };
+		return inSessionCwd(resumed, call, id, context, problems);
 	}
 	if (call.agentType === undefined) {
-		problems.push(
+		problems.add(
 			`${where}: this parent (on this branch) has no launch record of that session; give agent_type to resume it as an ordinary ad-hoc session`,
 		);
 		return undefined;
@@ -108,56 +104,80 @@ function inSessionCwd(
 	call: ChildCall,
 	id: string,
 	context: LaunchContext,
-	problems: string[],
+	problems: Problems,
 ): LaunchSpec | undefined {
 	const own = context.sessionCwd?.(spec.harness, id);
 	if (own === undefined || own === spec.cwd) return spec;
+	const where = problems.at(`resume_session_id "${id}"`);
 	if (call.cwd !== undefined) {
-		problems.push(
-			`resume_session_id "${id}": cwd ${JSON.stringify(spec.cwd)} disagrees with the directory the ${spec.harness} session was started in, ${JSON.stringify(own)} (from its own session record); omit cwd or pass that directory`,
+		where.add(
+			`cwd ${JSON.stringify(spec.cwd)} disagrees with the directory the ${spec.harness} session was started in, ${JSON.stringify(own)} (from its own session record); omit cwd or pass that directory`,
 		);
 		return undefined;
 	}
-	if (!check(problems, () => requireExisting(own, "dir", `resume_session_id "${id}": the session's own cwd`))) {
-		return undefined;
-	}
-	spec.cwd = own;
-	spec.projectTrusted = context.trust(own);
-	return spec;
+	if (!checkExisting(own, "dir", where.at("the session's own cwd"))) return undefined;
+	return { ...spec, cwd: own, projectTrusted: context.trust(own) };
 }
 
+/** The saved launch of `record` with what this call may change; checks that nothing it locks is contradicted. */
 function resumeRecorded(
 	call: ChildCall,
 	record: LaunchRecord,
 	rosterState: RosterState,
 	context: LaunchContext,
-	problems: string[],
+	problems: Problems,
 ): LaunchSpec | undefined {
 	const where = `resume_session_id "${record.nativeSessionId}"`;
+	const saved = problems.at(where);
+	checkAgainstRecord(call, record, context, saved);
+	const provenance = record.provenance;
+	const agent = provenance.agentFile ? currentAgent(record, saved) : undefined;
+	if (record.rosterFile) checkChildRoster(record, saved);
+	const skills = record.kind === "roster" ? checkRosterEntry(record, rosterState, saved) : undefined;
+	const roster = record.kind === "roster";
+	return {
+		...baseSpec(call, record.harness, record.cwd, context),
+		model: roster ? record.model : (call.model ?? record.model),
+		effort: roster ? record.effort : (call.effort ?? record.effort),
+		resources: record.resources,
+		rosterFile: record.rosterFile,
+		taskName: call.taskName ?? record.taskName,
+		// pi and claude build their system prompt on every start; codex keeps its developer instructions in
+		// the thread it resumes, so passing them again would repeat them.
+		systemPromptAddition: record.harness === "codex" ? undefined : agent?.systemPrompt || undefined,
+		...skills,
+		// The agent file as it is now: a project agent's edit must pass the trust gate again.
+		provenance: { ...provenance, agentDigest: agent?.digest },
+	};
+}
+
+/** Adds a problem for each argument of `call` that contradicts what `record` locks. */
+function checkAgainstRecord(call: ChildCall, record: LaunchRecord, context: LaunchContext, problems: Problems): void {
 	const conflict = (field: string, given: unknown, saved: unknown) =>
-		problems.push(
-			`${where}: ${field} ${JSON.stringify(given)} conflicts with the session's saved ${saved === undefined ? "launch, which has none" : JSON.stringify(saved)}; omit ${field} or start a new session`,
+		problems.add(
+			`${field} ${JSON.stringify(given)} conflicts with the session's saved ${saved === undefined ? "launch, which has none" : JSON.stringify(saved)}; omit ${field} or start a new session`,
 		);
+	const { agentName, rosterEntry } = record.provenance;
 	if (call.agentType !== undefined && call.agentType !== record.harness)
 		conflict("agent_type", call.agentType, record.harness);
-	if (call.agent !== undefined && call.agent !== record.agentName) conflict("agent", call.agent, record.agentName);
-	if (call.rosterEntry !== undefined && call.rosterEntry !== record.rosterEntry) {
-		conflict("roster_entry", call.rosterEntry, record.rosterEntry);
+	if (call.agent !== undefined && call.agent !== agentName) conflict("agent", call.agent, agentName);
+	if (call.rosterEntry !== undefined && call.rosterEntry !== rosterEntry) {
+		conflict("roster_entry", call.rosterEntry, rosterEntry);
 	}
 	if (call.cwd !== undefined) {
-		const given = attempt(problems, () => resolveAdHocCwd(context.cwd, call.cwd));
+		const given = resolveAdHocCwd(context.cwd, call.cwd, problems);
 		if (given !== undefined && given !== record.cwd) conflict("cwd", given, record.cwd);
 	}
-	check(problems, () => requireExisting(record.cwd, "dir", `${where}: the saved cwd`));
-	const givenResources = resolveResourceArgument(call.resources, record.cwd, `${where}: `, problems);
+	checkExisting(record.cwd, "dir", problems.at("the saved cwd"));
+	const givenResources = resolveResourceArgument(call.resources, record.cwd, problems);
 	const givenRosterFile =
 		call.rosterFile === undefined || call.rosterFile === null
 			? undefined
-			: attempt(problems, () => resolveAdHocPath(record.cwd, call.rosterFile as string, "file", "roster_file"));
+			: resolveAdHocPath(record.cwd, call.rosterFile, "file", problems.at("roster_file"));
 	if (record.kind === "plain") {
 		if (givenResources || givenRosterFile) {
-			problems.push(
-				`${where}: the session was started without resources or a child roster; they cannot be added on resume, start a new session`,
+			problems.add(
+				"the session was started without resources or a child roster; they cannot be added on resume, start a new session",
 			);
 		}
 	} else {
@@ -171,42 +191,18 @@ function resumeRecorded(
 		if (call.model !== undefined && call.model !== record.model) conflict("model", call.model, record.model);
 		if (call.effort !== undefined && call.effort !== record.effort) conflict("effort", call.effort, record.effort);
 	}
+}
 
-	const spec = baseSpec(call, record.harness, record.cwd, context);
-	spec.model = record.kind === "roster" ? record.model : (call.model ?? record.model);
-	spec.effort = record.kind === "roster" ? record.effort : (call.effort ?? record.effort);
-	spec.resources = record.resources;
-	spec.rosterFile = record.rosterFile;
-	spec.taskName = call.taskName ?? record.taskName;
-	let agentDigest: string | undefined;
-	if (record.agentFile) {
-		const agent = currentAgent(record, where, problems);
-		agentDigest = agent?.digest;
-		// pi and claude build their system prompt on every start; codex keeps its developer instructions
-		// in the thread it resumes, so passing them again would repeat them.
-		if (agent?.systemPrompt && record.harness !== "codex") spec.systemPromptAddition = agent.systemPrompt;
+/** The child roster of the session must still parse to what it was at launch. */
+function checkChildRoster(record: LaunchRecord, problems: Problems): void {
+	const file = record.rosterFile as string;
+	const digest = validateChildRoster(file, problems);
+	const atLaunch = record.provenance.childRosterDigest;
+	if (digest !== undefined && atLaunch !== undefined && digest !== atLaunch) {
+		problems.add(
+			`the child roster ${file} changed since the session started (its entries' settings differ); start a new session to use it`,
+		);
 	}
-	spec.provenance = {
-		agentName: record.agentName,
-		agentFile: record.agentFile,
-		agentSource: record.agentSource,
-		rosterSource: record.rosterSource,
-		rosterEntry: record.rosterEntry,
-		agentDefinitionFile: record.agentDefinitionFile,
-		definitionDigest: record.definitionDigest,
-		agentDigest,
-		childRosterDigest: record.childRosterDigest,
-	};
-	if (record.rosterFile) {
-		const digest = validateChildRoster(record.rosterFile, problems);
-		if (digest !== undefined && record.childRosterDigest !== undefined && digest !== record.childRosterDigest) {
-			problems.push(
-				`${where}: the child roster ${record.rosterFile} changed since the session started (its entries' settings differ); start a new session to use it`,
-			);
-		}
-	}
-	if (record.kind === "roster") checkRosterEntry(record, rosterState, where, problems, spec);
-	return spec;
 }
 
 /**
@@ -214,61 +210,56 @@ function resumeRecorded(
  * an edit applies from the next launch on, as it would for a new session; a project agent's edit must pass
  * the trust gate again).
  */
-function currentAgent(record: LaunchRecord, where: string, problems: string[]): AgentDefinition | undefined {
-	const file = record.agentFile as string;
+function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition | undefined {
+	const file = record.provenance.agentFile as string;
 	let content: string;
 	try {
 		content = readFileSync(file, "utf8");
 	} catch (error) {
-		problems.push(
-			`${where}: the session's agent definition ${file} cannot be read (${(error as NodeJS.ErrnoException).code}); start a new session`,
+		problems.add(
+			`the session's agent definition ${file} cannot be read (${(error as NodeJS.ErrnoException).code}); start a new session`,
 		);
 		return undefined;
 	}
-	const parsed = parseAgentFile(content, file, record.agentSource ?? "user");
-	if (!parsed.ok) {
-		problems.push(...parsed.problems.map((problem) => `${where}: ${file}: ${problem}`));
-		return undefined;
-	}
-	return parsed.agent;
+	return parseAgentFile(content, file, record.provenance.agentSource ?? "user", problems.at(file));
 }
 
-/** The roster entry of a roster-selected session must still be there, enabled and unchanged. */
+/**
+ * The roster entry of a roster-selected session must still be there, enabled and unchanged.
+ * @returns the entry's skill selection for this launch (see `skillSelection`).
+ */
 function checkRosterEntry(
 	record: LaunchRecord,
 	state: RosterState,
-	where: string,
-	problems: string[],
-	spec: LaunchSpec,
-): void {
+	problems: Problems,
+): Pick<LaunchSpec, "resources" | "skillReferences"> | undefined {
+	const { rosterSource, rosterEntry, definitionDigest, agentDefinitionFile } = record.provenance;
 	const roster = state.roster;
 	if (!roster) {
-		problems.push(`${where}: the roster could not be loaded: ${state.error ?? "no roster"}`);
-		return;
+		problems.add(`the roster could not be loaded: ${state.error ?? "no roster"}`);
+		return undefined;
 	}
-	if (roster.source !== record.rosterSource) {
-		problems.push(
-			`${where}: the session was started from roster ${record.rosterSource}, but the roster in force is ${roster.source}; select that roster again to resume it`,
+	if (roster.source !== rosterSource) {
+		problems.add(
+			`the session was started from roster ${rosterSource}, but the roster in force is ${roster.source}; select that roster again to resume it`,
 		);
-		return;
+		return undefined;
 	}
-	const entry = roster.entries.find((e) => e.name === record.rosterEntry);
+	const entry = roster.entries.find((e) => e.name === rosterEntry);
 	if (!entry) {
-		problems.push(
-			`${where}: roster entry "${record.rosterEntry}" is no longer in ${roster.source}; start a new session`,
-		);
-		return;
+		problems.add(`roster entry "${rosterEntry}" is no longer in ${roster.source}; start a new session`);
+		return undefined;
 	}
 	if (!state.enabled) {
-		problems.push(`${where}: the roster (${roster.source}) is disabled; re-enable it with /agentshell-roster first`);
-		return;
+		problems.add(`the roster (${roster.source}) is disabled; re-enable it with /agentshell-roster first`);
+		return undefined;
 	}
-	if (entry.digest !== record.definitionDigest || entry.agentFile !== record.agentDefinitionFile) {
-		problems.push(
-			`${where}: roster entry "${entry.name}" changed since the session started; a changed role cannot resume it, start a new session`,
+	if (entry.digest !== definitionDigest || entry.agentFile !== agentDefinitionFile) {
+		problems.add(
+			`roster entry "${entry.name}" changed since the session started; a changed role cannot resume it, start a new session`,
 		);
-		return;
+		return undefined;
 	}
-	if (!check(problems, () => recheckNormalizedEntry(entry))) return;
-	applySkillReferences(spec, entry, problems);
+	if (!recheckNormalizedEntry(entry, problems)) return undefined;
+	return skillSelection(entry, problems);
 }

@@ -14,7 +14,7 @@
  * directory and per definition content (sha256), for the life of the parent Pi process.
  */
 import { dirname, resolve } from "node:path";
-import { LaunchError } from "../core/launch-error.ts";
+import type { Problems } from "../core/problems.ts";
 
 /** Pi's trust store, as far as this module reads it (`ProjectTrustStore` of @earendil-works/pi-coding-agent). */
 export interface TrustStore {
@@ -114,22 +114,32 @@ export interface TrustGate {
 /**
  * Passes when every item's project is explicitly trusted, or its exact content was confirmed in this
  * process, or the user confirms now (the confirmation is then recorded).
- * @throws LaunchError naming every definition still unconfirmed, and how to grant trust.
+ * @returns false when refused or declined, with the refusal naming every definition still unconfirmed,
+ *   and how to grant trust, added to `problems`.
  */
-export async function assertTrusted(items: ProjectControlled[], context: TrustGate): Promise<void> {
+export async function checkTrusted(
+	items: ProjectControlled[],
+	context: TrustGate,
+	problems: Problems,
+): Promise<boolean> {
 	const open = items.filter((item) => !context.trust(item.projectDir) && !context.consents.has(item));
-	if (open.length === 0) return;
+	if (open.length === 0) return true;
 	const list = open.map((item) => `${item.what} (${item.file}${item.note ? `; ${item.note}` : ""})`).join(", ");
 	const projects = [...new Set(open.map((item) => item.projectDir))].join(", ");
 	if (!context.confirm) {
-		throw new LaunchError(
+		problems.add(
 			`refused to run ${list}: it is project-controlled, ${projects} is not explicitly trusted, and there is no UI to confirm. Grant trust by choosing "Trust" in Pi's project trust prompt (saved in ${context.agentDir}/trust.json), or by starting Pi in that directory with --approve.`,
 		);
+		return false;
 	}
 	const ok = await context.confirm(
 		"Run project-controlled sub-agent?",
 		`${projects} is not explicitly trusted. ${list} is defined by the project and will run with your permissions. Continue?`,
 	);
-	if (!ok) throw new LaunchError(`declined to run ${list}: it is project-controlled and the project is not trusted`);
+	if (!ok) {
+		problems.add(`declined to run ${list}: it is project-controlled and the project is not trusted`);
+		return false;
+	}
 	for (const item of open) context.consents.add(item);
+	return true;
 }

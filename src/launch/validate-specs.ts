@@ -4,41 +4,36 @@
  * together, each naming the child and the definition a refused setting came from.
  */
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
-import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 
 /**
+ * Adds to `problems` a harness with no adapter and each option an adapter refuses, labelled with the child
+ * and the definition the setting came from.
  * @param labels per spec, "" in single mode or "task N" / "step N".
- * @throws LaunchError listing every problem: a harness with no adapter, and each option an adapter refuses.
+ * @returns true when every harness accepts its spec.
  */
-export function assertHarnessesAccept(
+export function checkHarnessesAccept(
 	specs: readonly LaunchSpec[],
 	labels: readonly string[],
 	adapters: Partial<Record<Harness, HarnessAdapter>>,
-): void {
-	const problems: string[] = [];
+	problems: Problems,
+): boolean {
+	const before = problems.size;
 	specs.forEach((spec, i) => {
-		const label = (labels[i] ? `${labels[i]}: ` : "") + origin(spec);
+		const child = problems.at(labels[i]).at(origin(spec));
 		const adapter = adapters[spec.harness];
-		if (!adapter) {
-			problems.push(`${label}harness "${spec.harness}" is not available in this version`);
-			return;
-		}
-		try {
-			adapter.validate(spec);
-		} catch (error) {
-			if (!(error instanceof LaunchError)) throw error;
-			problems.push(...error.problems.map((problem) => `${label}${problem}`));
-		}
+		if (adapter) adapter.validate(spec, child);
+		else child.add(`harness "${spec.harness}" is not available in this version`);
 	});
-	if (problems.length > 0) throw new LaunchError(problems);
+	return problems.size === before;
 }
 
-/** Names the definition a refused setting came from (e.g. an agent file's `tools:` on codex). */
+/** Names the definition a refused setting came from (e.g. an agent file's `tools:` on codex), or "". */
 function origin(spec: LaunchSpec): string {
 	const { agentName, agentFile, rosterEntry, rosterSource } = spec.provenance;
-	if (agentFile) return `agent "${agentName}" (${agentFile}): `;
+	if (agentFile) return `agent "${agentName}" (${agentFile})`;
 	if (rosterEntry)
-		return `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource}): `;
+		return `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource})`;
 	return "";
 }

@@ -1,5 +1,5 @@
 /**
- * stdout → records (docs/rules.md §Child processes). Pure: no I/O, so it is tested and benchmarked directly.
+ * stdout → records (README.md, "Design notes"). Pure: no I/O, so it is tested and benchmarked directly.
  *
  * Records are LF-terminated lines. `split2` (the `ndjson` package's splitter) does the splitting and the
  * streaming UTF-8 decode with a plain "\n" matcher, so U+2028/U+2029 inside JSON strings never break a
@@ -10,14 +10,15 @@
  *   pipe and never finish;
  * - with `skipOverflow` it keeps reading but drops the line silently, so we could not report the fault or
  *   its size, and it counts UTF-16 code units, not bytes.
- * So the guard below holds the current unterminated line as bytes (never more than `maxLineBytes`) and
- * hands split2 only complete lines within the limit; an over-long line is skipped up to its LF, counted,
- * and reported once it ends. split2 therefore never holds more than one chunk.
+ * So the guard (line-guard.ts) holds the current unterminated line as a list of chunks (never more than
+ * `maxLineBytes`) and hands split2 only complete lines within the limit, each joined once: the cost of a
+ * line is linear in its size (split2 re-splits everything it holds on every write, so feeding it a long
+ * line chunk by chunk would be quadratic). An over-long line is skipped up to its LF, counted, and
+ * reported once it ends. split2 therefore never holds a partial line.
  */
 import { Writable } from "node:stream";
 import split2 from "split2";
-
-const LF = 0x0a;
+import { createLineGuard } from "./line-guard.ts";
 
 export interface FramerOptions {
 	/** Longest record accepted, bytes, not counting its LF; a longer one is skipped and reported as a fault. */
@@ -39,7 +40,7 @@ export interface FramerOptions {
  * record, anything else is the fault "output ended mid-record". Blank lines are ignored.
  *
  * Never errors: a throwing callback is reported through `onFault` so one bad handler cannot stop the reading
- * of stdout (docs/rules.md §Child processes: keep reading until the child is gone).
+ * of stdout (keep reading until the child is gone).
  */
 export function createFramer(options: FramerOptions): Writable {
 	const { maxLineBytes, onRecord, onDiagnostic } = options;
@@ -77,86 +78,26 @@ export function createFramer(options: FramerOptions): Writable {
 
 	// The mapper delivers directly and returns undefined, so split2 pushes nothing and needs no reader.
 	const splitter = split2("\n", deliver);
-
-	/** Bytes of the current unterminated line, kept until its LF arrives (≤ maxLineBytes in total). */
-	let held: Buffer[] = [];
-	let heldBytes = 0;
-	/** Inside an over-long line: its bytes are counted and dropped until the next LF. */
-	let skipping = false;
-	let skippedBytes = 0;
-
-	const overLong = (bytes: number, cutOff: boolean): void =>
+	const guard = createLineGuard(maxLineBytes, (bytes, cutOff) =>
 		onFault(
 			cutOff
 				? `record of at least ${bytes} bytes exceeds maxLineBytes ${maxLineBytes} (output ended mid-record)`
 				: `record of ${bytes} bytes exceeds maxLineBytes ${maxLineBytes}`,
-		);
-
-	/** Splits a chunk into the pieces split2 may see: whole lines within the limit, in order. */
-	const guard = (chunk: Buffer): Buffer[] => {
-		const out: Buffer[] = [];
-		let runStart = -1;
-		let runEnd = -1;
-		const flushRun = () => {
-			if (runStart >= 0) out.push(chunk.subarray(runStart, runEnd));
-			runStart = -1;
-		};
-		let start = 0;
-		while (start < chunk.length) {
-			const lf = chunk.indexOf(LF, start);
-			const size = (lf === -1 ? chunk.length : lf) - start;
-			if (skipping) {
-				skippedBytes += size;
-				if (lf === -1) break;
-				overLong(skippedBytes, false);
-				skipping = false;
-				start = lf + 1;
-				continue;
-			}
-			if (heldBytes + size > maxLineBytes) {
-				flushRun();
-				// Re-enter the loop in skipping mode, which counts this piece's bytes.
-				skipping = true;
-				skippedBytes = heldBytes;
-				held = [];
-				heldBytes = 0;
-				continue;
-			}
-			if (lf === -1) {
-				flushRun();
-				held.push(chunk.subarray(start));
-				heldBytes += size;
-				break;
-			}
-			if (heldBytes > 0) {
-				out.push(...held);
-				held = [];
-				heldBytes = 0;
-				out.push(chunk.subarray(start, lf + 1));
-			} else {
-				if (runStart < 0) runStart = start;
-				runEnd = lf + 1;
-			}
-			start = lf + 1;
-		}
-		flushRun();
-		return out;
-	};
+		),
+	);
 
 	return new Writable({
 		write(chunk: Buffer, _encoding, callback) {
-			const pieces = guard(chunk);
+			const pieces = guard.take(chunk);
 			if (pieces.length === 0) return callback();
 			for (let i = 0; i < pieces.length - 1; i++) splitter.write(pieces[i]);
 			// split2 processes writes in order; the last write's callback means the whole chunk is framed.
 			splitter.write(pieces[pieces.length - 1], (error) => callback(error ?? null));
 		},
 		final(callback) {
-			if (skipping) overLong(skippedBytes, true);
+			const rest = guard.rest();
 			atEnd = true;
-			for (const piece of held) splitter.write(piece);
-			held = [];
-			heldBytes = 0;
+			for (const piece of rest) splitter.write(piece);
 			splitter.end(() => callback());
 		},
 	});

@@ -1,5 +1,5 @@
 /**
- * Bounded stderr tail (docs/rules.md §Child processes: stderr is kept as a bounded tail). Pure: no I/O.
+ * Bounded stderr tail (`limits.stderrTailBytes`, README.md "Settings"). Pure: no I/O.
  */
 
 /**

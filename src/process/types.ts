@@ -1,7 +1,9 @@
 /**
- * Shapes shared by the process layer (docs/rules.md §Child processes). The layer is harness-agnostic: it spawns a
+ * Shapes shared by the process layer. The layer is harness-agnostic: it spawns a
  * command, frames stdout into JSON records, keeps a stderr tail and ends the process group cleanly.
  */
+import type { Lifeline } from "./lifeline.ts";
+
 /** A fully resolved command. `env` is the complete child environment (nothing else is inherited). */
 export interface ChildCommand {
 	/** Executable path or name; spawned without a shell. */
@@ -16,11 +18,11 @@ export interface ChildCommand {
 	openStdin?: boolean;
 }
 
-/** The open stdin of a child started with `openStdin`. */
+/** The open stdin of a child started with `openStdin`. Never throws for a child that is gone. */
 export interface ProcessInput {
 	/** Writes `line` plus LF. Returns false (writing nothing) once input has ended or the child has exited. */
 	writeLine(line: string): boolean;
-	/** Closes stdin (idempotent). */
+	/** Closes stdin: the orderly end of the child's input. Idempotent. */
 	end(): void;
 	/** False once `end()` was called or the child has exited. */
 	readonly open: boolean;
@@ -52,6 +54,8 @@ export interface ProcessOptions extends ProcessCallbacks {
 	limits: ProcessLimits;
 	/** Aborting kills the whole process group (SIGTERM, then SIGKILL after `killGraceMs`). */
 	signal?: AbortSignal;
+	/** Where the child is registered for cleanup on Pi's death; default the watchdog-backed `lifeline`. */
+	lifeline?: Lifeline;
 }
 
 /**
@@ -82,10 +86,10 @@ export interface ProcessOutcome {
 export interface RunningProcess {
 	/** pid of the child, which is also its process-group id. `undefined` if the spawn failed. */
 	pid: number | undefined;
-	/** Set when the child was started with `openStdin`. */
-	input?: ProcessInput;
 	/** Tell the layer the harness emitted its terminal event: the child gets `terminalGraceMs` to exit. */
 	terminalSeen(): void;
 	/** Resolves once the child has exited (or been killed) and stdout has drained. Never rejects. */
 	done: Promise<ProcessOutcome>;
+	/** Set when the child was started with `openStdin`; closed at the latest when the child exits. */
+	input?: ProcessInput;
 }

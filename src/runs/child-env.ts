@@ -2,7 +2,7 @@
  * Child environments (docs/rules.md §Paths and child environments): the parent's environment minus this package's
  * control variables, plus exactly the overrides the launch selects.
  */
-import { LaunchError } from "../core/launch-error.ts";
+import { ConfigError } from "../core/config-error.ts";
 
 /** Selects the roster of a Pi session (kept for compatibility with existing setups). */
 export const ROSTER_FILE_ENV = "PI_AGENTSHELL_ROSTER_FILE";
@@ -15,12 +15,12 @@ const CONTROL_VARIABLES = [ROSTER_FILE_ENV, DEPTH_ENV, MAX_DEPTH_ENV];
 
 /**
  * One depth variable's value: `undefined` when unset or empty.
- * @throws LaunchError naming the variable when it holds something other than a non-negative integer.
+ * @throws ConfigError naming the variable when it holds something other than a non-negative integer.
  */
 export function parseDepthVariable(value: string | undefined, name: string): number | undefined {
 	if (value === undefined || value === "") return undefined;
 	if (!/^\d+$/.test(value))
-		throw new LaunchError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+		throw new ConfigError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
 	return Number(value);
 }
 

@@ -10,7 +10,7 @@ import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
-import { startProcess } from "../process/spawn.ts";
+import { startProcess } from "../process/start-process.ts";
 import type { ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
@@ -34,7 +34,8 @@ export interface RunChildOptions {
  * Runs `spec` with `adapter` and resolves with its RunResult. Never rejects for child failures:
  * spawn errors, crashes, timeouts and protocol faults become a non-`completed` status with a reason.
  *
- * @throws LaunchError when the adapter refuses the spec (before anything is spawned).
+ * `spec` must have passed its adapter's `validate` (the tool checks every child before any starts).
+ * @throws LaunchError when the command cannot be built (a resumed pi session's file has gone since validation).
  */
 export async function runChild(
 	spec: LaunchSpec,

@@ -73,7 +73,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Chil
 	for (const child of children) {
 		const id = child.result?.nativeSessionId;
 		if (child.phase !== "completed" || !id) continue;
-		const record = recordFor(plan.specs[child.index], id, Date.now());
+		const record = recordFor(plan.specs[child.index], id);
 		options.sessions.add(record);
 		options.persistRecord(record);
 	}

@@ -3,7 +3,7 @@
  */
 
 import type { LaunchSpec } from "../core/launch-spec.ts";
-import type { RunEvent, Usage } from "../core/run-event.ts";
+import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
 import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
 import { emptyUsage } from "../core/run-result.ts";
 
@@ -17,6 +17,15 @@ export const MAX_TOOL_ARGS_CHARS = 2_000;
 export const MAX_TOOLS = 200;
 /** Diagnostics kept per run. */
 export const MAX_DIAGNOSTICS = 50;
+/** Characters of one assistant text kept in the transcript (the final answer itself is kept in full). */
+export const MAX_TRANSCRIPT_TEXT_CHARS = 500;
+/**
+ * Characters of streamed text kept for a message that has not ended (its deltas); the rest is counted, not
+ * kept. Only a child whose last message never ends falls back to this text.
+ */
+export const MAX_PARTIAL_TEXT_CHARS = 1_000_000;
+/** Permission denials kept per run (the oldest dropped first). */
+export const MAX_PERMISSION_DENIALS = 50;
 
 /** The harness's own verdict, once its terminal event has arrived. */
 export interface TerminalVerdict {
@@ -31,6 +40,8 @@ export class RunState {
 	/** The last model error seen (a later success does not clear it from history, only from the verdict). */
 	lastError: string | undefined;
 	private partialText = "";
+	/** Characters of the unfinished message's deltas beyond MAX_PARTIAL_TEXT_CHARS, dropped. */
+	private partialDropped = 0;
 
 	constructor(spec: LaunchSpec, command: string) {
 		this.result = {
@@ -66,17 +77,18 @@ export class RunState {
 			case "assistant_text":
 				if (event.model) result.model = event.model;
 				if (!event.final) {
-					this.partialText += event.text;
+					this.addPartial(event.text);
 					// The first delta of a message changes what a renderer shows; the rest do not.
 					if (result.activity === "writing") return false;
 					result.activity = "writing";
 					return true;
 				}
 				this.partialText = "";
+				this.partialDropped = 0;
 				result.activity = "waiting";
 				if (event.text.trim().length > 0) {
 					result.finalAnswer = event.text;
-					this.pushTranscript({ kind: "text", text: event.text });
+					this.pushTranscript({ kind: "text", text: truncate(event.text, MAX_TRANSCRIPT_TEXT_CHARS) });
 				}
 				return true;
 			case "thinking":
@@ -91,29 +103,9 @@ export class RunState {
 				});
 				this.pushTranscript({ kind: "tool", toolCallId: event.toolCallId });
 				return true;
-			case "tool_end": {
-				const tool = findPendingTool(result.tools, event.toolCallId);
-				const output =
-					event.output.length > MAX_TOOL_OUTPUT_CHARS
-						? `${event.output.slice(0, MAX_TOOL_OUTPUT_CHARS)}… [${event.output.length - MAX_TOOL_OUTPUT_CHARS} more characters]`
-						: event.output;
-				if (tool) {
-					tool.output = output;
-					tool.isError = event.isError;
-					tool.pending = false;
-				} else {
-					this.pushTool({
-						toolCallId: event.toolCallId,
-						toolName: event.toolName,
-						args: undefined,
-						output,
-						isError: event.isError,
-						pending: false,
-					});
-				}
-				if (!result.tools.some((t) => t.pending)) result.activity = "waiting";
+			case "tool_end":
+				this.endTool(event);
 				return true;
-			}
 			case "usage":
 				if (event.model) result.model = event.model;
 				addUsage(result.usage, event.usage);
@@ -126,7 +118,7 @@ export class RunState {
 				return false;
 			case "permission_denied": {
 				const { toolName, input } = event.denial;
-				result.permissionDenials = [...(result.permissionDenials ?? []), event.denial];
+				result.permissionDenials = [...(result.permissionDenials ?? []), event.denial].slice(-MAX_PERMISSION_DENIALS);
 				this.addDiagnostic(`permission denied: ${toolName}${input === undefined ? "" : ` ${JSON.stringify(input)}`}`);
 				return true;
 			}
@@ -139,11 +131,33 @@ export class RunState {
 		}
 	}
 
+	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */
+	private endTool(event: ToolEndEvent): void {
+		const result = this.result;
+		const tool = findPendingTool(result.tools, event.toolCallId);
+		const output = truncate(event.output, MAX_TOOL_OUTPUT_CHARS);
+		if (tool) {
+			tool.output = output;
+			tool.isError = event.isError;
+			tool.pending = false;
+		} else {
+			this.pushTool({
+				toolCallId: event.toolCallId,
+				toolName: event.toolName,
+				args: undefined,
+				output,
+				isError: event.isError,
+				pending: false,
+			});
+		}
+		if (!result.tools.some((t) => t.pending)) result.activity = "waiting";
+	}
+
 	/** Keeps a non-JSON stdout line or a protocol fault (bounded: the oldest are dropped; a line keeps 1,000 characters). */
 	addDiagnostic(line: string): void {
 		const diagnostics = this.result.diagnostics;
 		if (diagnostics.length >= MAX_DIAGNOSTICS) diagnostics.shift();
-		diagnostics.push(line.length > 1_000 ? `${line.slice(0, 1_000)}…` : line);
+		diagnostics.push(detach(line.length > 1_000 ? `${line.slice(0, 1_000)}…` : line));
 	}
 
 	/**
@@ -153,8 +167,12 @@ export class RunState {
 	settleAnswer(): void {
 		const result = this.result;
 		if (!result.finalAnswer && this.partialText.trim().length > 0) {
-			result.finalAnswer = this.partialText;
-			result.finalAnswerWarning = "the child's last message did not finish; this is its partial text";
+			const dropped = this.partialDropped;
+			result.finalAnswer = dropped > 0 ? `${this.partialText}… [${dropped} more characters]` : this.partialText;
+			result.finalAnswerWarning =
+				dropped > 0
+					? `the child's last message did not finish; this is the first ${MAX_PARTIAL_TEXT_CHARS} characters of its partial text`
+					: "the child's last message did not finish; this is its partial text";
 		}
 	}
 
@@ -163,6 +181,16 @@ export class RunState {
 		this.result.status = status;
 		if (error) this.result.error = error;
 		else delete this.result.error;
+	}
+
+	/** Keeps streamed text up to MAX_PARTIAL_TEXT_CHARS and counts the rest. */
+	private addPartial(text: string): void {
+		const room = MAX_PARTIAL_TEXT_CHARS - this.partialText.length;
+		if (room >= text.length) this.partialText += detach(text);
+		else {
+			if (room > 0) this.partialText += detach(text.slice(0, room));
+			this.partialDropped += text.length - Math.max(0, room);
+		}
 	}
 
 	private pushTool(tool: ToolActivity): void {
@@ -181,11 +209,25 @@ export class RunState {
 	}
 }
 
+/**
+ * `text`, or its first `max` characters and a count of the rest, as a string of its own. A string parsed
+ * from a record (and any slice of it) may be a view into the whole stdout chunk it came from; kept for
+ * long, such views keep those chunks alive and grow the old generation with every message.
+ */
+function truncate(text: string, max: number): string {
+	return detach(text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text);
+}
+
+/** A copy of `text` that shares no memory with the string it was cut from (lossless, lone surrogates included). */
+function detach(text: string): string {
+	return Buffer.from(text, "utf16le").toString("utf16le");
+}
+
 /** Arguments as given, or a preview string when their JSON is longer than MAX_TOOL_ARGS_CHARS (a `write` carries a whole file). */
 function boundArgs(args: unknown): unknown {
 	const json = JSON.stringify(args);
 	if (json === undefined || json.length <= MAX_TOOL_ARGS_CHARS) return args;
-	return `${json.slice(0, MAX_TOOL_ARGS_CHARS)}… [${json.length - MAX_TOOL_ARGS_CHARS} more characters]`;
+	return truncate(json, MAX_TOOL_ARGS_CHARS);
 }
 
 function findPendingTool(tools: ToolActivity[], toolCallId: string): ToolActivity | undefined {

@@ -30,12 +30,35 @@ export interface ScheduleOptions {
 /** The placeholder a chain step's task uses for the previous step's final answer. */
 export const PREVIOUS_PLACEHOLDER = "{previous}";
 
+/** One call in progress: its live children and how to report them. */
+interface CallRun {
+	children: ChildRun[];
+	options: ScheduleOptions;
+	/** Fires when no further child may start: an abort, or a graceful stop. */
+	startSignal: AbortSignal | undefined;
+	/** Reports the live children through `options.onUpdate`. */
+	update(): void;
+}
+
 /**
  * Runs every spec and resolves with one ChildRun per spec, in call order. Never rejects for child
  * failures. Aborting kills running children and keeps queued ones from starting.
  */
 export async function runCall(mode: CallMode, specs: LaunchSpec[], options: ScheduleOptions): Promise<ChildRun[]> {
-	const children: ChildRun[] = specs.map((spec, index) => ({
+	const children = specs.map(pendingChild);
+	const stopSignals = [options.signal, options.noMoreStarts].filter((signal) => signal !== undefined);
+	const startSignal = stopSignals.length > 1 ? AbortSignal.any(stopSignals) : stopSignals[0];
+	const call: CallRun = { children, options, startSignal, update: () => options.onUpdate?.(children) };
+	call.update();
+	if (mode === "chain") await runChain(call, specs);
+	else await runParallel(call, specs);
+	call.update();
+	return children;
+}
+
+/** The child of `spec` before it starts. */
+function pendingChild(spec: LaunchSpec, index: number): ChildRun {
+	return {
 		index,
 		harness: spec.harness,
 		agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
@@ -43,98 +66,100 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 		task: spec.task,
 		model: spec.model,
 		phase: "pending",
-	}));
-	const update = () => options.onUpdate?.(children);
-	/** Fires when no further child may start: an abort, or a graceful stop. */
-	const stopSignals = [options.signal, options.noMoreStarts].filter((signal) => signal !== undefined);
-	const startSignal = stopSignals.length > 1 ? AbortSignal.any(stopSignals) : stopSignals[0];
-	update();
-
-	/**
-	 * Runs child `index` under the shared limit. While it only waits for a slot, an abort ends the wait at
-	 * once (it is then `skipped`, and the slot, when it comes, is handed straight back): a queued child
-	 * never holds up an abort or a job cancellation behind another call's running children.
-	 */
-	const underGlobalLimit = (index: number, spec: LaunchSpec): Promise<void> => {
-		const signal = startSignal;
-		let started = false;
-		const queued = options.globalLimit(() => {
-			started = true;
-			return runOne(index, spec);
-		});
-		if (!signal) return queued;
-		return new Promise<void>((resolve, reject) => {
-			const onAbort = () => {
-				if (started) return;
-				children[index].phase = "skipped";
-				resolve();
-			};
-			signal.addEventListener("abort", onAbort, { once: true });
-			if (signal.aborted) onAbort();
-			queued.then(
-				() => {
-					signal.removeEventListener("abort", onAbort);
-					resolve();
-				},
-				(error: unknown) => {
-					signal.removeEventListener("abort", onAbort);
-					reject(error);
-				},
-			);
-		});
 	};
+}
 
-	const runOne = async (index: number, spec: LaunchSpec): Promise<void> => {
-		const child = children[index];
-		if (startSignal?.aborted) {
-			child.phase = "skipped";
+/** Every child at once, at most `options.concurrency` of this call running. */
+async function runParallel(call: CallRun, specs: LaunchSpec[]): Promise<void> {
+	const local = pLimit(Math.max(1, call.options.concurrency));
+	await Promise.all(specs.map((spec, i) => local(() => underGlobalLimit(call, i, spec))));
+}
+
+/**
+ * Steps in order, each task with `{previous}` replaced by the previous step's final answer; the first step
+ * that does not complete stops the chain and the rest are `skipped`.
+ */
+async function runChain(call: CallRun, specs: LaunchSpec[]): Promise<void> {
+	let previous = "";
+	for (let i = 0; i < specs.length; i++) {
+		// split/join, not String.replace: `$&`, `$1` in the answer must survive literally.
+		const spec = { ...specs[i], task: specs[i].task.split(PREVIOUS_PLACEHOLDER).join(previous) };
+		const child = call.children[i];
+		if (spec.task.trim() === "") {
+			// Pi would start and end without a turn; say why instead.
+			child.phase = "failed";
+			child.error = `the task is empty after substituting ${PREVIOUS_PLACEHOLDER}: step ${i} gave no text answer`;
+		} else {
+			await underGlobalLimit(call, i, spec);
+		}
+		if (child.phase !== "completed") {
+			for (const rest of call.children.slice(i + 1)) rest.phase = "skipped";
 			return;
 		}
-		child.phase = "running";
-		child.startedAt = Date.now();
-		update();
-		try {
-			const result = await runChild(spec, options.adapters[spec.harness], {
-				env: options.envFor(spec),
-				signal: options.signal,
-				onUpdate(partial) {
-					child.result = partial;
-					update();
-				},
-				onInput: (channel) => options.onInput?.(index, channel),
-			});
-			child.result = result;
-			child.phase = result.status;
-		} catch (error) {
-			child.phase = "failed";
-			child.error = (error as Error).message;
-		}
-		update();
-	};
-
-	if (mode === "chain") {
-		let previous = "";
-		for (let i = 0; i < specs.length; i++) {
-			// split/join, not String.replace: `$&`, `$1` in the answer must survive literally.
-			const spec = { ...specs[i], task: specs[i].task.split(PREVIOUS_PLACEHOLDER).join(previous) };
-			const child = children[i];
-			if (spec.task.trim() === "") {
-				// Pi would start and end without a turn; say why instead.
-				child.phase = "failed";
-				child.error = `the task is empty after substituting ${PREVIOUS_PLACEHOLDER}: step ${i} gave no text answer`;
-			} else {
-				await underGlobalLimit(i, spec);
-			}
-			if (child.phase !== "completed") {
-				for (const rest of children.slice(i + 1)) rest.phase = "skipped";
-				break;
-			}
-			previous = child.result?.finalAnswer ?? "";
-		}
-	} else {
-		const local = pLimit(Math.max(1, options.concurrency));
-		await Promise.all(specs.map((spec, i) => local(() => underGlobalLimit(i, spec))));
+		previous = child.result?.finalAnswer ?? "";
 	}
-	update();
-	return children;
+}
+
+/**
+ * Runs child `index` under the shared limit. While it only waits for a slot, an abort ends the wait at
+ * once (it is then `skipped`, and the slot, when it comes, is handed straight back): a queued child never
+ * holds up an abort or a job cancellation behind another call's running children.
+ */
+function underGlobalLimit(call: CallRun, index: number, spec: LaunchSpec): Promise<void> {
+	const signal = call.startSignal;
+	let started = false;
+	const queued = call.options.globalLimit(() => {
+		started = true;
+		return runOne(call, index, spec);
+	});
+	if (!signal) return queued;
+	return new Promise<void>((resolve, reject) => {
+		const onAbort = () => {
+			if (started) return;
+			call.children[index].phase = "skipped";
+			resolve();
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
+		if (signal.aborted) onAbort();
+		queued.then(
+			() => {
+				signal.removeEventListener("abort", onAbort);
+				resolve();
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
+}
+
+/** Runs child `index` to its result; a child that cannot start is `failed` with the reason in `error`. */
+async function runOne(call: CallRun, index: number, spec: LaunchSpec): Promise<void> {
+	const { options } = call;
+	const child = call.children[index];
+	if (call.startSignal?.aborted) {
+		child.phase = "skipped";
+		return;
+	}
+	child.phase = "running";
+	child.startedAt = Date.now();
+	call.update();
+	try {
+		const result = await runChild(spec, options.adapters[spec.harness], {
+			env: options.envFor(spec),
+			signal: options.signal,
+			onUpdate(partial) {
+				child.result = partial;
+				call.update();
+			},
+			onInput: (channel) => options.onInput?.(index, channel),
+		});
+		child.result = result;
+		child.phase = result.status;
+	} catch (error) {
+		child.phase = "failed";
+		child.error = (error as Error).message;
+	}
+	call.update();
 }

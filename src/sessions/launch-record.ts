@@ -5,7 +5,13 @@
  * used; they are never restored.
  */
 import { z } from "zod";
-import { HARNESSES, type Harness, type LaunchSpec, type Resources } from "../core/launch-spec.ts";
+import {
+	HARNESSES,
+	type Harness,
+	type LaunchProvenance,
+	type LaunchSpec,
+	type Resources,
+} from "../core/launch-spec.ts";
 
 /** `customType` of the entries this package appends. */
 export const LAUNCH_RECORD_TYPE = "pi-native-subagents.launch";
@@ -21,8 +27,9 @@ export const LAUNCH_RECORD_TYPE = "pi-native-subagents.launch";
  */
 export type RecordKind = "roster" | "selected" | "plain";
 
+/** One launch record as stored (version 2; version 1 records, with the provenance flattened in, are read too). */
 export interface LaunchRecord {
-	version: 1;
+	version: 2;
 	kind: RecordKind;
 	nativeSessionId: string;
 	harness: Harness;
@@ -31,22 +38,11 @@ export interface LaunchRecord {
 	effort?: string;
 	resources?: Resources;
 	rosterFile?: string;
-	/** Digest of the child roster's parsed contents (entries and their settings) at launch. */
-	childRosterDigest?: string;
-	rosterSource?: string;
-	rosterEntry?: string;
-	/** Normalized `agent.json` of the roster entry, and the digest of its parsed settings. */
-	agentDefinitionFile?: string;
-	definitionDigest?: string;
-	agentName?: string;
-	/** The Markdown agent definition the session started from; its body is re-applied on resume. */
-	agentFile?: string;
-	agentSource?: "user" | "project";
 	taskName?: string;
+	/** Where the launch's settings came from (agent file, roster entry, digests), as its spec carried it. */
+	provenance: LaunchProvenance;
 	/** What the previous call used; never restored (docs/rules.md §Resumption). */
 	previousControls: { autoApprove: boolean; allowedTools?: string[]; disallowedTools?: string[] };
-	/** ms since the Unix epoch. */
-	recordedAt: number;
 }
 
 const resourcesSchema = z.object({
@@ -61,9 +57,18 @@ const resourcesSchema = z.object({
 	include_home_system_prompt: z.boolean(),
 });
 
-/** Schema of a stored record; entries that do not match (another version, hand-edited) are ignored. */
-export const launchRecordSchema = z.object({
-	version: z.literal(1),
+const provenanceFields = {
+	agentName: z.string().optional(),
+	agentFile: z.string().optional(),
+	agentSource: z.enum(["user", "project"]).optional(),
+	rosterSource: z.string().optional(),
+	rosterEntry: z.string().optional(),
+	agentDefinitionFile: z.string().optional(),
+	definitionDigest: z.string().optional(),
+	childRosterDigest: z.string().optional(),
+};
+
+const launchFields = {
 	kind: z.enum(["roster", "selected", "plain"]),
 	nativeSessionId: z.string().min(1),
 	harness: z.enum(HARNESSES as [Harness, ...Harness[]]),
@@ -72,57 +77,66 @@ export const launchRecordSchema = z.object({
 	effort: z.string().optional(),
 	resources: resourcesSchema.optional(),
 	rosterFile: z.string().optional(),
-	childRosterDigest: z.string().optional(),
-	rosterSource: z.string().optional(),
-	rosterEntry: z.string().optional(),
-	agentDefinitionFile: z.string().optional(),
-	definitionDigest: z.string().optional(),
-	agentName: z.string().optional(),
-	agentFile: z.string().optional(),
-	agentSource: z.enum(["user", "project"]).optional(),
 	taskName: z.string().optional(),
 	previousControls: z.object({
 		autoApprove: z.boolean(),
 		allowedTools: z.array(z.string()).optional(),
 		disallowedTools: z.array(z.string()).optional(),
 	}),
-	recordedAt: z.number(),
-}) satisfies z.ZodType<LaunchRecord>;
+};
+
+/** A version 1 record (the provenance fields at the top level, and a `recordedAt` nothing read), read as version 2. */
+const version1Schema = z
+	.object({ version: z.literal(1), ...launchFields, ...provenanceFields, recordedAt: z.number() })
+	.transform((v1): LaunchRecord => {
+		const provenance = definedOnly(
+			Object.fromEntries(Object.keys(provenanceFields).map((key) => [key, v1[key as keyof typeof v1]])),
+		);
+		const launch = definedOnly(
+			Object.fromEntries(Object.keys(launchFields).map((key) => [key, v1[key as keyof typeof v1]])),
+		);
+		return { ...(launch as Omit<LaunchRecord, "version" | "provenance">), version: 2, provenance };
+	});
+
+/** Schema of a stored record; entries that do not match (another version, hand-edited) are ignored. */
+export const launchRecordSchema = z.union([
+	z.object({ version: z.literal(2), ...launchFields, provenance: z.object(provenanceFields) }),
+	version1Schema,
+]) satisfies z.ZodType<LaunchRecord, unknown>;
 
 /** The record of a child that ran `spec` and returned `nativeSessionId`. Pure. */
-export function recordFor(spec: LaunchSpec, nativeSessionId: string, now: number): LaunchRecord {
-	const p = spec.provenance;
-	const kind: RecordKind = p.rosterEntry ? "roster" : spec.resources || spec.rosterFile ? "selected" : "plain";
-	const record: LaunchRecord = {
-		version: 1,
+export function recordFor(spec: LaunchSpec, nativeSessionId: string): LaunchRecord {
+	const kind: RecordKind = spec.provenance.rosterEntry
+		? "roster"
+		: spec.resources || spec.rosterFile
+			? "selected"
+			: "plain";
+	// The agent file's current digest describes this launch only; the record keeps what the session started from.
+	const { agentDigest: _current, ...launchProvenance } = spec.provenance;
+	const optional = definedOnly({
+		model: spec.model,
+		effort: spec.effort,
+		resources: spec.selectedResources ?? spec.resources,
+		rosterFile: spec.rosterFile,
+		taskName: spec.taskName,
+	});
+	return {
+		version: 2,
 		kind,
 		nativeSessionId,
 		harness: spec.harness,
 		cwd: spec.cwd,
+		...optional,
+		provenance: definedOnly(launchProvenance),
 		previousControls: {
 			autoApprove: spec.autoApprove,
 			allowedTools: spec.allowedTools,
 			disallowedTools: spec.disallowedTools,
 		},
-		recordedAt: now,
 	};
-	const optional: Partial<LaunchRecord> = {
-		model: spec.model,
-		effort: spec.effort,
-		resources: spec.selectedResources ?? spec.resources,
-		rosterFile: spec.rosterFile,
-		childRosterDigest: p.childRosterDigest,
-		rosterSource: p.rosterSource,
-		rosterEntry: p.rosterEntry,
-		agentDefinitionFile: p.agentDefinitionFile,
-		definitionDigest: p.definitionDigest,
-		agentName: p.agentName,
-		agentFile: p.agentFile,
-		agentSource: p.agentSource,
-		taskName: spec.taskName,
-	};
-	for (const [key, value] of Object.entries(optional)) {
-		if (value !== undefined) (record as unknown as Record<string, unknown>)[key] = value;
-	}
-	return record;
+}
+
+/** `value` without its `undefined` members, so stored records hold only what was set. */
+function definedOnly<T extends object>(value: T): T {
+	return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as T;
 }

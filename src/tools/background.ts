@@ -4,6 +4,7 @@
  */
 import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { Problems } from "../core/problems.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { OutputCaps } from "../runs/delivery.ts";
 import { jobMessage } from "../runs/job-messages.ts";
@@ -30,22 +31,30 @@ export interface JobDelivery {
 }
 
 /**
- * Why a background call must be refused before anything runs, or `undefined` when it may start.
+ * Checks that a background job may start now: the host stays open to receive its result (not `pi -p` or
+ * `--mode json`), the session is not shutting down, and fewer than `maxJobs` jobs run. Adds each reason it
+ * may not to `problems` (README.md "Background jobs").
  * @param maxJobs running jobs allowed at once (setting `limits.max_background_jobs`).
+ * @returns true when the job may start.
  */
-export function backgroundRefusal(
+export function checkBackgroundAllowed(
 	ctx: Pick<ExtensionContext, "mode">,
 	jobs: JobRegistry,
 	maxJobs: number,
-): string | undefined {
+	problems: Problems,
+): boolean {
+	const before = problems.size;
 	if (ctx.mode === "print" || ctx.mode === "json") {
-		return `background: true needs a session that stays open to receive the result, but pi runs in ${ctx.mode} mode (${ctx.mode === "print" ? "-p" : "--mode json"}), which ends after this turn; run the call without background (it then returns its result directly)`;
+		problems.add(
+			`background: true needs a session that stays open to receive the result, but pi runs in ${ctx.mode} mode (${ctx.mode === "print" ? "-p" : "--mode json"}), which ends after this turn; run the call without background (it then returns its result directly)`,
+		);
+	} else if (jobs.closed) problems.add("the session is shutting down; no background job can start");
+	else if (jobs.running >= maxJobs) {
+		problems.add(
+			`${jobs.running} background jobs are running (the limit is ${maxJobs}, setting limits.max_background_jobs); wait for one with subagent_jobs (action "wait") or cancel one, then call again`,
+		);
 	}
-	if (jobs.closed) return "the session is shutting down; no background job can start";
-	if (jobs.running >= maxJobs) {
-		return `${jobs.running} background jobs are running (the limit is ${maxJobs}, setting limits.max_background_jobs); wait for one with subagent_jobs (action "wait") or cancel one, then call again`;
-	}
-	return undefined;
+	return problems.size === before;
 }
 
 export interface BackgroundCall {

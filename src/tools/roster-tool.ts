@@ -5,8 +5,8 @@
 import type { ExtensionCommandContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
 import type { ExtensionState } from "../config/extension-state.ts";
-import type { RosterEntry } from "../config/roster.ts";
-import { LaunchError } from "../core/launch-error.ts";
+import type { RosterEntry } from "../config/roster-entry.ts";
+import { ConfigError } from "../core/config-error.ts";
 import { ROSTER_COMMAND, rosterToolInfo } from "./tool-info.ts";
 
 export interface RosterDetails {
@@ -81,7 +81,7 @@ export function toggleRosterCommand(state: ExtensionState, ctx: ExtensionCommand
 		const toggle = state.toggleRoster();
 		ctx.ui.notify(toggle.message, "info");
 	} catch (error) {
-		if (!(error instanceof LaunchError)) throw error;
+		if (!(error instanceof ConfigError)) throw error;
 		ctx.ui.notify(`/${ROSTER_COMMAND.name}: ${error.message}`, "error");
 	}
 }

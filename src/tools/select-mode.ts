@@ -4,7 +4,7 @@
  */
 
 import type { CallMode } from "../core/child-run.ts";
-import { LaunchError } from "../core/launch-error.ts";
+import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "../launch/child-call.ts";
 import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
@@ -30,10 +30,11 @@ const CALL_KEYS = new Set(["tasks", "chain", "agentScope", "background"]);
 const SINGLE_KEYS = [...CHILD_KEYS, "task", "resume_session_id"] as const;
 
 /**
- * @throws LaunchError listing every problem: no mode or several modes (naming the fields given), a child
- *   with no kind or several, missing task text, `prompt` conflicting with `task`, too many children.
+ * @returns the selected call, or `undefined` with every problem added to `problems`: no mode or several
+ *   modes (naming the fields given), a child with no kind or several, missing task text, `prompt`
+ *   conflicting with `task`, too many children.
  */
-export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall {
+export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Problems): SelectedCall | undefined {
 	const singleFields = SINGLE_KEYS.filter((key) => args[key] !== undefined);
 	const modes: string[] = [];
 	if (singleFields.length > 0) modes.push(`single (${singleFields.join(", ")})`);
@@ -41,15 +42,16 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 	if (args.chain !== undefined) modes.push("chain");
 	if (modes.length !== 1) {
 		const given = Object.keys(args).filter((key) => (args as Record<string, unknown>)[key] !== undefined);
-		throw new LaunchError(
+		problems.add(
 			`give exactly one mode: single ({ agent | roster_entry | agent_type | resume_session_id, task }), parallel ({ tasks: [...] }) or chain ({ chain: [...] }); ${
 				modes.length === 0
 					? `none was given${given.length > 0 ? ` (fields given: ${given.join(", ")})` : ""}`
 					: `got ${modes.join(" and ")}`
 			}`,
 		);
+		return undefined;
 	}
-	const problems: string[] = [];
+	const before = problems.size;
 	let mode: CallMode;
 	let items: ChildArgs[];
 	let prefix: string;
@@ -61,9 +63,9 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 		mode = "parallel";
 		items = args.tasks;
 		prefix = "task";
-		if (items.length === 0) problems.push("tasks: give at least one task");
+		if (items.length === 0) problems.add("tasks: give at least one task");
 		if (items.length > limits.maxParallelTasks) {
-			problems.push(
+			problems.add(
 				`tasks: ${items.length} tasks given, at most ${limits.maxParallelTasks} are allowed per call (setting limits.max_parallel_tasks)`,
 			);
 		}
@@ -71,9 +73,9 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 		mode = "chain";
 		items = args.chain ?? [];
 		prefix = "step";
-		if (items.length === 0) problems.push("chain: give at least one step");
+		if (items.length === 0) problems.add("chain: give at least one step");
 		if (items.length > limits.maxChainSteps) {
-			problems.push(`chain: ${items.length} steps given, at most ${limits.maxChainSteps} are allowed`);
+			problems.add(`chain: ${items.length} steps given, at most ${limits.maxChainSteps} are allowed`);
 		}
 	}
 	if (mode !== "single") {
@@ -81,52 +83,52 @@ export function selectMode(args: SubagentArgs, limits: CallLimits): SelectedCall
 			(key) => !CALL_KEYS.has(key) && (args as Record<string, unknown>)[key] !== undefined,
 		);
 		if (topLevel.length > 0)
-			problems.push(`${topLevel.join(", ")}: in ${mode} mode these go inside each item, not at the top level`);
+			problems.add(`${topLevel.join(", ")}: in ${mode} mode these go inside each item, not at the top level`);
 	}
 	const labels = items.map((_, i) => (prefix ? `${prefix} ${i + 1}` : ""));
-	const calls = items.map((item, i) => toChildCall(item, labels[i] ? `${labels[i]}: ` : "", problems));
+	const calls = items.map((item, i) => toChildCall(item, problems.at(labels[i])));
 	if (mode === "chain" && items[0]?.task?.includes(PREVIOUS_PLACEHOLDER)) {
-		problems.push(`step 1: task uses ${PREVIOUS_PLACEHOLDER}, but there is no previous step`);
+		problems.add(`step 1: task uses ${PREVIOUS_PLACEHOLDER}, but there is no previous step`);
 	}
-	if (problems.length > 0) throw new LaunchError(problems);
+	if (problems.size > before) return undefined;
 	return { mode, calls: calls as ChildCall[], labels };
 }
 
-function toChildCall(item: ChildArgs, where: string, problems: string[]): ChildCall | undefined {
+function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
 	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness).
 	const kinds = CHILD_KEYS.filter(
 		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
 	);
-	const before = problems.length;
+	const before = problems.size;
 	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.
 	if (kinds.length > 1 || (kinds.length === 0 && item.resume_session_id === undefined)) {
-		problems.push(
-			`${where}give exactly one of agent, roster_entry or agent_type (or resume_session_id alone); ${kinds.length === 0 ? "none was given" : `got ${kinds.join(" and ")}`}`,
+		problems.add(
+			`give exactly one of agent, roster_entry or agent_type (or resume_session_id alone); ${kinds.length === 0 ? "none was given" : `got ${kinds.join(" and ")}`}`,
 		);
 	}
-	if (item.prompt !== undefined) problems.push(`${where}give task or prompt, not both with different text`);
-	if (typeof item.task !== "string") problems.push(`${where}task (or prompt) is required`);
-	else if (item.task.trim() === "") problems.push(`${where}task is empty`);
+	if (item.prompt !== undefined) problems.add(`give task or prompt, not both with different text`);
+	if (typeof item.task !== "string") problems.add(`task (or prompt) is required`);
+	else if (item.task.trim() === "") problems.add(`task is empty`);
 	for (const field of ["model", "effort", "task_name", "cwd", "resume_session_id"] as const) {
 		const value = item[field];
-		if (value !== undefined && value.trim() === "") problems.push(`${where}${field} is empty; omit it instead`);
+		if (value !== undefined && value.trim() === "") problems.add(`${field} is empty; omit it instead`);
 	}
 	// Native session ids are plain tokens (pi: [A-Za-z0-9._-]; codex/claude: UUIDs). Anything else, above
 	// all a leading "-", would reach a harness command line as an option (codex: `resume --last`).
 	if (item.resume_session_id !== undefined && !SESSION_ID.test(item.resume_session_id)) {
-		problems.push(
-			`${where}resume_session_id ${JSON.stringify(item.resume_session_id)} is not a native session id (letters, digits, ".", "_" and "-", starting with a letter or digit)`,
+		problems.add(
+			`resume_session_id ${JSON.stringify(item.resume_session_id)} is not a native session id (letters, digits, ".", "_" and "-", starting with a letter or digit)`,
 		);
 	}
 	for (const field of ["allowed_tools", "disallowed_tools"] as const) {
 		for (const tool of item[field] ?? []) {
 			// A rule's own arguments may hold anything (claude: `Bash(git *)`); outside them, one name only.
 			if (tool.trim() === "" || /[\s,]/.test(tool.replace(/\([^)]*\)/g, ""))) {
-				problems.push(`${where}${field}: ${JSON.stringify(tool)} is not a tool name; give one name per list item`);
+				problems.add(`${field}: ${JSON.stringify(tool)} is not a tool name; give one name per list item`);
 			}
 		}
 	}
-	if (problems.length > before) return undefined;
+	if (problems.size > before) return undefined;
 	return {
 		agent: item.agent,
 		rosterEntry: item.roster_entry,

@@ -15,11 +15,12 @@ import type { ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
-import type { Harness } from "../core/launch-spec.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { Problems } from "../core/problems.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
-import { assertHarnessesAccept } from "../launch/validate-specs.ts";
+import { checkHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
@@ -27,7 +28,8 @@ import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
-import { backgroundRefusal, type JobDelivery, startBackground } from "./background.ts";
+import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
+import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
 import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
@@ -78,15 +80,21 @@ function refusal(message: string): AgentToolResult<SubagentDetails> {
 	};
 }
 
-/** Resolves the call into specs and checks each with its adapter; throws LaunchError with every problem. */
+/**
+ * Selects the mode, resolves the call into specs and checks each with its adapter.
+ * @returns the plan, or `undefined` with every problem added to `problems`.
+ */
 async function planCall(
 	deps: SubagentToolDeps,
 	state: LaunchState,
 	limits: EffectiveLimits,
 	params: SubagentArgs,
 	ctx: ExtensionContext,
-): Promise<Plan> {
-	const call = selectMode(params, { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps });
+	problems: Problems,
+): Promise<Plan | undefined> {
+	const limitsOfCall = { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps };
+	const call = selectMode(params, limitsOfCall, problems);
+	if (!call) return undefined;
 	const context: LaunchContext = {
 		cwd: ctx.cwd,
 		agentDir: deps.agentDir,
@@ -111,9 +119,24 @@ async function planCall(
 		context,
 		state.roster,
 		deps.sessions,
+		problems,
 	);
-	assertHarnessesAccept(specs, call.labels, deps.adapters);
+	if (!specs || !checkHarnessesAccept(specs, call.labels, deps.adapters, problems)) return undefined;
 	return { mode: call.mode, specs };
+}
+
+/** One accepted call: what its stages share once the plan stands and its resumed sessions are claimed. */
+interface AcceptedCall {
+	deps: SubagentToolDeps;
+	state: LaunchState;
+	limits: EffectiveLimits;
+	plan: Plan;
+	/** Native sessions this call resumes, claimed for it. */
+	resumed: string[];
+	/** Unique per call (`newArtifactCallId`, never the provider's tool-call id: providers reuse them): names its artifacts. */
+	callId: string;
+	/** Where truncated answers are written in full. */
+	artifacts: string;
 }
 
 async function executeSubagent(
@@ -126,65 +149,41 @@ async function executeSubagent(
 	const state = deps.state();
 	const limits = state.limits;
 	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
-	const backgroundProblem = params.background ? backgroundRefusal(ctx, deps.jobs, limits.maxBackgroundJobs) : undefined;
-	if (backgroundProblem) return refusal(backgroundProblem);
-	let plan: Plan;
-	try {
-		plan = await planCall(deps, state, limits, params, ctx);
-	} catch (error) {
-		if (!(error instanceof LaunchError)) throw error;
-		return refusal(error.message);
+	const problems = new Problems();
+	// Before anything is resolved (no trust prompt) for a job that could not start or deliver its result.
+	if (params.background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+		return refusal(new LaunchError(problems.list).message);
 	}
-	const claim = claimResumes(deps.sessions, plan);
-	if ("refused" in claim) return claim.refused;
-	const resumed = claim.resumed;
-	// Artifact names come from this package, never from the provider's tool-call id (providers reuse them).
-	const callId = newArtifactCallId();
-	const artifacts = artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId());
-	if (params.background) {
-		// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
-		const late = backgroundRefusal(ctx, deps.jobs, limits.maxBackgroundJobs);
-		if (late) {
-			for (const id of resumed) deps.sessions.release(id);
-			return refusal(late);
-		}
-		return startBackground(
-			deps,
-			{
-				mode: plan.mode,
-				label: describePlan(plan),
-				run: (jobSignal, update, onInput, noMoreStarts) =>
-					runPlan(plan, { ...runOptions(deps, state, limits, resumed, jobSignal, update), onInput, noMoreStarts }),
-				caps: limits.caps,
-				artifactDir: artifacts,
-				callId,
-				silent: state.silent,
-			},
-			ctx.ui,
-		);
-	}
-
-	return runForeground(
+	const plan = await planCall(deps, state, limits, params, ctx, problems);
+	// The tool boundary: the collected problems become the one error the model sees.
+	if (!plan) return refusal(new LaunchError(problems.list).message);
+	const claimed = claimResumedSessions(deps.sessions, plan.specs);
+	if ("busy" in claimed) return refusal(claimed.busy);
+	const call: AcceptedCall = {
 		deps,
+		state,
+		limits,
 		plan,
-		callId,
-		(onChildren) => runOptions(deps, state, limits, resumed, signal, onChildren),
-		onUpdate,
-		(children) => buildResultText(plan.mode, children, limits.caps, artifacts, callId),
-	);
+		resumed: claimed.resumed,
+		callId: newArtifactCallId(),
+		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
+	};
+	if (params.background) return startBackgroundJob(call, ctx);
+	return runInForeground(call, signal, onUpdate);
 }
 
 /**
  * Claims every session the plan resumes, atomically: a session that runs (or is about to) is refused, and
  * then nothing stays claimed.
+ * @returns the claimed ids, or `busy`: one line per refused session.
  */
-function claimResumes(
+function claimResumedSessions(
 	sessions: LaunchRecords,
-	plan: Plan,
-): { resumed: string[] } | { refused: AgentToolResult<SubagentDetails> } {
+	specs: readonly LaunchSpec[],
+): { resumed: string[] } | { busy: string } {
 	const resumed: string[] = [];
 	const busy: string[] = [];
-	for (const spec of plan.specs) {
+	for (const spec of specs) {
 		if (spec.session.kind !== "resume") continue;
 		const id = spec.session.nativeSessionId;
 		if (sessions.tryClaim(id)) resumed.push(id);
@@ -192,63 +191,66 @@ function claimResumes(
 	}
 	if (busy.length === 0) return { resumed };
 	for (const id of resumed) sessions.release(id);
-	return {
-		refused: refusal(
-			[...new Set(busy)]
-				.map(
-					(id) =>
-						`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
-				)
-				.join("\n"),
-		),
-	};
+	const lines = [...new Set(busy)].map(
+		(id) =>
+			`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
+	);
+	return { busy: lines.join("\n") };
 }
 
 /**
- * Runs the plan now, streaming throttled progress (bounded `details`) to `onUpdate`, and returns the final
- * result. `resultText` builds the model's text (and writes the artifacts) before `details` are made, so
- * they name the artifact paths.
+ * Starts the call as a background job and answers at once with its id; the result arrives as a follow-up
+ * message. Refused (its resumed sessions released) when the job may no longer start.
  */
-async function runForeground(
-	deps: SubagentToolDeps,
-	plan: Plan,
-	callId: string,
-	options: (onChildren: (children: ChildRun[]) => void) => RunPlanOptions,
-	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
-	resultText: (children: ChildRun[]) => string,
-): Promise<AgentToolResult<SubagentDetails>> {
-	let lastUpdate = 0;
-	let latest: ChildRun[] = [];
-	let pending: ReturnType<typeof setTimeout> | undefined;
-	const flush = () => {
-		pending = undefined;
-		lastUpdate = Date.now();
-		onUpdate?.({
-			content: [{ type: "text", text: progressLine(latest) }],
-			details: { mode: plan.mode, children: latest.map(childDetails) },
-		});
+function startBackgroundJob(call: AcceptedCall, ctx: ExtensionContext): AgentToolResult<SubagentDetails> {
+	const { deps, plan, limits } = call;
+	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
+	const problems = new Problems();
+	if (!checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+		for (const id of call.resumed) deps.sessions.release(id);
+		return refusal(new LaunchError(problems.list).message);
+	}
+	const background: BackgroundCall = {
+		mode: plan.mode,
+		label: describePlan(plan),
+		run: (jobSignal, update, onInput, noMoreStarts) =>
+			runPlan(plan, { ...runOptions(call, jobSignal, update), onInput, noMoreStarts }),
+		caps: limits.caps,
+		artifactDir: call.artifacts,
+		callId: call.callId,
+		silent: call.state.silent,
 	};
+	return startBackground(deps, background, ctx.ui);
+}
+
+/**
+ * Runs the call to its end, sending live progress (bounded `details`) at most every `updateIntervalMs`.
+ * The result text is built (and the artifacts written) before `details` are made, so they name the paths.
+ */
+async function runInForeground(
+	call: AcceptedCall,
+	signal: AbortSignal | undefined,
+	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
+): Promise<AgentToolResult<SubagentDetails>> {
+	const { plan, limits } = call;
+	const progress = throttledProgress(plan.mode, call.deps.updateIntervalMs, onUpdate);
 	let children: ChildRun[];
 	let live: ChildRun[] = [];
 	// Listed while it runs, so the user can talk to its children (`/subagent-send`).
-	const inputs = deps.inputs.open(callId, false, () => live);
+	const inputs = call.deps.inputs.open(call.callId, false, () => live);
 	try {
 		children = await runPlan(plan, {
-			...options((current) => {
+			...runOptions(call, signal, (current) => {
 				live = current;
-				if (!onUpdate) return;
-				latest = current;
-				const wait = deps.updateIntervalMs - (Date.now() - lastUpdate);
-				if (wait <= 0) flush();
-				else pending ??= setTimeout(flush, wait);
+				progress.report(current);
 			}),
 			onInput: inputs.onInput,
 		});
 	} finally {
 		inputs.close();
-		if (pending) clearTimeout(pending);
+		progress.stop();
 	}
-	const text = resultText(children);
+	const text = buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId);
 	return {
 		content: [{ type: "text", text }],
 		details: { mode: plan.mode, children: children.map(childDetails) },
@@ -258,22 +260,20 @@ async function runForeground(
 }
 
 function runOptions(
-	deps: SubagentToolDeps,
-	state: LaunchState,
-	limits: EffectiveLimits,
-	resumed: readonly string[],
+	call: AcceptedCall,
 	signal: AbortSignal | undefined,
 	onChildren: (children: ChildRun[]) => void,
 ): RunPlanOptions {
+	const { deps } = call;
 	return {
 		adapters: deps.adapters as Record<Harness, HarnessAdapter>,
-		baseEnv: filterEnvironment(deps.baseEnv(), state.environment),
-		maxDepth: state.depth.maxDepth,
-		concurrency: limits.concurrency,
+		baseEnv: filterEnvironment(deps.baseEnv(), call.state.environment),
+		maxDepth: call.state.depth.maxDepth,
+		concurrency: call.limits.concurrency,
 		globalLimit: deps.globalLimit(),
 		sessions: deps.sessions,
 		persistRecord: deps.persistRecord,
-		resumed,
+		resumed: call.resumed,
 		signal,
 		onChildren,
 	};
@@ -286,10 +286,4 @@ function describePlan(plan: Plan): string {
 	const spec = plan.specs[0];
 	const who = spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness;
 	return spec.taskName ? `${who} "${spec.taskName}"` : who;
-}
-
-function progressLine(children: ChildRun[]): string {
-	const count = (phase: string) => children.filter((c) => c.phase === phase).length;
-	const done = children.length - count("pending") - count("running");
-	return `subagent: ${done}/${children.length} done, ${count("running")} running, ${count("pending")} pending`;
 }

@@ -163,11 +163,13 @@ function renderChild(container: Container, child: ChildRun, view: ChildView, the
 			container.addChild(new Text(theme.fg("muted", `  … ${result.toolsDropped} earlier tool calls`), 0, 0));
 		}
 		const byId = new Map(tools.map((tool) => [tool.toolCallId, tool]));
-		for (const item of result.transcript) {
+		// Transcript texts are previews; the last one is the final answer, shown in full below.
+		const answerItem = result.finalAnswerWarning ? -1 : result.transcript.findLastIndex((item) => item.kind === "text");
+		for (const [index, item] of result.transcript.entries()) {
 			if (item.kind === "tool") {
 				const tool = byId.get(item.toolCallId);
 				if (tool) container.addChild(toolLine(tool));
-			} else if (item.text !== result.finalAnswer) {
+			} else if (index !== answerItem) {
 				container.addChild(new Text(`  ${theme.fg("dim", oneLine(item.text, 200))}`, 0, 0));
 			}
 		}

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverAgents, formatAgentFileErrors, parseAgentFile } from "../../src/config/agents.ts";
+import { collect } from "../support/problems.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 const agentMd = (frontmatter: string, body = "You are helpful.") => `---\n${frontmatter}\n---\n${body}\n`;
@@ -146,18 +147,21 @@ describe("discoverAgents", () => {
 
 describe("parseAgentFile", () => {
 	it("treats an empty YAML value of an optional field as not set", () => {
-		const result = parseAgentFile(agentMd("name: a\ndescription: d\nmodel:\ntools:"), "/x/a.md", "user");
-		expect(result).toMatchObject({ ok: true, agent: { name: "a", harness: "pi" } });
-		if (result.ok) {
-			expect(result.agent.model).toBeUndefined();
-			expect(result.agent.tools).toBeUndefined();
-		}
+		const { value: agent, problems } = collect((found) =>
+			parseAgentFile(agentMd("name: a\ndescription: d\nmodel:\ntools:"), "/x/a.md", "user", found),
+		);
+		expect(problems).toEqual([]);
+		expect(agent).toMatchObject({ name: "a", harness: "pi" });
+		expect(agent?.model).toBeUndefined();
+		expect(agent?.tools).toBeUndefined();
 	});
 
 	it("rejects a tools value that is neither a string nor a list of strings", () => {
-		const result = parseAgentFile(agentMd("name: a\ndescription: d\ntools: 3"), "/x/a.md", "user");
+		const result = collect((found) =>
+			parseAgentFile(agentMd("name: a\ndescription: d\ntools: 3"), "/x/a.md", "user", found),
+		);
 		expect(result).toEqual({
-			ok: false,
+			value: undefined,
 			problems: ["tools: expected a comma-separated string or a list of strings"],
 		});
 	});

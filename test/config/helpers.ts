@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { LaunchError } from "../../src/core/launch-error.ts";
+import { ConfigError } from "../../src/core/config-error.ts";
 
 export { writeTree } from "../support/files.ts";
 
@@ -19,13 +19,13 @@ afterEach(() => {
 	for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The problems of the LaunchError `fn` throws; throws when `fn` returns, and rethrows any other error. */
+/** The problems of the ConfigError `fn` throws; throws when `fn` returns, and rethrows any other error. */
 export function problemsOf(fn: () => unknown): string[] {
 	try {
 		fn();
 	} catch (error) {
-		if (error instanceof LaunchError) return error.problems;
+		if (error instanceof ConfigError) return error.problems;
 		throw error;
 	}
-	throw new Error("expected a LaunchError");
+	throw new Error("expected a ConfigError");
 }

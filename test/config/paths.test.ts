@@ -2,76 +2,104 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-	literalPathProblem,
-	requireExisting,
+	checkExisting,
+	checkLiteralPath,
+	type PathKind,
 	resolveAdHocCwd,
 	resolveAdHocPath,
-	resolveLexical,
+	resolveExisting,
 	resolveRosterOverride,
 	rosterBaseDir,
 	settingsBaseDir,
 } from "../../src/config/paths.ts";
+import { Problems } from "../../src/core/problems.ts";
+import { collect, problemsFound } from "../support/problems.ts";
 import { tempDir, writeTree } from "./helpers.ts";
+
+/** The problems of `path` as a `kind`, labelled `where`. */
+const existing = (path: string, kind: PathKind, where: string) =>
+	problemsFound((problems) => checkExisting(path, kind, problems.at(where)));
+
+/** An ad-hoc path that must resolve; fails the test when it reports a problem. */
+function adHoc(base: string, raw: string, kind: PathKind): string | undefined {
+	const { value, problems } = collect((found) => resolveAdHocPath(base, raw, kind, found));
+	expect(problems).toEqual([]);
+	return value;
+}
 
 describe("path rules", () => {
 	it("resolves a relative path against the given base without touching the filesystem", () => {
-		expect(resolveLexical("/base/dir", "../x/./y", "cwd")).toBe("/base/x/y");
-		expect(resolveLexical("/base", "/abs/path", "cwd")).toBe("/abs/path");
+		const problems = new Problems();
+		expect(resolveExisting("/base/dir", "../x/./y", "any", problems)).toBe("/base/x/y");
+		expect(resolveExisting("/base", "/abs/path", "any", problems)).toBe("/abs/path");
 	});
 
 	it("rejects ~, URLs and package selectors instead of expanding them", () => {
-		expect(() => resolveLexical("/b", "~/skills", "resources.skills[0]")).toThrow(
-			'resources.skills[0]: "~/skills": "~" is not expanded',
+		const literal = (raw: string) => problemsFound((problems) => checkLiteralPath(raw, problems));
+		expect(
+			problemsFound((problems) => resolveExisting("/b", "~/skills", "any", problems.at("resources.skills[0]"))),
+		).toEqual([
+			'resources.skills[0]: "~/skills": "~" is not expanded; write an absolute path or one relative to the documented base directory',
+		]);
+		expect(literal("https://example.com/x")).toEqual([
+			expect.stringMatching(/URLs and package selectors are not supported/),
+		]);
+		expect(literal("npm:some-package")).toEqual([
+			expect.stringMatching(/URLs and package selectors are not supported/),
+		]);
+		expect(literal("")).toEqual(["path must not be empty"]);
+		expect(literal("./skills/review")).toEqual([]);
+		expect(() => resolveRosterOverride("~/roster.json", "/w")).toThrow(
+			'PI_AGENTSHELL_ROSTER_FILE: "~/roster.json": "~" is not expanded',
 		);
-		expect(literalPathProblem("https://example.com/x")).toMatch(/URLs and package selectors are not supported/);
-		expect(literalPathProblem("npm:some-package")).toMatch(/URLs and package selectors are not supported/);
-		expect(literalPathProblem("")).toBe("path must not be empty");
-		expect(literalPathProblem("./skills/review")).toBeNull();
 	});
 
 	it("takes $VAR literally and says so when the path does not exist", () => {
 		const dir = tempDir();
-		expect(() => resolveAdHocPath(dir, "$HOME/skills", "any", "resources.skills[0]")).toThrow(
+		expect(
+			problemsFound((problems) => resolveAdHocPath(dir, "$HOME/skills", "any", problems.at("resources.skills[0]"))),
+		).toEqual([
 			`resources.skills[0]: ${join(dir, "$HOME/skills")} does not exist (environment variables are not expanded)`,
-		);
+		]);
 	});
 
 	it("checks existence and kind with precise errors", () => {
 		const dir = tempDir();
 		writeTree(dir, { "file.txt": "x" });
-		expect(() => requireExisting(join(dir, "file.txt"), "file", "roster_file")).not.toThrow();
-		expect(() => requireExisting(dir, "dir", "cwd")).not.toThrow();
-		expect(() => requireExisting(dir, "any", "skill")).not.toThrow();
-		expect(() => requireExisting(dir, "file", "roster_file")).toThrow(`roster_file: ${dir} is not a regular file`);
-		expect(() => requireExisting(join(dir, "file.txt"), "dir", "cwd")).toThrow(
-			`cwd: ${join(dir, "file.txt")} is not a directory`,
-		);
-		expect(() => requireExisting(join(dir, "nope"), "any", "skill")).toThrow(
-			`skill: ${join(dir, "nope")} does not exist`,
-		);
+		expect(existing(join(dir, "file.txt"), "file", "roster_file")).toEqual([]);
+		expect(existing(dir, "dir", "cwd")).toEqual([]);
+		expect(existing(dir, "any", "skill")).toEqual([]);
+		expect(existing(dir, "file", "roster_file")).toEqual([`roster_file: ${dir} is not a regular file`]);
+		expect(existing(join(dir, "file.txt"), "dir", "cwd")).toEqual([`cwd: ${join(dir, "file.txt")} is not a directory`]);
+		expect(existing(join(dir, "nope"), "any", "skill")).toEqual([`skill: ${join(dir, "nope")} does not exist`]);
 	});
 
 	it("resolves an ad-hoc cwd against the tool context cwd and requires a directory", () => {
 		const dir = tempDir();
 		writeTree(dir, { "project/sub/README.md": "x" });
-		expect(resolveAdHocCwd(join(dir, "project"), undefined)).toBe(join(dir, "project"));
-		expect(resolveAdHocCwd(join(dir, "project"), "sub")).toBe(join(dir, "project/sub"));
-		expect(() => resolveAdHocCwd(dir, "missing")).toThrow(`cwd: ${join(dir, "missing")} does not exist`);
+		const problems = new Problems();
+		expect(resolveAdHocCwd(join(dir, "project"), undefined, problems)).toBe(join(dir, "project"));
+		expect(resolveAdHocCwd(join(dir, "project"), "sub", problems)).toBe(join(dir, "project/sub"));
+		expect(problems.list).toEqual([]);
+		expect(collect((found) => resolveAdHocCwd(dir, "missing", found))).toEqual({
+			value: undefined,
+			problems: [`cwd: ${join(dir, "missing")} does not exist`],
+		});
 	});
 
 	it("resolves ad-hoc resources and roster_file against the effective child cwd", () => {
 		const dir = tempDir();
 		writeTree(dir, { "child/roster.json": "{}", "child/skills/a/SKILL.md": "a" });
-		const childCwd = resolveAdHocCwd(dir, "child");
-		expect(resolveAdHocPath(childCwd, "roster.json", "file", "roster_file")).toBe(join(dir, "child/roster.json"));
-		expect(resolveAdHocPath(childCwd, "./skills/a", "any", "resources.skills[0]")).toBe(join(dir, "child/skills/a"));
+		const childCwd = join(dir, "child");
+		expect(adHoc(childCwd, "roster.json", "file")).toBe(join(dir, "child/roster.json"));
+		expect(adHoc(childCwd, "./skills/a", "any")).toBe(join(dir, "child/skills/a"));
 	});
 
 	it("keeps symlinked paths lexical", () => {
 		const dir = tempDir();
 		writeTree(dir, { "real/roster.json": "{}" });
 		symlinkSync(join(dir, "real"), join(dir, "alias"));
-		expect(resolveAdHocPath(dir, "alias/roster.json", "file", "roster_file")).toBe(join(dir, "alias/roster.json"));
+		expect(adHoc(dir, "alias/roster.json", "file")).toBe(join(dir, "alias/roster.json"));
 		expect(rosterBaseDir(join(dir, "alias/roster.json"))).toBe(join(dir, "alias"));
 	});
 

@@ -2,18 +2,22 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadRosterFile, type RosterEntry, recheckNormalizedEntry, settingsDigest } from "../../src/config/roster.ts";
-import { LaunchError } from "../../src/core/launch-error.ts";
+import { loadRosterFile } from "../../src/config/roster.ts";
+import type { RosterEntry } from "../../src/config/roster-entry.ts";
+import { recheckNormalizedEntry } from "../../src/config/roster-normalized.ts";
+import { settingsDigest } from "../../src/config/settings-digest.ts";
+import { ConfigError } from "../../src/core/config-error.ts";
+import { problemsFound } from "../support/problems.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/config/rosters");
 const invalid = (name: string) => join(fixtures, "invalid", name);
 
-function loadError(file: string): LaunchError {
+function loadError(file: string): ConfigError {
 	try {
 		loadRosterFile(file);
 	} catch (error) {
-		if (error instanceof LaunchError) return error;
+		if (error instanceof ConfigError) return error;
 		throw error;
 	}
 	throw new Error(`expected ${file} to be rejected`);
@@ -354,48 +358,44 @@ describe("snapshot digests and recheckNormalizedEntry", () => {
 	it("passes when the child definition is unchanged, whatever its formatting", () => {
 		const { entry, childFile } = setup();
 		writeFileSync(childFile, JSON.stringify(def("child", { effort: "low" })));
-		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+		expect(problemsFound((problems) => recheckNormalizedEntry(entry, problems))).toEqual([]);
 	});
 
 	it("passes when only the child's own roster changed (read at its launch)", () => {
 		const { entry, childFile } = setup();
 		writeTree(dirname(childFile), { "agent.json": def("child", { effort: "low" }, ["./agent.json"]) });
-		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+		expect(problemsFound((problems) => recheckNormalizedEntry(entry, problems))).toEqual([]);
 	});
 
 	it("fails naming the file and /reload when the child definition changed", () => {
 		const { entry, childFile } = setup();
 		writeTree(dirname(childFile), { "agent.json": def("child", { effort: "high" }) });
-		expect(() => recheckNormalizedEntry(entry)).toThrow(
-			new RegExp(`^${childFile}: the agent definition of roster entry "child" changed after load; run /reload`),
-		);
+		expect(problemsFound((problems) => recheckNormalizedEntry(entry, problems))).toEqual([
+			expect.stringMatching(
+				new RegExp(`^${childFile}: the agent definition of roster entry "child" changed after load; run /reload`),
+			),
+		]);
 	});
 
 	it("fails naming the file and /reload when the child definition was deleted", () => {
 		const { entry, childFile } = setup();
 		rmSync(childFile);
-		expect(() => recheckNormalizedEntry(entry)).toThrow(/was deleted after load; run \/reload/);
+		expect(problemsFound((problems) => recheckNormalizedEntry(entry, problems))).toEqual([
+			expect.stringMatching(/was deleted after load; run \/reload/),
+		]);
 	});
 
 	it("fails listing the problems when the child definition became invalid", () => {
 		const { entry, childFile } = setup();
 		writeFileSync(childFile, "{");
-		const error = (() => {
-			try {
-				recheckNormalizedEntry(entry);
-			} catch (e) {
-				return e as LaunchError;
-			}
-		})();
-		expect(error?.problems[0]).toMatch(
-			/is no longer valid; fix it \(and if you changed its agent settings, run \/reload/,
-		);
-		expect(error?.problems[1]).toMatch(new RegExp(`^${childFile}: malformed JSON`));
+		const problems = problemsFound((found) => recheckNormalizedEntry(entry, found));
+		expect(problems[0]).toMatch(/is no longer valid; fix it \(and if you changed its agent settings, run \/reload/);
+		expect(problems[1]).toMatch(new RegExp(`^${childFile}: malformed JSON`));
 	});
 
 	it("ignores entries that do not come from an agent file", () => {
 		const entry: RosterEntry = { name: "x", description: "d", harness: "pi", model: "m", effort: "e", digest: "" };
-		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+		expect(problemsFound((problems) => recheckNormalizedEntry(entry, problems))).toEqual([]);
 	});
 
 	it("computes the same digest for the same settings in any key order", () => {
@@ -414,6 +414,6 @@ describe("snapshot digests and recheckNormalizedEntry", () => {
 		const [entry] = loadRosterFile(join(dir, "p/agent.json")).entries;
 		mkdirSync(join(dir, "c"), { recursive: true });
 		writeTree(dir, { "c/agent.json": def("c", { resources: { skills: [], mcp_servers: null } }) });
-		expect(() => recheckNormalizedEntry(entry)).not.toThrow();
+		expect(problemsFound((problems) => recheckNormalizedEntry(entry, problems))).toEqual([]);
 	});
 });

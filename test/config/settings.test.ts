@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { rosterFromSettings } from "../../src/config/roster.ts";
+import { rosterFromSettings } from "../../src/config/roster-inline.ts";
 import {
 	DEFAULT_SETTINGS,
 	loadSettings,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import { createClaudeAdapter } from "../../src/harness/claude/adapter.ts";
-import { startProcess } from "../../src/process/spawn.ts";
+import { startProcess } from "../../src/process/start-process.ts";
 import { applyEnvOverrides } from "../../src/runs/child-env.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import { type E2eEnv, runOf, runTwoTurns, startE2eEnv, textOf } from "../support/e2e-env.ts";

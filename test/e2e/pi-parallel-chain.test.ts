@@ -4,10 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
+import { Gate } from "../support/gate.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 import { peakInFlight } from "../support/request-log.ts";
 
 let env: E2eEnv;
+
+/**
+ * Releases `total` gated requests one at a time, each only once `limit` of them (or all that are left) are
+ * held at the same time: the limit is reached, and never exceeded while the releases go on.
+ */
+async function releaseAll(gate: Gate, total: number, limit: number): Promise<void> {
+	for (let released = 0; released < total; released++) {
+		await gate.waitHeld(Math.min(limit, total - released));
+		expect(gate.held).toBeLessThanOrEqual(limit);
+		gate.releaseOne();
+	}
+}
 
 beforeAll(async () => {
 	env = await startE2eEnv({ agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
@@ -46,20 +59,24 @@ describe("parallel calls", () => {
 		mkdirSync(dirname(settingsFile), { recursive: true });
 		writeFileSync(settingsFile, JSON.stringify({ limits: { concurrency: 2 } }));
 		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		const gate = new Gate();
+		const unroute = env.server.route(gate.rule("bounded ", (request) => ({ text: `${request.lastUserText} done` })));
 		try {
 			const before = env.server.requests.length;
-			for (const n of [1, 2, 3, 4, 5])
-				env.server.scriptFor(`bounded ${n}`, { text: `bounded ${n} done`, delayMs: 1_000 });
-			const { result } = await session.callTool<SubagentDetails>("subagent", {
+			const call = session.callTool<SubagentDetails>("subagent", {
 				tasks: [1, 2, 3, 4, 5].map((n) => ({ agent: "echo", task: `bounded ${n}` })),
 			});
+			// The limit is reached (two held at once), then each release lets exactly one more start.
+			await releaseAll(gate, 5, 2);
+			const { result } = await call;
 			expect(result.details.children.map((c) => c.result?.finalAnswer)).toEqual(
 				[1, 2, 3, 4, 5].map((n) => `bounded ${n} done`),
 			);
 			const ours = env.server.requests.slice(before);
 			expect(ours).toHaveLength(5);
-			expect(peakInFlight(ours)).toBe(2);
+			expect(peakInFlight(ours)).toBeLessThanOrEqual(2);
 		} finally {
+			unroute();
 			session.dispose();
 			rmSync(settingsFile);
 		}
@@ -67,23 +84,29 @@ describe("parallel calls", () => {
 
 	it("finishes two parallel calls made in the same assistant turn under the global limit", async () => {
 		const before = env.server.requests.length;
-		const tasks = (prefix: string) => [1, 2, 3].map((n) => ({ agent: "echo", task: `${prefix} item ${n}` }));
-		for (const prefix of ["left", "right"]) {
-			for (const n of [1, 2, 3])
-				env.server.scriptFor(`${prefix} item ${n}`, { text: `${prefix} ${n} done`, delayMs: 1_500 });
+		const gate = new Gate();
+		const unroute = env.server.route(gate.rule("gated ", (request) => ({ text: `${request.lastUserText} done` })));
+		try {
+			const tasks = (prefix: string) => [1, 2, 3].map((n) => ({ agent: "echo", task: `gated ${prefix} item ${n}` }));
+			const calls = env.session.callTools([
+				{ name: "subagent", args: { tasks: tasks("left") } },
+				{ name: "subagent", args: { tasks: tasks("right") } },
+			]);
+			// Four held at once: both calls run together (a lone call has only 3 tasks), up to the shared limit of 4.
+			await releaseAll(gate, 6, 4);
+			const outcomes = await calls;
+			for (const [i, prefix] of ["left", "right"].entries()) {
+				const details = outcomes[i].result.details as SubagentDetails;
+				expect(details.children.map((c) => c.result?.finalAnswer)).toEqual(
+					[1, 2, 3].map((n) => `gated ${prefix} item ${n} done`),
+				);
+			}
+			const ours = env.server.requests.slice(before);
+			expect(ours).toHaveLength(6);
+			expect(peakInFlight(ours)).toBeLessThanOrEqual(4);
+		} finally {
+			unroute();
 		}
-		const outcomes = await env.session.callTools([
-			{ name: "subagent", args: { tasks: tasks("left") } },
-			{ name: "subagent", args: { tasks: tasks("right") } },
-		]);
-		for (const [i, prefix] of ["left", "right"].entries()) {
-			const details = outcomes[i].result.details as SubagentDetails;
-			expect(details.children.map((c) => c.result?.finalAnswer)).toEqual([1, 2, 3].map((n) => `${prefix} ${n} done`));
-		}
-		const ours = env.server.requests.slice(before);
-		expect(ours).toHaveLength(6);
-		// Both calls ran at once (a lone call has only 3 tasks), capped by the shared limit of 4.
-		expect(peakInFlight(ours)).toBe(4);
 	});
 
 	it("kills every running child on abort, and queued tasks never reach the model", async () => {

@@ -4,6 +4,7 @@ import type { Component } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv } from "../support/e2e-env.ts";
+import { Gate } from "../support/gate.ts";
 
 let env: E2eEnv;
 
@@ -75,19 +76,33 @@ describe("rendering through the registered tool's renderers", () => {
 	});
 
 	it("shows each running child's phase and elapsed time, a live headline, and no model until one is reported", async () => {
-		env.server.scriptFor("render slow", { text: "slow answer", delayMs: 800 });
+		// The slow child's request is held until an update has shown the fast one completed beside it.
+		const gate = new Gate();
+		const unroute = env.server.route(gate.rule("render slow", () => ({ text: "slow answer" })));
 		env.server.scriptFor("render fast", { text: "fast answer" });
-		const { result, updates } = await env.session.callTool<SubagentDetails>("subagent", {
+		const isLive = (details: SubagentDetails | undefined) =>
+			details?.children.some((c) => c.phase === "running") === true &&
+			details.children.some((c) => c.phase === "completed");
+		let showLive = () => {};
+		const shown = new Promise<void>((resolve) => {
+			showLive = resolve;
+		});
+		const stop = env.session.onToolUpdate((partial) => {
+			if (isLive(partial.details as SubagentDetails | undefined)) showLive();
+		});
+		const call = env.session.callTool<SubagentDetails>("subagent", {
 			tasks: [
 				{ agent: "echo", task: "render slow", task_name: "slow" },
 				{ agent: "echo", task: "render fast", task_name: "fast" },
 			],
 		});
-		const live = updates.find(
-			(u) =>
-				u.details.children.some((c) => c.phase === "running") &&
-				u.details.children.some((c) => c.phase === "completed"),
-		);
+		await gate.waitHeld(1);
+		await shown;
+		gate.releaseOne();
+		const { result, updates } = await call;
+		stop();
+		unroute();
+		const live = updates.find((u) => isLive(u.details));
 		expect(live).toBeDefined();
 		const collapsed = render(live as AgentToolResult<SubagentDetails>, false, true);
 		expect(collapsed).toContain("<warning>⏳</> <muted>1. </><accent>echo</>");

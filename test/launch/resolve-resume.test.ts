@@ -11,6 +11,7 @@ import type { LaunchRecord } from "../../src/sessions/launch-record.ts";
 import { recordFor } from "../../src/sessions/launch-record.ts";
 import { LaunchRecords } from "../../src/sessions/launch-records.ts";
 import { launchSpec, UNUSED_LIMITS } from "../support/launch-spec.ts";
+import { collect } from "../support/problems.ts";
 
 const cwd = mkdtempSync(join(tmpdir(), "resume-policy-"));
 const context: LaunchContext = {
@@ -24,14 +25,15 @@ const context: LaunchContext = {
 };
 
 function resolve(call: Partial<ChildCall>, records: LaunchRecords) {
-	const problems: string[] = [];
-	const spec = resolveResumeCall(
-		{ task: "next", ...call } as ChildCall,
-		records,
-		{ enabled: false },
-		context,
-		problems,
-		() => undefined,
+	const { value: spec, problems } = collect((found) =>
+		resolveResumeCall(
+			{ task: "next", ...call } as ChildCall,
+			records,
+			{ enabled: false },
+			context,
+			found,
+			() => undefined,
+		),
 	);
 	return { spec, problems };
 }
@@ -44,7 +46,7 @@ function withRecord(record: LaunchRecord): LaunchRecords {
 
 describe("resume policy", () => {
 	it("refuses a session that is running now", () => {
-		const records = withRecord(recordFor(launchSpec({ harness: "pi", cwd }), "live", 1));
+		const records = withRecord(recordFor(launchSpec({ harness: "pi", cwd }), "live"));
 		records.claim("live");
 		const { spec, problems } = resolve({ resumeSessionId: "live" }, records);
 		expect(spec).toBeUndefined();
@@ -57,7 +59,6 @@ describe("resume policy", () => {
 		const saved = recordFor(
 			launchSpec({ harness: "codex", cwd, model: "m1", effort: "low", autoApprove: true, disallowedTools: ["x"] }),
 			"plain-1",
-			1,
 		);
 		const { spec, problems } = resolve({ resumeSessionId: "plain-1", effort: "high" }, withRecord(saved));
 		expect(problems).toEqual([]);
@@ -74,7 +75,7 @@ describe("resume policy", () => {
 
 	it("keeps a selected session's resources and lets its model change", () => {
 		const resources = { ...DEFAULT_RESOURCES, include_instruction_files: false };
-		const saved = recordFor(launchSpec({ harness: "pi", cwd, model: "m1", resources }), "sel-1", 1);
+		const saved = recordFor(launchSpec({ harness: "pi", cwd, model: "m1", resources }), "sel-1");
 		const { spec, problems } = resolve({ resumeSessionId: "sel-1", model: "m2" }, withRecord(saved));
 		expect(problems).toEqual([]);
 		expect(spec?.resources).toEqual(resources);
@@ -88,7 +89,7 @@ describe("resume policy", () => {
 	});
 
 	it("refuses to add resources to a plain session", () => {
-		const saved = recordFor(launchSpec({ harness: "pi", cwd }), "plain-2", 1);
+		const saved = recordFor(launchSpec({ harness: "pi", cwd }), "plain-2");
 		const { problems } = resolve({ resumeSessionId: "plain-2", resources: { extensions: [] } }, withRecord(saved));
 		expect(problems).toEqual([
 			'resume_session_id "plain-2": the session was started without resources or a child roster; they cannot be added on resume, start a new session',
@@ -99,7 +100,6 @@ describe("resume policy", () => {
 		const saved = recordFor(
 			launchSpec({ harness: "pi", cwd, provenance: { rosterEntry: "owner", rosterSource: "/r.json" } }),
 			"ros-1",
-			1,
 		);
 		const { problems } = resolve({ resumeSessionId: "ros-1" }, withRecord(saved));
 		expect(problems).toEqual(['resume_session_id "ros-1": the roster could not be loaded: no roster']);

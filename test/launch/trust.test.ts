@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { readApproveFlag, type TrustInputs, trustPolicy } from "../../src/launch/trust.ts";
+import { Problems } from "../../src/core/problems.ts";
+import {
+	ConsentRecord,
+	checkTrusted,
+	type ProjectControlled,
+	readApproveFlag,
+	type TrustGate,
+	type TrustInputs,
+	trustPolicy,
+} from "../../src/launch/trust.ts";
 
 const inputs = (overrides: Partial<TrustInputs>): TrustInputs => ({
 	parentCwd: "/repo",
@@ -50,5 +59,70 @@ describe("explicit trust per directory", () => {
 		expect(readApproveFlag(["node", "pi", "-p", "x"])).toBeUndefined();
 		expect(readApproveFlag(["node", "pi", "--approve"])).toBe(true);
 		expect(readApproveFlag(["node", "pi", "-a", "-na"])).toBe(false);
+	});
+});
+
+describe("checkTrusted", () => {
+	const SCOUT: ProjectControlled = {
+		what: 'project agent "scout"',
+		file: "/p/.pi/agents/scout.md",
+		projectDir: "/p",
+		digest: "d1",
+	};
+	const gate = (fields: Partial<TrustGate>): TrustGate => ({
+		trust: () => false,
+		consents: new ConsentRecord(),
+		agentDir: "/a",
+		...fields,
+	});
+	const check = async (items: ProjectControlled[], context: TrustGate) => {
+		const problems = new Problems();
+		const ok = await checkTrusted(items, context, problems);
+		return { ok, problems: [...problems.list] };
+	};
+
+	it("passes without asking when nothing is project-controlled or the project is explicitly trusted", async () => {
+		const asked: string[] = [];
+		const confirm = async (title: string) => {
+			asked.push(title);
+			return false;
+		};
+		expect(await check([], gate({ confirm }))).toEqual({ ok: true, problems: [] });
+		expect(await check([SCOUT], gate({ confirm, trust: (dir) => dir === "/p" }))).toEqual({ ok: true, problems: [] });
+		expect(asked).toEqual([]);
+	});
+
+	it("refuses with no UI to ask, naming the definition, its project and how to grant trust (fail closed)", async () => {
+		const { ok, problems } = await check([SCOUT], gate({}));
+		expect(ok).toBe(false);
+		expect(problems).toEqual([
+			expect.stringContaining(
+				'refused to run project agent "scout" (/p/.pi/agents/scout.md): it is project-controlled, /p is not explicitly trusted',
+			),
+		]);
+		expect(problems[0]).toContain("/a/trust.json");
+	});
+
+	it("asks once for the same content: a confirmation is kept, a changed digest asks again", async () => {
+		let asked = 0;
+		const context = gate({
+			confirm: async () => {
+				asked += 1;
+				return true;
+			},
+		});
+		expect((await check([SCOUT], context)).ok).toBe(true);
+		expect((await check([SCOUT], context)).ok).toBe(true);
+		expect(asked).toBe(1);
+		expect((await check([{ ...SCOUT, digest: "d2" }], context)).ok).toBe(true);
+		expect(asked).toBe(2);
+	});
+
+	it("refuses when the user declines, and keeps no consent", async () => {
+		const context = gate({ confirm: async () => false });
+		const declined = await check([SCOUT], context);
+		expect(declined.ok).toBe(false);
+		expect(declined.problems).toEqual([expect.stringContaining('declined to run project agent "scout"')]);
+		expect(context.consents.has(SCOUT)).toBe(false);
 	});
 });

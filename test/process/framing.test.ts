@@ -55,6 +55,17 @@ describe("framing", () => {
 		expect(diagnostics).toEqual([]);
 	});
 
+	it("joins a line spread over many chunks once, into one record", async () => {
+		const long = `{"t":"${"€".repeat(100_000)}"}`;
+		const bytes = Buffer.from(`{"a":1}\n${long}\n{"b":2}\n`);
+		const chunks: Buffer[] = [];
+		// 7-byte chunks: records and 3-byte characters straddle every boundary.
+		for (let at = 0; at < bytes.length; at += 7) chunks.push(bytes.subarray(at, at + 7));
+		const { records, faults } = await frame(chunks, 1024 * 1024);
+		expect(faults).toEqual([]);
+		expect(records).toEqual([{ a: 1 }, JSON.parse(long), { b: 2 }]);
+	});
+
 	it("reports an over-long record with its size and keeps reading", async () => {
 		const long = `{"t":"${"x".repeat(200)}"}`;
 		const { records, faults, diagnostics } = await frame([`{"a":1}\n${long}\n{"b":2}\n`], 100);

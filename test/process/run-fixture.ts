@@ -4,7 +4,7 @@
  * of sleeping.
  */
 import { fileURLToPath } from "node:url";
-import { startProcess } from "../../src/process/spawn.ts";
+import { startProcess } from "../../src/process/start-process.ts";
 import type { ChildCommand, ProcessOptions, ProcessOutcome, RunningProcess } from "../../src/process/types.ts";
 import { SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { isAlive } from "../support/processes.ts";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { startProcess } from "../../src/process/spawn.ts";
+import { startProcess } from "../../src/process/start-process.ts";
 import { SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { fixture, ofType, run } from "./run-fixture.ts";
 
@@ -32,7 +32,8 @@ describe("startProcess: start, stdin, environment", () => {
 		const { records, done } = run(fixture("echo", ["--flag", "@file", "two words"], { env, cwd }));
 		await done;
 		const echo = records.find(ofType("echo"));
-		expect(echo?.env).toEqual(env);
+		// Plus the run marker, the one variable the process layer adds (SECURITY.md, "Processes").
+		expect(echo?.env).toEqual({ ...env, PI_NATIVE_SUBAGENTS_RUN: expect.stringMatching(/^\d+-[0-9a-f]{8}\/\d+$/) });
 		expect(echo?.args).toEqual(["--flag", "@file", "two words"]);
 		expect(echo?.cwd).toBe(cwd);
 	});

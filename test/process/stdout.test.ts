@@ -36,6 +36,25 @@ describe("startProcess: stdout", () => {
 		expect(records[1].delta).toBe("after");
 	});
 
+	it("delivers a 20 MB single-line record intact", async () => {
+		const size = 20 * 1024 * 1024;
+		const { records, done } = run(fixture("long-line", [String(size)]), {
+			limits: { maxLineBytes: 64 * 1024 * 1024, timeoutMs: 60_000 },
+		});
+		const outcome = await done;
+		expect(outcome).toMatchObject({ end: "exited", exitCode: 0, protocolFaults: [] });
+		expect(records.map((record) => record.type)).toEqual([
+			"session",
+			"message_update",
+			"message_update",
+			"agent_settled",
+		]);
+		const delta = records[1].delta as string;
+		expect(delta.length).toBe(size);
+		expect(/^x+$/.test(delta)).toBe(true);
+		expect(records[2].delta).toBe("after");
+	});
+
 	it("reports output cut off mid-record", async () => {
 		const { records, done } = run(fixture("cut-off"));
 		const outcome = await done;

@@ -107,8 +107,19 @@ describe("startProcess: ending the process group", () => {
 		await waitUntilGone(grandchild);
 	});
 
-	it("ends the run after the drain when a process outside the group holds stdout open", async () => {
-		const { records, waitForRecord, done } = run(fixture("grandchild", ["exit", "own-group"]), {
+	it("kills a setsid grandchild that holds stdout open after the child exits 0 by itself", async () => {
+		const { waitForRecord, done } = run(fixture("grandchild", ["exit", "own-group"]), { limits: { drainMs: 10_000 } });
+		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;
+		strays.push(grandchild);
+		const outcome = await done;
+		expect(outcome).toMatchObject({ end: "exited", exitCode: 0 });
+		// The leader-exit sweep found it by its run marker and closed the pipe: the drain was not waited out.
+		expect(outcome.durationMs).toBeLessThan(5000);
+		await waitUntilGone(grandchild);
+	});
+
+	it("ends the run after the drain when an unmarked process outside the group holds stdout open", async () => {
+		const { records, waitForRecord, done } = run(fixture("grandchild", ["exit", "own-group-clean-env"]), {
 			limits: { drainMs: 300 },
 		});
 		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;

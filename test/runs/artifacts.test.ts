@@ -47,7 +47,7 @@ describe("artifact files", () => {
 		expect("error" in written && written.error).toMatch(/^could not write the full answer to .*call-2\.md: /);
 		expect(readdirSync(dir)).toEqual(["call-2.md"]);
 
-		const run = runResult("line\n".repeat(50));
+		const run = runResult({ finalAnswer: "line\n".repeat(50) });
 		const delivery = deliverAnswer(run, { maxBytes: 100, maxLines: 5 }, dir, "call-2");
 		expect(delivery.text).toContain("[answer truncated: 5 of ");
 		expect(delivery.text).toContain(`could not write the full answer to ${join(dir, "call-2.md")}`);

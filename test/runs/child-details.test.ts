@@ -9,7 +9,8 @@ const wide = (count: number) => "中".repeat(count);
 describe("bounded details", () => {
 	it("keeps one child under MAX_CHILD_DETAILS_BYTES whatever the child printed, and counts what it left out", () => {
 		const answer = wide(1_000_000);
-		const run = runResult(answer, {
+		const run = runResult({
+			finalAnswer: answer,
 			task: wide(200_000),
 			error: wide(100_000),
 			finalAnswerWarning: wide(10_000),
@@ -61,7 +62,7 @@ describe("bounded details", () => {
 			harness: "codex",
 			task: "t",
 			phase: "completed",
-			result: runResult("short answer"),
+			result: runResult({ finalAnswer: "short answer" }),
 		};
 		expect(childDetails(child)).toEqual(child);
 	});

@@ -2,12 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { RunResult } from "../../src/core/run-result.ts";
 import { deliverAnswer } from "../../src/runs/delivery.ts";
 import { runResult } from "../support/run-result.ts";
 
 const base = mkdtempSync(join(tmpdir(), "delivery-"));
 
-const result = (finalAnswer: string) => runResult(finalAnswer, { cwd: base });
+const result = (finalAnswer: string): RunResult => runResult({ finalAnswer, cwd: base });
 
 const caps = { maxBytes: 1000, maxLines: 10 };
 

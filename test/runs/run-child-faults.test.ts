@@ -5,36 +5,17 @@
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import type { RunResult } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
+import { answer, delta, PI_SCRIPT, session, settled } from "../support/pi-script.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 
-const FIXTURE = resolve(import.meta.dirname, "../support/fault-cli/pi-script.mjs");
 const scratch = mkdtempSync(join(tmpdir(), "run-faults-"));
-
-const session = { emit: { type: "session", id: "scripted-session" } };
-const answer = (text: string) => ({
-	emit: {
-		type: "message_end",
-		message: {
-			role: "assistant",
-			content: [{ type: "text", text }],
-			provider: "fake",
-			model: "fake-model",
-			usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0.001 } },
-			stopReason: "stop",
-		},
-	},
-});
-const delta = (text: string) => ({
-	emit: { type: "message_update", assistantMessageEvent: { type: "text_delta", delta: text } },
-});
-const settled = { emit: { type: "agent_settled", aborted: false } };
 
 const spec = (limits: Partial<LaunchSpec["limits"]> = {}): LaunchSpec =>
 	launchSpec({
@@ -54,7 +35,7 @@ function run(
 	} = {},
 ) {
 	const adapter = createPiAdapter({
-		invocation: () => ({ file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] }),
+		invocation: () => ({ file: process.execPath, args: [PI_SCRIPT, JSON.stringify(actions)] }),
 		sessionDir: join(scratch, "sessions"),
 		agentDir: scratch,
 	});

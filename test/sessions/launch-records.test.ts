@@ -4,7 +4,7 @@ import { LaunchRecords } from "../../src/sessions/launch-records.ts";
 import { launchSpec, resources } from "../support/launch-spec.ts";
 
 const record = (id: string, model: string): LaunchRecord =>
-	recordFor(launchSpec({ harness: "pi", cwd: "/w", model }), id, 1);
+	recordFor(launchSpec({ harness: "pi", cwd: "/w", model }), id);
 const entry = (data: unknown) => ({ type: "custom", customType: LAUNCH_RECORD_TYPE, data });
 
 describe("launch records", () => {
@@ -14,11 +14,13 @@ describe("launch records", () => {
 			entry(record("a", "m1")),
 			{ type: "custom", customType: "other", data: record("b", "m") },
 			entry({ version: 2, nativeSessionId: "c" }),
+			entry({ ...record("d", "m"), version: 3 }),
 			entry(record("a", "m2")),
 		]);
 		expect(records.get("a")?.model).toBe("m2");
 		expect(records.get("b")).toBeUndefined();
 		expect(records.get("c")).toBeUndefined();
+		expect(records.get("d")).toBeUndefined();
 	});
 
 	it("keeps known records when tree navigation adds another branch, and forgets them on rebuild", () => {
@@ -36,13 +38,12 @@ describe("launch records", () => {
 		const selected = recordFor(
 			launchSpec({ harness: "pi", cwd: "/w", resources: resources({ mcp_servers: [] }) }),
 			"s",
-			1,
 		);
 		records.rebuild([entry(selected)]);
 		records.addFrom([entry(record("s", "m"))]);
 		expect(records.get("s")?.kind).toBe("selected");
 		expect(records.get("s")?.resources?.mcp_servers).toEqual([]);
-		const roster = { ...selected, kind: "roster", rosterEntry: "e", rosterSource: "/r.json" };
+		const roster = { ...selected, kind: "roster", provenance: { rosterEntry: "e", rosterSource: "/r.json" } };
 		records.addFrom([entry(roster)]);
 		expect(records.get("s")?.kind).toBe("roster");
 	});
@@ -59,12 +60,51 @@ describe("launch records", () => {
 
 	it("records what a launch locks: roster entries, selections, or nothing but harness and cwd", () => {
 		const base = { harness: "pi" as const, cwd: "/w" };
-		expect(recordFor(launchSpec(base), "p", 1).kind).toBe("plain");
-		expect(recordFor(launchSpec({ ...base, rosterFile: "/r.json" }), "s", 1).kind).toBe("selected");
-		expect(recordFor(launchSpec({ ...base, provenance: { rosterEntry: "x", rosterSource: "/r" } }), "r", 1).kind).toBe(
+		expect(recordFor(launchSpec(base), "p").kind).toBe("plain");
+		expect(recordFor(launchSpec({ ...base, rosterFile: "/r.json" }), "s").kind).toBe("selected");
+		expect(recordFor(launchSpec({ ...base, provenance: { rosterEntry: "x", rosterSource: "/r" } }), "r").kind).toBe(
 			"roster",
 		);
-		const withControls = recordFor(launchSpec({ ...base, autoApprove: true, allowedTools: ["read"] }), "c", 1);
+		const withControls = recordFor(launchSpec({ ...base, autoApprove: true, allowedTools: ["read"] }), "c");
 		expect(withControls.previousControls).toEqual({ autoApprove: true, allowedTools: ["read"] });
+	});
+
+	it("embeds the launch's provenance in the record as the spec carried it, without unset fields", () => {
+		const provenance = {
+			rosterEntry: "x",
+			rosterSource: "/r.json",
+			definitionDigest: "d1",
+			agentDefinitionFile: undefined,
+		};
+		const stored = recordFor(launchSpec({ harness: "pi", cwd: "/w", provenance }), "r");
+		expect(stored.version).toBe(2);
+		expect(stored.provenance).toEqual({ rosterEntry: "x", rosterSource: "/r.json", definitionDigest: "d1" });
+		expect(Object.keys(stored.provenance)).not.toContain("agentDefinitionFile");
+		expect(Object.keys(stored)).not.toContain("model");
+	});
+
+	it("reads a version 1 record, whose provenance fields stand at the top level, as version 2", () => {
+		const records = new LaunchRecords();
+		const version1 = {
+			version: 1,
+			kind: "roster",
+			nativeSessionId: "old",
+			harness: "codex",
+			cwd: "/w",
+			model: "gpt-5.5",
+			rosterSource: "/r.json",
+			rosterEntry: "reviewer",
+			definitionDigest: "abc",
+			childRosterDigest: "def",
+			previousControls: { autoApprove: false },
+			recordedAt: 5,
+		};
+		records.rebuild([entry(version1)]);
+		const { rosterSource, rosterEntry, definitionDigest, childRosterDigest, recordedAt: _unread, ...launch } = version1;
+		expect(records.get("old")).toEqual({
+			...launch,
+			version: 2,
+			provenance: { rosterSource, rosterEntry, definitionDigest, childRosterDigest },
+		});
 	});
 });

@@ -11,9 +11,7 @@
  * auto-update and retries (`CLAUDE_CODE_MAX_RETRIES=0`: an unreachable server fails at once instead of after
  * ten attempts over about 2.5 minutes). `-p` runs need no onboarding seed.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createIsolatedHome, type IsolatedHome } from "./isolated-home.ts";
 
 /** The API key value claude sends as `x-api-key`. */
 export const FAKE_ANTHROPIC_KEY = "sk-ant-fake-claude-local";
@@ -24,36 +22,21 @@ export interface ClaudeHomeOptions {
 	env?: Record<string, string>;
 }
 
-/** An isolated claude home. */
-export interface ClaudeHome {
-	/** The temp dir holding everything; removed by `cleanup()`. */
-	dir: string;
-	/** `CLAUDE_CONFIG_DIR`. */
-	configDir: string;
-	/** `HOME`. */
-	homeDir: string;
-	/**
-	 * Variables to lay over the parent's environment: `CLAUDE_CONFIG_DIR`, `HOME`, `ANTHROPIC_BASE_URL`,
-	 * `ANTHROPIC_API_KEY`, the quieting switches and `CLAUDE_CODE_MAX_RETRIES=0`, plus `options.env`.
-	 */
-	env: Record<string, string>;
-	/** Remove `dir` (recursive, ignores a missing dir). */
-	cleanup(): void;
-}
+/**
+ * An isolated claude home: `configDir` (`CLAUDE_CONFIG_DIR`) and `homeDir` (`HOME`); `env` holds
+ * `CLAUDE_CONFIG_DIR`, `HOME`, `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`, the quieting switches and
+ * `CLAUDE_CODE_MAX_RETRIES=0`, plus `options.env`.
+ */
+export type ClaudeHome = IsolatedHome<"configDir" | "homeDir">;
 
 /** Create a home that sends claude's model requests to `server.url` (e.g. `http://127.0.0.1:PORT`). */
 export function createClaudeHome(server: { url: string }, options: ClaudeHomeOptions = {}): ClaudeHome {
-	const dir = mkdtempSync(join(tmpdir(), "claude-home-"));
-	const configDir = join(dir, "claude");
-	const homeDir = join(dir, "home");
-	for (const path of [configDir, homeDir]) mkdirSync(path, { recursive: true });
-	return {
-		dir,
-		configDir,
-		homeDir,
-		env: {
-			CLAUDE_CONFIG_DIR: configDir,
-			HOME: homeDir,
+	return createIsolatedHome(
+		"claude-home-",
+		{ configDir: "claude", homeDir: "home" },
+		(paths) => ({
+			CLAUDE_CONFIG_DIR: paths.configDir,
+			HOME: paths.homeDir,
 			ANTHROPIC_BASE_URL: server.url,
 			ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
 			CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -61,8 +44,7 @@ export function createClaudeHome(server: { url: string }, options: ClaudeHomeOpt
 			DISABLE_ERROR_REPORTING: "1",
 			DISABLE_AUTOUPDATER: "1",
 			CLAUDE_CODE_MAX_RETRIES: "0",
-			...options.env,
-		},
-		cleanup: () => rmSync(dir, { recursive: true, force: true }),
-	};
+		}),
+		options.env,
+	);
 }

@@ -12,9 +12,9 @@
  * carry `env`. Retries are off (`request_max_retries`, `stream_max_retries` = 0), but codex still keeps
  * reconnecting to an unreachable server forever: runs need a wall-clock timeout.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createIsolatedHome, type IsolatedHome } from "./isolated-home.ts";
 
 /** The API key value codex sends as `authorization: Bearer …`. */
 export const FAKE_OPENAI_KEY = "sk-fake-codex-local";
@@ -33,26 +33,20 @@ export interface CodexHomeOptions {
 	env?: Record<string, string>;
 }
 
-/** An isolated codex home. */
-export interface CodexHome {
-	/** The temp dir holding everything; removed by `cleanup()`. */
-	dir: string;
-	/** `CODEX_HOME`. */
-	codexHome: string;
-	/** `HOME`. */
-	homeDir: string;
-	/** Variables to lay over the parent's environment: `CODEX_HOME`, `HOME`, `FAKE_OPENAI_KEY`, plus `options.env`. */
-	env: Record<string, string>;
-	/** Remove `dir` (recursive, ignores a missing dir). */
-	cleanup(): void;
-}
+/**
+ * An isolated codex home: `codexHome` (`CODEX_HOME`) and `homeDir` (`HOME`); `env` holds `CODEX_HOME`,
+ * `HOME`, `FAKE_OPENAI_KEY`, plus `options.env`.
+ */
+export type CodexHome = IsolatedHome<"codexHome" | "homeDir">;
 
 /** Create a home whose `fake` provider points at `server.baseUrl` (e.g. `http://127.0.0.1:PORT/v1`). */
 export function createCodexHome(server: { baseUrl: string }, options: CodexHomeOptions = {}): CodexHome {
-	const dir = mkdtempSync(join(tmpdir(), "codex-home-"));
-	const codexHome = join(dir, "codex");
-	const homeDir = join(dir, "home");
-	for (const path of [codexHome, homeDir]) mkdirSync(path, { recursive: true });
+	const home = createIsolatedHome(
+		"codex-home-",
+		{ codexHome: "codex", homeDir: "home" },
+		(paths) => ({ CODEX_HOME: paths.codexHome, HOME: paths.homeDir, FAKE_OPENAI_KEY }),
+		options.env,
+	);
 	const config = [
 		`model = ${JSON.stringify(CODEX_DEFAULT_MODEL)}`,
 		`model_provider = "fake"`,
@@ -77,12 +71,6 @@ export function createCodexHome(server: { baseUrl: string }, options: CodexHomeO
 		"",
 		options.extraConfig ?? "",
 	].join("\n");
-	writeFileSync(join(codexHome, "config.toml"), config);
-	return {
-		dir,
-		codexHome,
-		homeDir,
-		env: { CODEX_HOME: codexHome, HOME: homeDir, FAKE_OPENAI_KEY, ...options.env },
-		cleanup: () => rmSync(dir, { recursive: true, force: true }),
-	};
+	writeFileSync(join(home.codexHome, "config.toml"), config);
+	return home;
 }

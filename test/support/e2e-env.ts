@@ -34,6 +34,7 @@ export async function startE2eEnv(
 		nativeHomes?: boolean;
 		/** `ctx.mode` of the session (default "print"); see `createExtensionSession`. */
 		mode?: ExtensionContext["mode"];
+		keepUpdates?: boolean;
 	} = {},
 ): Promise<E2eEnv> {
 	const server = await startFakeModelServer();
@@ -49,6 +50,7 @@ export async function startE2eEnv(
 		agentDir: home.agentDir,
 		projectTrusted: options.projectTrusted,
 		mode: options.mode,
+		keepUpdates: options.keepUpdates,
 	});
 	return {
 		server,

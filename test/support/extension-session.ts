@@ -36,6 +36,11 @@ export interface ExtensionSessionOptions {
 	sessionDir?: string;
 	/** Give extensions a UI that records `notify` and `setStatus` here (then `ctx.hasUI` is true). */
 	uiLog?: UiCall[];
+	/**
+	 * Keep every streamed partial result in `updates` (default true). The memory benchmark turns it off: a
+	 * real Pi renders each update and drops it.
+	 */
+	keepUpdates?: boolean;
 }
 
 /** One `ctx.ui.notify` or `ctx.ui.setStatus` call an extension made. */
@@ -63,8 +68,15 @@ export interface ExtensionSession {
 	callTools(calls: ToolCallRequest[], signal?: AbortSignal): Promise<ToolCallOutcome[]>;
 	/** One tool call in its own turn. */
 	callTool<T = unknown>(name: string, args: unknown, signal?: AbortSignal): Promise<ToolCallOutcome<T>>;
+	/** Calls `listener` with each partial result any tool streams, until the returned function is called. */
+	onToolUpdate(listener: (partial: AgentToolResult<unknown>) => void): () => void;
 	/** Sends user text to the session (e.g. a slash command) and waits for it to settle. */
 	prompt(text: string): Promise<void>;
+	/**
+	 * Resolves with the first streamed partial tool result (of any tool call, from now on) that satisfies
+	 * `predicate`: a latch on what the tool reports, instead of a delay.
+	 */
+	waitForUpdate(predicate: (partial: AgentToolResult<unknown>) => boolean): Promise<AgentToolResult<unknown>>;
 	/** Resolves when the session has no run in progress (e.g. one a follow-up message started). */
 	waitForIdle(): Promise<void>;
 	/** Emits `session_shutdown` (reason "quit") to the extension, as Pi does when it exits. */
@@ -140,6 +152,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		]);
 		const unsubscribe = session.subscribe((event) => {
 			if (event.type === "tool_execution_update") {
+				if (options.keepUpdates === false) return;
 				outcomes.get(event.toolCallId)?.updates.push(event.partialResult as AgentToolResult<unknown>);
 			} else if (event.type === "tool_execution_end") {
 				const outcome = outcomes.get(event.toolCallId);
@@ -165,6 +178,22 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		async callTool<T>(name: string, args: unknown, signal?: AbortSignal) {
 			const [outcome] = await callTools([{ name, args }], signal);
 			return outcome as ToolCallOutcome<T>;
+		},
+		onToolUpdate: (listener) =>
+			session.subscribe((event) => {
+				if (event.type === "tool_execution_update") listener(event.partialResult as AgentToolResult<unknown>);
+			}),
+		waitForUpdate(predicate) {
+			return new Promise((resolve) => {
+				const unsubscribe = session.subscribe((event) => {
+					if (event.type !== "tool_execution_update") return;
+					const partial = event.partialResult as AgentToolResult<unknown>;
+					if (!predicate(partial)) return;
+					// Not during the dispatch: removing a listener there would make Pi skip the next one.
+					queueMicrotask(unsubscribe);
+					resolve(partial);
+				});
+			});
 		},
 		prompt: (text) => session.prompt(text),
 		branch: () => session.sessionManager.getBranch(),

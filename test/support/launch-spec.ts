@@ -1,7 +1,8 @@
 /** Launch specs and run limits for tests, so each test names only the fields it is about. */
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
-import { LaunchError } from "../../src/core/launch-error.ts";
+
 import type { LaunchSpec, Resources, RunLimits } from "../../src/core/launch-spec.ts";
+import { Problems } from "../../src/core/problems.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 
 /** Limits for specs that are only built or validated, never run: every value 1. */
@@ -53,13 +54,9 @@ export function nativeLaunchSpec(fields: Pick<LaunchSpec, "harness" | "cwd"> & P
 /** DEFAULT_RESOURCES with `overrides` applied. */
 export const resources = (overrides: Partial<Resources>): Resources => ({ ...DEFAULT_RESOURCES, ...overrides });
 
-/** The problems `adapter.validate(launch)` reports: [] when it accepts the launch; any other error is rethrown. */
+/** The problems `adapter.validate(launch)` reports: [] when it accepts the launch. */
 export function validationProblems(adapter: Pick<HarnessAdapter, "validate">, launch: LaunchSpec): string[] {
-	try {
-		adapter.validate(launch);
-	} catch (error) {
-		if (error instanceof LaunchError) return error.problems;
-		throw error;
-	}
-	return [];
+	const problems = new Problems();
+	adapter.validate(launch, problems);
+	return [...problems.list];
 }

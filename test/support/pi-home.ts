@@ -18,10 +18,10 @@
  * is 3 retries with a 2 s exponential base), `compaction.enabled: false`; `options.settings` is merged on top
  * (shallow per top-level key, objects merged one level deep).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeJson } from "./files.ts";
+import { createIsolatedHome, type IsolatedHome } from "./isolated-home.ts";
 
 /** Cost of both fake models in USD per million tokens (pi's `models.json` `cost` unit). */
 export const FAKE_MODEL_COST = { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.25 } as const;
@@ -47,31 +47,29 @@ export interface PiHomeOptions {
 	env?: Record<string, string>;
 }
 
-/** An isolated pi home. */
-export interface PiHome {
-	/** The temp dir holding everything; removed by `cleanup()`. */
-	dir: string;
-	/** `PI_CODING_AGENT_DIR`. */
-	agentDir: string;
-	/** `HOME`. */
-	homeDir: string;
-	/**
-	 * Variables to lay over the parent's environment when spawning pi: `PI_CODING_AGENT_DIR`, `HOME`,
-	 * `PI_OFFLINE=1`, `PI_SKIP_VERSION_CHECK=1`, `PI_TELEMETRY=0`, `NODE_COMPILE_CACHE`, plus `options.env`.
-	 */
-	env: Record<string, string>;
-	/** Remove `dir` (recursive, ignores a missing dir). */
-	cleanup(): void;
-}
+/**
+ * An isolated pi home: `agentDir` (`PI_CODING_AGENT_DIR`), `homeDir` (`HOME`) and `compileCache`; `env`
+ * holds `PI_CODING_AGENT_DIR`, `HOME`, `PI_OFFLINE=1`, `PI_SKIP_VERSION_CHECK=1`, `PI_TELEMETRY=0`,
+ * `NODE_COMPILE_CACHE`, plus `options.env`.
+ */
+export type PiHome = IsolatedHome<"agentDir" | "homeDir" | "compileCache">;
 
 /** Create a home whose `fake` provider points at `server.baseUrl` (e.g. `http://127.0.0.1:PORT/v1`). */
 export function createPiHome(server: { baseUrl: string }, options: PiHomeOptions = {}): PiHome {
-	const dir = mkdtempSync(join(tmpdir(), "pi-home-"));
-	const agentDir = join(dir, "agent");
-	const homeDir = join(dir, "home");
-	const compileCache = join(dir, "compile-cache");
-	for (const path of [agentDir, homeDir, compileCache]) mkdirSync(path, { recursive: true });
-
+	const home = createIsolatedHome(
+		"pi-home-",
+		{ agentDir: "agent", homeDir: "home", compileCache: "compile-cache" },
+		(paths) => ({
+			PI_CODING_AGENT_DIR: paths.agentDir,
+			HOME: paths.homeDir,
+			PI_OFFLINE: "1",
+			PI_SKIP_VERSION_CHECK: "1",
+			PI_TELEMETRY: "0",
+			NODE_COMPILE_CACHE: paths.compileCache,
+		}),
+		options.env,
+	);
+	const { agentDir } = home;
 	const model = (id: string, name: string, reasoning: boolean) => ({
 		id,
 		name,
@@ -100,21 +98,7 @@ export function createPiHome(server: { baseUrl: string }, options: PiHomeOptions
 		writeFileSync(join(agentDir, "agents", `${name}.md`), agentMarkdown(name, definition));
 	}
 
-	return {
-		dir,
-		agentDir,
-		homeDir,
-		env: {
-			PI_CODING_AGENT_DIR: agentDir,
-			HOME: homeDir,
-			PI_OFFLINE: "1",
-			PI_SKIP_VERSION_CHECK: "1",
-			PI_TELEMETRY: "0",
-			NODE_COMPILE_CACHE: compileCache,
-			...options.env,
-		},
-		cleanup: () => rmSync(dir, { recursive: true, force: true }),
-	};
+	return home;
 }
 
 function defaultSettings(): Record<string, unknown> {

@@ -1,13 +1,14 @@
-/** A completed RunResult with `finalAnswer` and everything else empty, for tests of what is made of results. */
+/** Run results for tests of what is built from finished runs (delivery, result text), without running any. */
 import { emptyUsage, type RunResult } from "../../src/core/run-result.ts";
 
-export function runResult(finalAnswer: string, overrides: Partial<RunResult> = {}): RunResult {
+/** A completed pi run in `/work` with no answer, exit code 0 and no output; `fields` override any of these. */
+export function runResult(fields: Partial<RunResult> = {}): RunResult {
 	return {
 		status: "completed",
 		harness: "pi",
 		task: "t",
-		cwd: "/",
-		finalAnswer,
+		cwd: "/work",
+		finalAnswer: "",
 		transcript: [],
 		tools: [],
 		usage: emptyUsage(),
@@ -17,6 +18,6 @@ export function runResult(finalAnswer: string, overrides: Partial<RunResult> = {
 		diagnostics: [],
 		durationMs: 1,
 		command: "pi",
-		...overrides,
+		...fields,
 	};
 }

@@ -3,9 +3,9 @@
  * parser (`events.ts`) behind the shared adapter contract.
  */
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
-import { assertCanLaunch } from "../adapter.ts";
+import { checkCanLaunch } from "../adapter.ts";
 import { CLAUDE_COMMAND_ENV } from "../native-command.ts";
-import { buildClaudeCommand, type ClaudeAdapterOptions, claudeProblems } from "./command.ts";
+import { buildClaudeCommand, type ClaudeAdapterOptions, claudeRefusals } from "./command.ts";
 import { ClaudeEventParser } from "./events.ts";
 import { claudeConfigDir, readClaudeSessionCwd } from "./transcript.ts";
 
@@ -16,7 +16,8 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		commandEnv: CLAUDE_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
 		createParser: (spec) => new ClaudeEventParser(spec.allowedTools),
-		validate: (spec) => assertCanLaunch("claude_code", options.command, claudeProblems(spec, options)),
+		validate: (spec, problems) =>
+			checkCanLaunch("claude_code", options.command, problems, (refused) => claudeRefusals(spec, options, refused)),
 		sessionCwd: (id) => readClaudeSessionCwd(options.configDir ?? claudeConfigDir(process.env), id),
 	};
 }

@@ -4,13 +4,13 @@
  * argument's flag named next to it, and what claude cannot honour.
  */
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { HarnessCommand } from "../../core/harness-adapter.ts";
-import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
+import type { Problems } from "../../core/problems.ts";
 import type { NativeCommand } from "../native-command.ts";
-import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "../skill-references.ts";
+import { addResourceRefusals } from "../resource-refusals.ts";
+import { appendSkillReferences } from "../skill-references.ts";
+import { writeSystemPromptFile } from "../system-prompt-file.ts";
 import { ruleToolName } from "../tool-names.ts";
 import { createClaudeInputCodec } from "./stream-input.ts";
 
@@ -18,7 +18,7 @@ export interface ClaudeAdapterOptions {
 	/**
 	 * How to start claude (see `resolveNativeCommand`); called per launch, so a bad override refuses
 	 * launches instead of failing the extension's load.
-	 * @throws LaunchError when the command cannot be resolved.
+	 * @throws ConfigError when the command override cannot be used.
 	 */
 	command: () => NativeCommand;
 	/**
@@ -47,10 +47,9 @@ export function claudeBypassRefusal(env: NodeJS.ProcessEnv, uid: number | undefi
  * `-` is never read as a flag, and variadic flags (`--allowedTools <tools...>`) take exactly one value each.
  * A new session gets a fresh UUID through `--session-id`.
  * @param runDir private directory for the system-prompt file.
- * @throws LaunchError when the spec asks for something claude cannot honour (see {@link claudeProblems}).
+ * The spec has passed `validate` (see {@link claudeRefusals}).
  */
 export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): HarnessCommand {
-	assertClaudeCanRun(spec, options);
 	const command = options.command();
 	// -p with stream-json input: user messages as JSON lines on stdin, replayed once claude takes them
 	// (the delivery receipt); stream-json output requires --verbose.
@@ -70,11 +69,9 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 	if (spec.model) args.push(`--model=${spec.model}`);
 	// --effort: sent as `output_config.effort` on models with adaptive thinking; others ignore it.
 	if (spec.effort) args.push(`--effort=${spec.effort}`);
+	// --append-system-prompt-file (named in `--bare`'s help): the agent body.
 	if (spec.systemPromptAddition) {
-		// --append-system-prompt-file (named in `--bare`'s help): a file, not argv, since a body may be large.
-		const file = join(runDir, "append-system-prompt.md");
-		writeFileSync(file, spec.systemPromptAddition, { mode: 0o600 });
-		args.push(`--append-system-prompt-file=${file}`);
+		args.push(`--append-system-prompt-file=${writeSystemPromptFile(runDir, spec.systemPromptAddition)}`);
 	}
 	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
 	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
@@ -89,14 +86,7 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 	// CLAUDE.md): --setting-sources without project and local.
 	const sources = settingSources(spec.resources, spec.projectTrusted);
 	if (sources !== undefined) args.push(`--setting-sources=${sources}`);
-	if (spec.resources) {
-		const resources = spec.resources;
-		for (const plugin of resources.plugins) args.push(`--plugin-dir=${plugin}`);
-		// --strict-mcp-config without --mcp-config: no MCP servers at all.
-		if (resources.mcp_servers !== null) args.push("--strict-mcp-config");
-		// No flag drops CLAUDE.md files; this variable (read by the binary) drops user and project ones.
-		if (!resources.include_instruction_files) env.CLAUDE_CODE_DISABLE_CLAUDE_MDS = "1";
-	}
+	if (spec.resources) args.push(...claudeResourceArgs(spec.resources, env));
 	// The task is the first stream-json user message: no argv limit, no flag parsing, byte-exact.
 	return {
 		file: command.file,
@@ -104,6 +94,19 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 		env,
 		conversation: createClaudeInputCodec(appendSkillReferences(spec.task, spec.skillReferences)),
 	};
+}
+
+/**
+ * The flags of a resource selection; sets `CLAUDE_CODE_DISABLE_CLAUDE_MDS` in `env` when instruction files
+ * are left out (no flag drops CLAUDE.md files; the binary reads this variable and drops user and project ones).
+ */
+function claudeResourceArgs(resources: Resources, env: Record<string, string | undefined>): string[] {
+	// --plugin-dir: one per plugin directory.
+	const args = resources.plugins.map((plugin) => `--plugin-dir=${plugin}`);
+	// --strict-mcp-config without --mcp-config: no MCP servers at all.
+	if (resources.mcp_servers !== null) args.push("--strict-mcp-config");
+	if (!resources.include_instruction_files) env.CLAUDE_CODE_DISABLE_CLAUDE_MDS = "1";
+	return args;
 }
 
 /**
@@ -123,38 +126,19 @@ export function settingSources(resources: Resources | undefined, trusted: boolea
 }
 
 /** `--effort` levels from `claude --help`; claude itself silently accepts any other value. */
-export const CLAUDE_EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
+const CLAUDE_EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
 
-/** @throws LaunchError listing {@link claudeProblems}, each prefixed `claude_code harness: `. */
-function assertClaudeCanRun(spec: LaunchSpec, options: Pick<ClaudeAdapterOptions, "bypassRefusal">): void {
-	const problems = claudeProblems(spec, options);
-	if (problems.length > 0) throw new LaunchError(problems.map((p) => `claude_code harness: ${p}`));
-}
-
-/** Every option of `spec` claude cannot honour, each naming the option. Pure. */
-export function claudeProblems(spec: LaunchSpec, options: Pick<ClaudeAdapterOptions, "bypassRefusal">): string[] {
-	const problems: string[] = [];
+/** Adds every option of `spec` claude cannot honour to `problems`, each naming the option. Pure. */
+export function claudeRefusals(
+	spec: LaunchSpec,
+	options: Pick<ClaudeAdapterOptions, "bypassRefusal">,
+	problems: Problems,
+): void {
 	if (spec.effort !== undefined && !(CLAUDE_EFFORT_LEVELS as readonly string[]).includes(spec.effort)) {
-		problems.push(
+		problems.add(
 			`effort ${JSON.stringify(spec.effort)} is not a claude effort level (${CLAUDE_EFFORT_LEVELS.join(", ")})`,
 		);
 	}
-	if (spec.autoApprove && options.bypassRefusal) problems.push(`auto_approve: ${options.bypassRefusal}`);
-	const resources = spec.resources;
-	if (resources) {
-		if (resources.skills.length > 0) problems.push(UNSUPPORTED_SKILLS_PROBLEM);
-		if (resources.extensions.length > 0) problems.push("resources.extensions: extensions are pi-only; use plugins");
-		if (resources.packages.length > 0) {
-			problems.push("resources.packages: must be empty; this package never installs packages");
-		}
-		if (resources.mcp_servers !== null && resources.mcp_servers.length > 0) {
-			problems.push("resources.mcp_servers: only null (inherit) or [] (disable) are supported");
-		}
-		if (!resources.include_home_system_prompt) {
-			problems.push(
-				"resources.include_home_system_prompt: false cannot be honoured: claude has no home system prompt switch",
-			);
-		}
-	}
-	return problems;
+	if (spec.autoApprove && options.bypassRefusal) problems.add(`auto_approve: ${options.bypassRefusal}`);
+	addResourceRefusals("claude_code", spec.resources, problems);
 }

@@ -5,9 +5,9 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
-import { assertCanLaunch } from "../adapter.ts";
+import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
-import { buildCodexCommand, codexProblems } from "./command.ts";
+import { buildCodexCommand, codexRefusals } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
 import { readRolloutCwd, readThreadUsage } from "./rollout.ts";
 
@@ -15,7 +15,7 @@ export interface CodexAdapterOptions {
 	/**
 	 * How to start codex (see `resolveNativeCommand`); called per launch, so a bad override refuses
 	 * launches instead of failing the extension's load.
-	 * @throws LaunchError when the command cannot be resolved.
+	 * @throws ConfigError when the command override cannot be used.
 	 */
 	command: () => NativeCommand;
 	/**
@@ -54,7 +54,8 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 					: undefined,
 				(threadId) => readThreadUsage(options.codexHome, threadId),
 			),
-		validate: (spec) => assertCanLaunch("codex", options.command, codexProblems(spec)),
+		validate: (spec, problems) =>
+			checkCanLaunch("codex", options.command, problems, (refused) => codexRefusals(spec, refused)),
 		sessionCwd: (id) => readRolloutCwd(options.codexHome, id),
 	};
 }

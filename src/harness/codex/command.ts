@@ -7,10 +7,12 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { HarnessCommand } from "../../core/harness-adapter.ts";
-import { LaunchError } from "../../core/launch-error.ts";
-import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
+
+import type { LaunchSpec } from "../../core/launch-spec.ts";
+import type { Problems } from "../../core/problems.ts";
 import type { NativeCommand } from "../native-command.ts";
-import { appendSkillReferences, UNSUPPORTED_SKILLS_PROBLEM } from "../skill-references.ts";
+import { addResourceRefusals } from "../resource-refusals.ts";
+import { appendSkillReferences } from "../skill-references.ts";
 
 /**
  * Longest single argv string Linux accepts (MAX_ARG_STRLEN, 32 pages of 4 KiB), bytes. The agent body
@@ -21,10 +23,9 @@ const MAX_ARGUMENT_BYTES = 128 * 1024;
 /**
  * `codex exec` arguments for `spec`, field by field. Values go in `--flag=value` form so a value starting
  * with `-` is never read as a flag.
- * @throws LaunchError when the spec asks for something codex cannot honour (see {@link codexProblems}).
+ * The spec has passed `validate` (see {@link codexRefusals}).
  */
 export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): HarnessCommand {
-	assertCodexCanRun(spec);
 	const args = [...command.args, "exec", "--json"];
 	// --cd: explicit, because a resumed thread otherwise takes the spawn cwd.
 	args.push(`--cd=${spec.cwd}`);
@@ -52,42 +53,34 @@ export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): Har
 	return { file: command.file, args, env: {}, stdin: appendSkillReferences(spec.task, spec.skillReferences) };
 }
 
-/** @throws LaunchError listing {@link codexProblems}, each prefixed `codex harness: `. */
-function assertCodexCanRun(spec: LaunchSpec): void {
-	const problems = codexProblems(spec);
-	if (problems.length > 0) throw new LaunchError(problems.map((p) => `codex harness: ${p}`));
-}
-
-/** Every option of `spec` codex cannot honour, each naming the option. Pure. */
-export function codexProblems(spec: LaunchSpec): string[] {
-	const problems: string[] = [];
+/** Adds every option of `spec` codex cannot honour to `problems`, each naming the option. Pure. */
+export function codexRefusals(spec: LaunchSpec, problems: Problems): void {
 	if (spec.allowedTools !== undefined) {
-		problems.push("allowed_tools cannot be enforced: codex exec has no tool allow list (use the sandbox instead)");
+		problems.add("allowed_tools cannot be enforced: codex exec has no tool allow list (use the sandbox instead)");
 	}
 	if (spec.disallowedTools !== undefined && spec.disallowedTools.length > 0) {
-		problems.push("disallowed_tools cannot be enforced: codex exec has no tool deny list");
+		problems.add("disallowed_tools cannot be enforced: codex exec has no tool deny list");
 	}
 	if (spec.systemPromptAddition) {
 		const bytes = Buffer.byteLength(`developer_instructions=${tomlString(spec.systemPromptAddition)}`);
 		if (bytes >= MAX_ARGUMENT_BYTES) {
-			problems.push(
+			problems.add(
 				`the agent body is ${bytes} bytes once encoded; codex takes it as one argument (-c developer_instructions), limited to ${MAX_ARGUMENT_BYTES} bytes`,
 			);
 		}
 	}
-	if (spec.resources) problems.push(...codexResourceProblems(spec.resources));
-	if (!spec.projectTrusted) problems.push(...codexUntrustedProblems(spec.cwd));
-	return problems;
+	addResourceRefusals("codex", spec.resources, problems);
+	if (!spec.projectTrusted) codexUntrustedProblems(spec.cwd, problems);
 }
 
 /**
- * What codex would load from an untrusted project that no switch excludes: `.agents/skills` (loaded
+ * Adds what codex would load from an untrusted project that no switch excludes: `.agents/skills` (loaded
  * whatever the trust) and `.codex/config.toml` or `.codex/skills` (loaded when codex's own trust list in
  * `$CODEX_HOME/config.toml` trusts the project), from the cwd up to the project root (the nearest
  * directory holding `.git`; only the cwd without one). The user's own `~/.agents/skills` and `~/.codex`
  * are not project content.
  */
-export function codexUntrustedProblems(cwd: string, home = homedir()): string[] {
+export function codexUntrustedProblems(cwd: string, problems: Problems, home = homedir()): void {
 	const dirs: string[] = [];
 	for (let dir = resolve(cwd); ; dir = dirname(dir)) {
 		dirs.push(dir);
@@ -102,48 +95,10 @@ export function codexUntrustedProblems(cwd: string, home = homedir()): string[] 
 			join(dir, ".codex", "skills"),
 		])
 		.filter((entry) => existsSync(entry));
-	if (found.length === 0) return [];
-	return [
+	if (found.length === 0) return;
+	problems.add(
 		`${cwd} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${found.join(", ")}. Trust the directory in Pi (its trust prompt, or --approve there) to run codex in it.`,
-	];
-}
-
-function codexResourceProblems(resources: Resources): string[] {
-	const problems: string[] = [];
-	if (resources.skills.length > 0) problems.push(UNSUPPORTED_SKILLS_PROBLEM);
-	if (resources.plugins.length > 0) problems.push("resources.plugins: codex has no per-run plugin directory");
-	if (resources.extensions.length > 0) problems.push("resources.extensions: extensions are pi-only");
-	if (resources.packages.length > 0) {
-		problems.push("resources.packages: must be empty; this package never installs packages");
-	}
-	if (resources.mcp_servers !== null) {
-		problems.push(
-			resources.mcp_servers.length > 0
-				? "resources.mcp_servers: only null (inherit) is supported"
-				: "resources.mcp_servers: [] cannot be honoured: codex has no per-run switch that removes configured MCP servers (-c mcp_servers={} does not)",
-		);
-	}
-	if (!resources.inherit_personal_resources) {
-		problems.push(
-			"resources.inherit_personal_resources: false cannot be honoured: codex always loads $CODEX_HOME (config, AGENTS.md, skills)",
-		);
-	}
-	if (!resources.inherit_project_resources) {
-		problems.push(
-			"resources.inherit_project_resources: false cannot be honoured: codex has no switch for project skills and instructions",
-		);
-	}
-	if (!resources.include_instruction_files) {
-		problems.push(
-			"resources.include_instruction_files: false cannot be honoured: codex always reads $CODEX_HOME/AGENTS.md (project_doc_max_bytes=0 drops only project files)",
-		);
-	}
-	if (!resources.include_home_system_prompt) {
-		problems.push(
-			"resources.include_home_system_prompt: false cannot be honoured: codex has no home system prompt switch",
-		);
-	}
-	return problems;
+	);
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import type { EventParser } from "../../core/harness-adapter.ts";
 import type { RunEvent, Usage } from "../../core/run-event.ts";
-import type { CodexItem, CodexRecord, CodexUsage } from "./records.ts";
+import type { CodexItem, CodexRecord, CodexToolItem, CodexUsage } from "./records.ts";
 
 /** What the parser knows about a resumed thread. */
 export interface CodexResume {
@@ -81,7 +81,7 @@ export class CodexEventParser implements EventParser {
 	}
 
 	private itemStarted(item: CodexItem | undefined): RunEvent[] {
-		if (!item || !isToolItem(item)) return [];
+		if (!item || !isCodexToolItem(item)) return [];
 		this.started.add(item.id);
 		return [toolStart(item)];
 	}
@@ -123,20 +123,18 @@ export class CodexEventParser implements EventParser {
 	}
 }
 
-type ToolItem = Exclude<CodexItem, { type: "agent_message" | "reasoning" | "plan" | "error" }>;
-
-function isToolItem(item: CodexItem): item is ToolItem {
+function isCodexToolItem(item: CodexItem): item is CodexToolItem {
 	return !["agent_message", "reasoning", "plan", "error"].includes(item.type);
 }
 
 /** The tool name shown for an item: its type, or `mcp:<server>/<tool>` and `collab:<tool>`. */
-function toolName(item: ToolItem): string {
+function toolName(item: CodexToolItem): string {
 	if (item.type === "mcp_tool_call") return `mcp:${item.server}/${item.tool}`;
 	if (item.type === "collab_tool_call") return `collab:${item.tool ?? "call"}`;
 	return item.type;
 }
 
-function toolArgs(item: ToolItem): unknown {
+function toolArgs(item: CodexToolItem): unknown {
 	switch (item.type) {
 		case "command_execution":
 			return { command: item.command };
@@ -153,11 +151,11 @@ function toolArgs(item: ToolItem): unknown {
 	}
 }
 
-function toolStart(item: ToolItem): RunEvent {
+function toolStart(item: CodexToolItem): RunEvent {
 	return { type: "tool_start", toolCallId: item.id, toolName: toolName(item), args: toolArgs(item) };
 }
 
-function toolEnd(item: ToolItem): RunEvent {
+function toolEnd(item: CodexToolItem): RunEvent {
 	const failed = item.type !== "web_search" && item.type !== "todo_list" && item.status !== "completed";
 	const end = (output: string, isError = failed): RunEvent => ({
 		type: "tool_end",

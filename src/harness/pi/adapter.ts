@@ -3,8 +3,8 @@
  * (`events.ts`) behind the shared adapter contract.
  */
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
-import { assertCanLaunch } from "../adapter.ts";
-import { buildPiCommand, type PiAdapterOptions, piProblems } from "./command.ts";
+import { checkCanLaunch } from "../adapter.ts";
+import { buildPiCommand, type PiAdapterOptions, piRefusals } from "./command.ts";
 import { PiEventParser } from "./events.ts";
 import { PI_COMMAND_ENV } from "./invocation.ts";
 import { readPiSessionCwd } from "./session-file.ts";
@@ -17,7 +17,8 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		buildCommand: (spec, runDir) => buildPiCommand(spec, runDir, options),
 		// Only a new session's first system message lists every tool (a resumed one lists what was added).
 		createParser: (spec) => new PiEventParser(spec.session.kind === "new" ? spec.allowedTools : undefined),
-		validate: (spec) => assertCanLaunch("pi", options.invocation, piProblems(spec, options)),
+		validate: (spec, problems) =>
+			checkCanLaunch("pi", options.invocation, problems, (refused) => piRefusals(spec, options, refused)),
 		sessionCwd: (id) => readPiSessionCwd(options.sessionDir, id),
 	};
 }

@@ -2,24 +2,27 @@
  * The pi command builder (flags from `pi --help` of Pi 1.6, see docs/harness-support.md §How each CLI is driven):
  * LaunchSpec → `pi --mode rpc …`, each argument's flag named next to it, and what pi cannot honour.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { HarnessCommand } from "../../core/harness-adapter.ts";
 import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
-import { piToolNameProblems } from "../tool-names.ts";
+import type { Problems } from "../../core/problems.ts";
+import { addResourceRefusals } from "../resource-refusals.ts";
+import { writeSystemPromptFile } from "../system-prompt-file.ts";
+import { addPiToolNameProblems } from "../tool-names.ts";
 import type { PiInvocation } from "./invocation.ts";
 import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
 
 /** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
-export const PI_THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+const PI_THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 export interface PiAdapterOptions {
 	/**
 	 * How to start Pi (see `resolvePiInvocation`); called per launch, so a bad override refuses launches
 	 * instead of failing the extension's load.
-	 * @throws LaunchError when the invocation cannot be resolved.
+	 * @throws ConfigError when the invocation override cannot be used.
 	 */
 	invocation: () => PiInvocation;
 	/** Private directory for child sessions (`--session-dir`), so children stay out of the user's `/resume` list. */
@@ -28,20 +31,22 @@ export interface PiAdapterOptions {
 	agentDir: string;
 }
 
+/**
+ * `pi --mode rpc` arguments for `spec`, field by field, each flag beside the argument it carries.
+ * @param runDir private directory for the system-prompt file.
+ * The spec has passed `validate` (see {@link piRefusals}).
+ * @throws LaunchError when a resumed session's file has gone since.
+ */
 export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
 	const invocation = options.invocation();
 	// RPC mode: the same events as json mode, plus commands on stdin (steer, follow_up, abort).
 	const args = [...invocation.args, "--mode", "rpc"];
 	// Sessions are persisted (resumable by id) but in our own directory.
 	args.push("--session-dir", options.sessionDir);
-	if (spec.session.kind === "resume") {
-		// The exact file, not the id: pi matches ids by prefix and, for a session of another cwd, asks on
-		// whether to fork it.
-		const file = findPiSessionFile(options.sessionDir, spec.session.nativeSessionId);
-		if (!file)
-			throw new LaunchError(`pi harness: ${piSessionMissing(options.sessionDir, spec.session.nativeSessionId)}`);
-		args.push("--session", file);
-	}
+	// --session <file>: the exact file, not the id: pi matches ids by prefix and, for a session of another
+	// cwd, asks whether to fork it.
+	if (spec.session.kind === "resume")
+		args.push("--session", sessionFile(options.sessionDir, spec.session.nativeSessionId));
 	if (spec.model) args.push("--model", spec.model);
 	if (spec.effort) args.push("--thinking", spec.effort);
 	if (spec.allowedTools) {
@@ -51,12 +56,9 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 		args.push("--exclude-tools", spec.disallowedTools.join(","));
 	}
 	if (spec.systemPromptAddition) {
-		// A file, not argv: the body may be large or look like a flag or a path.
-		const file = join(runDir, "append-system-prompt.md");
-		writeFileSync(file, spec.systemPromptAddition, { mode: 0o600 });
-		args.push("--append-system-prompt", file);
+		args.push("--append-system-prompt", writeSystemPromptFile(runDir, spec.systemPromptAddition));
 	}
-	if (spec.resources) args.push(...piResourceFlags(spec.resources, spec.cwd, options.agentDir));
+	if (spec.resources) args.push(...piResourceFlags(spec.resources));
 	// Project trust is always explicit, and decided for the child's own cwd (Pi `-a` / `-na`).
 	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
 	// The task is a JSON `prompt` command on stdin: no argv size limit, no option or `@file` parsing, and
@@ -65,80 +67,73 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 }
 
 /**
- * Maps a resource selection to Pi's flags (docs/rules.md §Resources).
- * @throws LaunchError listing every option Pi cannot honour, each `pi harness: resources.<field>: …`.
+ * Maps a resource selection that passed validation to Pi's flags (docs/rules.md §Resources; what pi
+ * refuses is in {@link piRefusals}).
  */
-export function piResourceFlags(resources: Resources, cwd: string, agentDir: string): string[] {
-	const { flags, problems } = mapPiResources(resources, cwd, agentDir);
-	if (problems.length > 0) throw new LaunchError(problems.map((p) => `pi harness: ${p}`));
+export function piResourceFlags(resources: Resources): string[] {
+	const flags: string[] = [];
+	for (const skill of resources.skills) flags.push("--skill", skill);
+	for (const extension of resources.extensions) flags.push("-e", extension);
+	// Both inheritance flags false (validation requires mcp_servers: [] then): explicit --skill / -e paths
+	// above still load with these exclusions (Pi docs/cli.md).
+	if (!resources.inherit_personal_resources && !resources.inherit_project_resources) {
+		flags.push("--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes");
+	}
+	if (resources.mcp_servers !== null && resources.mcp_servers.length === 0) flags.push("--no-mcp");
+	if (!resources.include_instruction_files) flags.push("--no-context-files");
 	return flags;
+}
+
+/** @throws LaunchError when no pi session file has the id (validation reports it before launch; it may go since). */
+function sessionFile(sessionDir: string, nativeSessionId: string): string {
+	const file = findPiSessionFile(sessionDir, nativeSessionId);
+	if (!file) throw new LaunchError(`pi harness: ${piSessionMissing(sessionDir, nativeSessionId)}`);
+	return file;
 }
 
 function piSessionMissing(sessionDir: string, nativeSessionId: string): string {
 	return `no pi session "${nativeSessionId}" in ${sessionDir} (pi children's sessions are kept there)`;
 }
 
-/** What a pi child cannot honour, unprefixed: an effort outside pi's levels, resource options, a missing session. */
-export function piProblems(spec: LaunchSpec, options: PiAdapterOptions): string[] {
-	const agentDir = options.agentDir;
-	const problems: string[] = [];
+/**
+ * Adds what a pi child cannot honour to `problems`: a missing session, an effort outside pi's levels,
+ * resource options.
+ */
+export function piRefusals(spec: LaunchSpec, options: PiAdapterOptions, problems: Problems): void {
 	if (spec.session.kind === "resume" && !findPiSessionFile(options.sessionDir, spec.session.nativeSessionId)) {
-		problems.push(piSessionMissing(options.sessionDir, spec.session.nativeSessionId));
+		problems.add(piSessionMissing(options.sessionDir, spec.session.nativeSessionId));
 	}
 	if (spec.effort !== undefined && !(PI_THINKING_LEVELS as readonly string[]).includes(spec.effort)) {
-		problems.push(
-			`effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`,
-		);
+		problems.add(`effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`);
 	}
-	if (spec.resources) problems.push(...mapPiResources(spec.resources, spec.cwd, agentDir).problems);
-	problems.push(...piToolNameProblems(spec));
-	return problems;
+	if (spec.resources) piResourceRefusals(spec.resources, spec.cwd, options.agentDir, problems);
+	addPiToolNameProblems(spec, problems);
 }
 
-function mapPiResources(resources: Resources, cwd: string, agentDir: string): { flags: string[]; problems: string[] } {
-	const problems: string[] = [];
-	const flags: string[] = [];
-	for (const skill of resources.skills) flags.push("--skill", skill);
-	for (const extension of resources.extensions) flags.push("-e", extension);
-	if (resources.plugins.length > 0) {
-		problems.push("resources.plugins: the pi harness has no plugins; use extensions or skills");
-	}
-	if (resources.packages.length > 0) {
-		problems.push("resources.packages: must be empty; this package never installs packages");
-	}
-	if (resources.mcp_servers !== null && resources.mcp_servers.length > 0) {
-		problems.push("resources.mcp_servers: only null (inherit) or [] (disable) are supported");
-	}
+/** The resource options pi refuses: the shared table, its paired inheritance flags and `SYSTEM.md` files. */
+function piResourceRefusals(resources: Resources, cwd: string, agentDir: string, problems: Problems): void {
+	addResourceRefusals("pi", resources, problems);
 	const personal = resources.inherit_personal_resources;
-	const project = resources.inherit_project_resources;
-	if (personal !== project) {
-		problems.push(
+	if (personal !== resources.inherit_project_resources) {
+		problems.add(
 			"resources.inherit_personal_resources / inherit_project_resources: pi can exclude personal and project discovery only together; set both to false (with mcp_servers: []) or both to true",
 		);
-	} else if (!personal) {
-		if (resources.mcp_servers === null || resources.mcp_servers.length > 0) {
-			problems.push(
-				"resources.mcp_servers: must be [] when both inheritance flags are false (pi excludes MCP with discovery)",
-			);
-		} else {
-			// Explicit --skill / -e paths above still load with these exclusions (Pi docs/cli.md).
-			flags.push("--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes");
-		}
+	} else if (!personal && (resources.mcp_servers === null || resources.mcp_servers.length > 0)) {
+		problems.add(
+			"resources.mcp_servers: must be [] when both inheritance flags are false (pi excludes MCP with discovery)",
+		);
 	}
-	if (resources.mcp_servers !== null && resources.mcp_servers.length === 0) flags.push("--no-mcp");
-	if (!resources.include_instruction_files) flags.push("--no-context-files");
 	if (!resources.include_home_system_prompt) {
 		// Pi has no flag that drops only the home SYSTEM.md: honour the option when there is none, refuse otherwise.
 		const homePrompt = join(agentDir, "SYSTEM.md");
 		if (existsSync(homePrompt)) {
-			problems.push(`resources.include_home_system_prompt: false cannot be honoured by pi while ${homePrompt} exists`);
+			problems.add(`resources.include_home_system_prompt: false cannot be honoured by pi while ${homePrompt} exists`);
 		}
 		const projectPrompt = join(cwd, ".pi", "SYSTEM.md");
 		if (existsSync(projectPrompt)) {
-			problems.push(
+			problems.add(
 				`resources.include_home_system_prompt: false is refused while ${projectPrompt} exists (it would change the project prompt)`,
 			);
 		}
 	}
-	return { flags, problems };
 }

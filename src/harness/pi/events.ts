@@ -90,10 +90,7 @@ export class PiEventParser implements EventParser {
 		this.lastAssistant = message;
 		const model = message.provider && message.model ? `${message.provider}/${message.model}` : message.model;
 		const events: RunEvent[] = [];
-		const text = (message.content ?? [])
-			.filter((part) => part.type === "text")
-			.map((part) => (part as { text: string }).text)
-			.join("");
+		const text = (message.content ?? []).flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
 		events.push({ type: "assistant_text", text, final: true, model });
 		if (message.usage) {
 			events.push({

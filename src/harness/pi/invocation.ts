@@ -20,7 +20,7 @@ let cached: PiInvocation | undefined;
  * (no package.json beside it, e.g. Bun-compiled) is started as `process.execPath` itself.
  * `PI_NATIVE_SUBAGENTS_PI_COMMAND` (a JSON array of strings) overrides the detection.
  *
- * @throws LaunchError when the override is not a non-empty JSON array of strings.
+ * @throws ConfigError when the override is not a non-empty JSON array of strings.
  */
 export function resolvePiInvocation(env: NodeJS.ProcessEnv = process.env): PiInvocation {
 	const override = env[PI_COMMAND_ENV];

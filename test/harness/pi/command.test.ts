@@ -2,12 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LaunchError } from "../../../src/core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../../src/core/launch-spec.ts";
 import { createPiAdapter } from "../../../src/harness/pi/adapter.ts";
 import { piResourceFlags } from "../../../src/harness/pi/command.ts";
 import { DEFAULT_RESOURCES } from "../../../src/launch/resolve-resources.ts";
-import { launchSpec, resources } from "../../support/launch-spec.ts";
+import { launchSpec, resources, validationProblems } from "../../support/launch-spec.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pi-adapter-"));
 const adapter = createPiAdapter({
@@ -70,9 +69,9 @@ describe("pi command line", () => {
 		const resuming = createPiAdapter({ invocation: () => ({ file: "node", args: [] }), sessionDir, agentDir: dir });
 		const command = resuming.buildCommand(spec({ session: { kind: "resume", nativeSessionId: "abc" } }), dir);
 		expect(command.args.join(" ")).toContain(`--session ${join(sessionDir, "2026-11-29T10-00-00-000Z_abc.jsonl")}`);
-		expect(() => resuming.validate(spec({ session: { kind: "resume", nativeSessionId: "ab" } }))).toThrow(
-			`pi harness: no pi session "ab" in ${sessionDir}`,
-		);
+		expect(validationProblems(resuming, spec({ session: { kind: "resume", nativeSessionId: "ab" } }))).toEqual([
+			expect.stringContaining(`pi harness: no pi session "ab" in ${sessionDir}`),
+		]);
 	});
 });
 
@@ -88,8 +87,6 @@ describe("pi resources", () => {
 					inherit_project_resources: false,
 					include_instruction_files: false,
 				}),
-				dir,
-				dir,
 			),
 		).toEqual([
 			"--skill",
@@ -108,7 +105,7 @@ describe("pi resources", () => {
 	});
 
 	it("adds nothing for the defaults", () => {
-		expect(piResourceFlags(DEFAULT_RESOURCES, dir, dir)).toEqual([]);
+		expect(piResourceFlags(DEFAULT_RESOURCES)).toEqual([]);
 	});
 
 	const refused: Array<[string, Partial<Resources>, string]> = [
@@ -132,23 +129,31 @@ describe("pi resources", () => {
 	];
 	for (const [what, overrides, message] of refused) {
 		it(`refuses ${what} before launch, naming the harness`, () => {
-			expect(() => adapter.validate(spec({ resources: resources(overrides) }))).toThrow(LaunchError);
-			expect(() => adapter.validate(spec({ resources: resources(overrides) }))).toThrow(`pi harness: ${message}`);
+			expect(validationProblems(adapter, spec({ resources: resources(overrides) }))).toEqual([
+				expect.stringContaining(`pi harness: ${message}`),
+			]);
 		});
 	}
 
 	it("honours include_home_system_prompt: false only when there is no home SYSTEM.md", () => {
 		const home = mkdtempSync(join(tmpdir(), "pi-agent-"));
-		expect(piResourceFlags(resources({ include_home_system_prompt: false }), dir, home)).toEqual([]);
+		const withHome = createPiAdapter({
+			invocation: () => ({ file: "node", args: [] }),
+			sessionDir: dir,
+			agentDir: home,
+		});
+		const noHomePrompt = spec({ resources: resources({ include_home_system_prompt: false }) });
+		expect(validationProblems(withHome, noHomePrompt)).toEqual([]);
+		expect(piResourceFlags(resources({ include_home_system_prompt: false }))).toEqual([]);
 		writeFileSync(join(home, "SYSTEM.md"), "custom");
-		expect(() => piResourceFlags(resources({ include_home_system_prompt: false }), dir, home)).toThrow(
-			`cannot be honoured by pi while ${join(home, "SYSTEM.md")} exists`,
-		);
+		expect(validationProblems(withHome, noHomePrompt)).toEqual([
+			expect.stringContaining(`cannot be honoured by pi while ${join(home, "SYSTEM.md")} exists`),
+		]);
 		const project = mkdtempSync(join(tmpdir(), "pi-project-"));
 		mkdirSync(join(project, ".pi"));
 		writeFileSync(join(project, ".pi/SYSTEM.md"), "project prompt");
-		expect(() => piResourceFlags(resources({ include_home_system_prompt: false }), project, dir)).toThrow(
-			"it would change the project prompt",
-		);
+		expect(validationProblems(adapter, { ...noHomePrompt, cwd: project })).toEqual([
+			expect.stringContaining("it would change the project prompt"),
+		]);
 	});
 });

@@ -2,8 +2,10 @@
 // argv: <exit|stay> [own-group]
 //   exit: the parent emits its records and exits at once, leaving the grandchild behind;
 //   stay: the parent stays alive too (for abort/timeout tests);
-//   own-group: the grandchild is detached into its own process group (escapes group kills; the test
-//              must kill it itself).
+//   own-group: the grandchild is detached into its own session and process group (setsid; escapes group
+//              kills, but carries the run marker in its environment, so the leader-exit sweep finds it);
+//   own-group-clean-env: as own-group, with an empty environment (no run marker: nothing finds it once its
+//              parent is gone; the test must kill it itself).
 // Emits {"type":"grandchild","pid":N} before anything else that matters.
 import { spawn } from "node:child_process";
 
@@ -11,7 +13,11 @@ const [mode = "exit", group] = process.argv.slice(2);
 const grandchild = spawn(
 	process.execPath,
 	["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1_000_000);"],
-	{ stdio: ["ignore", "inherit", "inherit"], detached: group === "own-group" },
+	{
+		stdio: ["ignore", "inherit", "inherit"],
+		detached: group?.startsWith("own-group"),
+		...(group === "own-group-clean-env" ? { env: {} } : {}),
+	},
 );
 grandchild.unref();
 const emit = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);

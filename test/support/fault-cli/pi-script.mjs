@@ -12,6 +12,10 @@
 //                                      emits {"type":"grandchild","pid":N}
 //   {"hang": true}                     never exit
 //   {"exit": N}                        exit with code N (default at the end: 0)
+//   {"longAnswer": N}                  a message_end of an assistant message of N "y" characters
+//   {"longToolOutput": N}              a bash tool_execution_start/_end pair whose output is N "z" characters
+//   {"stderr": N}                      N bytes of "e" on stderr
+//   {"repeat": N, "actions": [...]}    play the nested actions N times ("%i" in emitted strings → the round)
 import { spawn } from "node:child_process";
 
 process.stdin.resume();
@@ -21,29 +25,53 @@ const write = (text) =>
 	new Promise((resolve) => (process.stdout.write(text) ? resolve() : process.stdout.once("drain", resolve)));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-for (const action of actions) {
-	if ("emit" in action) await write(`${JSON.stringify(action.emit)}\n`);
-	else if ("raw" in action) await write(action.raw);
-	else if ("splitBytes" in action) {
-		const bytes = Buffer.from(action.splitBytes);
-		await write(bytes.subarray(0, action.at));
-		await sleep(action.delayMs ?? 50);
-		await write(bytes.subarray(action.at));
-	} else if ("longDelta" in action) {
-		const record = {
-			type: "message_update",
-			assistantMessageEvent: { type: "text_delta", delta: "x".repeat(action.longDelta) },
-		};
-		await write(`${JSON.stringify(record)}\n`);
-	} else if ("sleep" in action) await sleep(action.sleep);
-	else if ("ignoreSigterm" in action) process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));
-	else if ("grandchild" in action) {
-		const child = spawn(process.execPath, ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1e6);"], {
-			stdio: ["ignore", "inherit", "inherit"],
-		});
-		child.unref();
-		await write(`${JSON.stringify({ type: "grandchild", pid: child.pid })}\n`);
-	} else if ("hang" in action) setInterval(() => {}, 1e6);
-	else if ("exit" in action) process.exit(action.exit);
-}
-if (!actions.some((action) => "hang" in action)) process.exit(0);
+/** `value` with every "%i" inside its strings replaced by `round`. */
+const numbered = (value, round) => JSON.parse(JSON.stringify(value).replaceAll("%i", String(round)));
+
+const play = async (list, round) => {
+	for (const action of list) {
+		if ("repeat" in action) {
+			for (let i = 0; i < action.repeat; i++) await play(numbered(action.actions, i), i);
+		} else if ("emit" in action) await write(`${JSON.stringify(action.emit)}\n`);
+		else if ("raw" in action) await write(action.raw);
+		else if ("splitBytes" in action) {
+			const bytes = Buffer.from(action.splitBytes);
+			await write(bytes.subarray(0, action.at));
+			await sleep(action.delayMs ?? 50);
+			await write(bytes.subarray(action.at));
+		} else if ("longDelta" in action) {
+			const record = {
+				type: "message_update",
+				assistantMessageEvent: { type: "text_delta", delta: "x".repeat(action.longDelta) },
+			};
+			await write(`${JSON.stringify(record)}\n`);
+		} else if ("longAnswer" in action) {
+			const message = {
+				role: "assistant",
+				content: [{ type: "text", text: "y".repeat(action.longAnswer) }],
+				stopReason: "stop",
+			};
+			await write(`${JSON.stringify({ type: "message_end", message })}\n`);
+		} else if ("longToolOutput" in action) {
+			const id = `tool_${round}`;
+			await write(`${JSON.stringify({ type: "tool_execution_start", toolCallId: id, toolName: "bash", args: {} })}\n`);
+			const result = { content: [{ type: "text", text: "z".repeat(action.longToolOutput) }] };
+			await write(`${JSON.stringify({ type: "tool_execution_end", toolCallId: id, toolName: "bash", result })}\n`);
+		} else if ("stderr" in action) {
+			await new Promise((resolve) => process.stderr.write("e".repeat(action.stderr), resolve));
+		} else if ("sleep" in action) await sleep(action.sleep);
+		else if ("ignoreSigterm" in action) process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));
+		else if ("grandchild" in action) {
+			const child = spawn(process.execPath, ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1e6);"], {
+				stdio: ["ignore", "inherit", "inherit"],
+			});
+			child.unref();
+			await write(`${JSON.stringify({ type: "grandchild", pid: child.pid })}\n`);
+		} else if ("hang" in action) setInterval(() => {}, 1e6);
+		else if ("exit" in action) process.exit(action.exit);
+	}
+};
+await play(actions, 0);
+// Not process.exit(0): it would drop output still queued for the pipe. Ending stdin lets Node exit once
+// stdout is flushed.
+if (!actions.some((action) => "hang" in action)) process.stdin.destroy();

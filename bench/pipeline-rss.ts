@@ -1,0 +1,77 @@
+/**
+ * Parent RSS through the whole run pipeline (README.md, "Benchmarks"): a real in-process Pi session with
+ * this extension loaded (test/support/e2e-env.ts) calls `subagent`, and the child is a stand-in for pi
+ * (test/support/fault-cli/pi-flood.mjs) streaming pi-shaped text deltas and message ends. Everything the
+ * tool does runs: spawn, framing, the pi parser, RunState, the scheduler, the tool's throttled progress
+ * updates (structured clones of the live children), the result text and the artifact. Wired into
+ * `npm run bench` by bench/run-bench.ts.
+ */
+import { fileURLToPath } from "node:url";
+import type { SubagentDetails } from "../src/core/details.ts";
+import { startE2eEnv } from "../test/support/e2e-env.ts";
+
+const FLOOD = fileURLToPath(new URL("../test/support/fault-cli/pi-flood.mjs", import.meta.url));
+const COMMAND_ENV = "PI_NATIVE_SUBAGENTS_PI_COMMAND";
+
+export interface PipelineRssBench {
+	/** Bytes the child wrote, from its final answer. */
+	bytes: number;
+	/** Parent RSS just before the call (after a 1 MB warm-up call), MB (10^6 bytes). */
+	baselineRssMB: number;
+	/** Highest parent RSS sampled during the call, MB. */
+	peakRssMB: number;
+	/** peakRssMB − baselineRssMB, MB (goal ≤ 64 for 500 MB). */
+	growthMB: number;
+	seconds: number;
+}
+
+/** One `subagent` call whose child streams `megabytes` MB; returns the bytes the child wrote. */
+async function floodCall(
+	env: Awaited<ReturnType<typeof startE2eEnv>>,
+	megabytes: number,
+	messageBytes: number,
+	sample: () => void,
+) {
+	process.env[COMMAND_ENV] = JSON.stringify([process.execPath, FLOOD, String(megabytes), String(messageBytes)]);
+	const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+		agent_type: "pi",
+		task: "flood",
+	});
+	sample();
+	const child = result.details?.children[0]?.result;
+	if (isError || !child || !/^flood done: \d+ bytes$/.test(child.finalAnswer)) {
+		throw new Error(`flood call failed: ${JSON.stringify(result.content).slice(0, 500)}`);
+	}
+	return Number(/\d+/.exec(child.finalAnswer)?.[0]);
+}
+
+/**
+ * Measures {@link PipelineRssBench}: RSS sampled every 10 ms while one child streams `megabytes` MB.
+ * @throws Error when the call does not complete with the child's final answer.
+ */
+export async function benchPipelineRss(megabytes = 500, messageBytes = 256 * 1024): Promise<PipelineRssBench> {
+	const saved = process.env[COMMAND_ENV];
+	const env = await startE2eEnv({ keepUpdates: false });
+	try {
+		await floodCall(env, 1, messageBytes, () => {});
+		const baseline = process.memoryUsage.rss();
+		let peak = baseline;
+		const sample = () => {
+			peak = Math.max(peak, process.memoryUsage.rss());
+		};
+		const sampler = setInterval(sample, 10);
+		const started = performance.now();
+		const bytes = await floodCall(env, megabytes, messageBytes, sample).finally(() => clearInterval(sampler));
+		return {
+			bytes,
+			baselineRssMB: baseline / 1e6,
+			peakRssMB: peak / 1e6,
+			growthMB: (peak - baseline) / 1e6,
+			seconds: (performance.now() - started) / 1000,
+		};
+	} finally {
+		await env.close();
+		if (saved === undefined) delete process.env[COMMAND_ENV];
+		else process.env[COMMAND_ENV] = saved;
+	}
+}

@@ -1,0 +1,16 @@
+/**
+ * The agent body for harnesses that append a system prompt from a file (pi `--append-system-prompt`,
+ * claude `--append-system-prompt-file`): a file, not argv, since a body may be large or look like a flag.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Writes `text` to `<runDir>/append-system-prompt.md` (mode 0600) and returns that path.
+ * @param runDir the run's private directory, removed after the run.
+ */
+export function writeSystemPromptFile(runDir: string, text: string): string {
+	const file = join(runDir, "append-system-prompt.md");
+	writeFileSync(file, text, { mode: 0o600 });
+	return file;
+}

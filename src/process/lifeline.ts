@@ -1,0 +1,105 @@
+/**
+ * Ties every child's life to Pi's (SECURITY.md, "Processes"): a child and everything it started die
+ * within 2 s of Pi's death, however Pi dies. The work is done by one watchdog process per Pi process
+ * (watchdog.mjs), started on the first registration; registering is one line written to its pipe, so it
+ * adds no measurable start-up time to a child.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { RUN_MARKER } from "./proc-table.mjs";
+
+/** What to clean up when Pi dies. */
+export type LifelineEntry =
+	/** A process group: SIGKILLed with every descendant of its members. */
+	| { pgid: number }
+	/** A command run (≤ 1 s, no shell) before the kills, e.g. `["tmux", "-S", socket, "kill-server"]`. */
+	| { command: string[] };
+
+/** Registers entries for cleanup on Pi's death. */
+export interface Lifeline {
+	/** The variable and value to put into a child's environment (see `RUN_MARKER`); unique per call. */
+	nextMarker(): { name: string; value: string };
+	/** Registers `entry`; returns the function that forgets it again (call it once the entry is gone). */
+	register(entry: LifelineEntry): () => void;
+}
+
+const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
+/** Watchdogs started again after the previous one died, per Pi process (a watchdog that cannot run is not retried for ever). */
+const MAX_RESTARTS = 10;
+
+/** The watchdog-backed lifeline of this Pi process. */
+class WatchdogLifeline implements Lifeline {
+	readonly #token = `${process.pid}-${randomUUID().slice(0, 8)}`;
+	/** Live registrations, replayed to a watchdog started again after the previous one died. */
+	readonly #entries = new Map<number, LifelineEntry>();
+	#runs = 0;
+	#ids = 0;
+	#restarts = 0;
+	#watchdog: ChildProcess | undefined;
+
+	nextMarker(): { name: string; value: string } {
+		this.#runs += 1;
+		return { name: RUN_MARKER, value: `${this.#token}/${this.#runs}` };
+	}
+
+	register(entry: LifelineEntry): () => void {
+		const id = ++this.#ids;
+		this.#entries.set(id, entry);
+		this.#send({ add: id, ...entry });
+		return () => {
+			if (!this.#entries.delete(id)) return;
+			this.#send({ remove: id });
+		};
+	}
+
+	#send(message: object): void {
+		const stdin = this.#start().stdin;
+		if (stdin?.writable) stdin.write(`${JSON.stringify(message)}\n`);
+	}
+
+	/**
+	 * Starts the watchdog if none runs: detached (own session, so terminal signals miss it), unreferenced,
+	 * told the marker and every live registration.
+	 */
+	#start(): ChildProcess {
+		if (this.#watchdog) return this.#watchdog;
+		const watchdog = spawn(process.execPath, [WATCHDOG], {
+			detached: true,
+			cwd: "/",
+			env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+			stdio: ["pipe", "ignore", "ignore"],
+		});
+		const lines = [
+			{ marker: `${RUN_MARKER}=${this.#token}/` },
+			...[...this.#entries].map(([id, entry]) => ({ add: id, ...entry })),
+		];
+		watchdog.on("error", () => {});
+		// Killed by someone else: a new one starts at once while anything is registered (registrations sent
+		// to the dying one are replayed), else with the next registration; at most MAX_RESTARTS times.
+		watchdog.once("exit", () => {
+			if (this.#watchdog !== watchdog) return;
+			this.#watchdog = undefined;
+			if (this.#entries.size > 0 && this.#restarts < MAX_RESTARTS) {
+				this.#restarts += 1;
+				this.#start();
+			}
+		});
+		watchdog.stdin?.on("error", () => {});
+		watchdog.unref();
+		// The pipe must not keep Pi's event loop alive either; it closes when Pi exits.
+		(watchdog.stdin as unknown as { _handle?: { unref?: () => void } })._handle?.unref?.();
+		this.#watchdog = watchdog;
+		watchdog.stdin?.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+		return watchdog;
+	}
+}
+
+/** The lifeline every child of this Pi process uses unless a caller passes another (tests, bench). */
+export const lifeline: Lifeline = new WatchdogLifeline();
+
+/** A lifeline that registers nothing: children are not tied to Pi's life. For benchmarks only. */
+export const noLifeline: Lifeline = {
+	nextMarker: () => ({ name: RUN_MARKER, value: "unregistered" }),
+	register: () => () => {},
+};

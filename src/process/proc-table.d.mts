@@ -1,0 +1,29 @@
+/** Types of proc-table.mjs (see there). */
+
+/** One process of the table: fields of /proc/<pid>/stat (proc(5)). */
+export interface ProcStat {
+	pid: number;
+	/** One letter, e.g. "R", "S", "Z". */
+	state: string;
+	ppid: number;
+	pgid: number;
+	/** Start time, clock ticks since boot (as text); with the pid it identifies a process. */
+	startTime: string;
+	/** Its environment carries the marker prefix the table was read with. */
+	marked: boolean;
+}
+
+/** `PI_NATIVE_SUBAGENTS_RUN`: the variable every child carries, valued `<parent token>/<run number>`. */
+export const RUN_MARKER: string;
+/** Fields of /proc/<pid>/stat; `undefined` when the process is gone or there is no /proc. */
+export function readStat(pid: number | string): ProcStat | undefined;
+/** Every live (non-zombie) process readable now but this one, `marked` by `markerPrefix`; empty without /proc. */
+export function processTable(markerPrefix?: string): ProcStat[];
+/** As processTable, without blocking the event loop. */
+export function processTableAsync(markerPrefix?: string): Promise<ProcStat[]>;
+/** Members of groups `pgids`, the marked processes, and all their descendants. */
+export function familyOf(table: ProcStat[], pgids: Iterable<number>): ProcStat[];
+/** Signals each process that still has the same start time; never throws. */
+export function signalEach(targets: Array<{ pid: number; startTime: string }>, signal: NodeJS.Signals): void;
+/** Signals every process of group `pgid`; never throws. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void;

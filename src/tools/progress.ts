@@ -1,0 +1,49 @@
+/**
+ * Live progress of a foreground `subagent` call for the UI: a one-line count and the children (bounded
+ * snapshots, `childDetails`), throttled.
+ */
+import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
+import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { SubagentDetails } from "../core/details.ts";
+import { childDetails } from "../runs/child-details.ts";
+
+/**
+ * Progress updates for the UI: the latest children at most once per `intervalMs` (ms), the last one never
+ * lost (a pending update is sent when its time comes). `stop()` drops a pending update.
+ */
+export function throttledProgress(
+	mode: CallMode,
+	intervalMs: number,
+	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
+) {
+	let lastUpdate = 0;
+	let latest: ChildRun[] = [];
+	let pending: ReturnType<typeof setTimeout> | undefined;
+	const flush = () => {
+		pending = undefined;
+		lastUpdate = Date.now();
+		onUpdate?.({
+			content: [{ type: "text", text: progressLine(latest) }],
+			details: { mode, children: latest.map(childDetails) },
+		});
+	};
+	return {
+		report(current: ChildRun[]) {
+			if (!onUpdate) return;
+			latest = current;
+			const wait = intervalMs - (Date.now() - lastUpdate);
+			if (wait <= 0) flush();
+			else pending ??= setTimeout(flush, wait);
+		},
+		stop() {
+			if (pending) clearTimeout(pending);
+		},
+	};
+}
+
+/** `subagent: 2/5 done, 2 running, 1 pending`. */
+function progressLine(children: ChildRun[]): string {
+	const count = (phase: string) => children.filter((c) => c.phase === phase).length;
+	const done = children.length - count("pending") - count("running");
+	return `subagent: ${done}/${children.length} done, ${count("running")} running, ${count("pending")} pending`;
+}

@@ -1,0 +1,87 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { isAlive, waitUntilGone } from "./run-fixture.ts";
+
+const WATCHDOG = fileURLToPath(new URL("../../src/process/watchdog.mjs", import.meta.url));
+const started: ChildProcess[] = [];
+/** Pids a failed test may leave behind (each leads its own group); killed after each test. */
+const strays: number[] = [];
+afterEach(() => {
+	for (const child of started.splice(0)) {
+		if (child.pid !== undefined && isAlive(child.pid)) process.kill(child.pid, "SIGKILL");
+	}
+	for (const pid of strays.splice(0)) if (isAlive(pid)) process.kill(-pid, "SIGKILL");
+});
+
+/** A sleeper leading its own group, with `env` (e.g. a run marker). */
+function sleeper(env: Record<string, string> = {}): number {
+	const child = spawn("sleep", ["600"], {
+		detached: true,
+		stdio: "ignore",
+		env: { PATH: process.env.PATH ?? "", ...env },
+	});
+	started.push(child);
+	return child.pid as number;
+}
+
+function watchdog(): ChildProcess {
+	const child = spawn(process.execPath, [WATCHDOG], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+	started.push(child);
+	return child;
+}
+
+const line = (message: object) => `${JSON.stringify(message)}\n`;
+
+describe("parent-death watchdog", () => {
+	it("kills registered groups and marked processes, runs registered commands, spares removed entries when its pipe closes", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "lifeline-"));
+		try {
+			const registered = sleeper();
+			const removed = sleeper();
+			const marked = sleeper({ PI_NATIVE_SUBAGENTS_RUN: "test-token/7" });
+			const otherParent = sleeper({ PI_NATIVE_SUBAGENTS_RUN: "other-token/7" });
+			const touched = join(dir, "command-ran");
+			const dog = watchdog();
+			dog.stdin?.write(line({ marker: "PI_NATIVE_SUBAGENTS_RUN=test-token/" }));
+			dog.stdin?.write(line({ add: 1, pgid: registered }));
+			dog.stdin?.write(line({ add: 2, pgid: removed }));
+			dog.stdin?.write(line({ add: 3, command: ["touch", touched] }));
+			dog.stdin?.write(line({ remove: 2 }));
+			const exited = new Promise((resolve) => dog.once("exit", resolve));
+			dog.stdin?.end();
+			await exited;
+			await waitUntilGone(registered);
+			await waitUntilGone(marked);
+			expect(existsSync(touched)).toBe(true);
+			expect(isAlive(removed)).toBe(true);
+			expect(isAlive(otherParent)).toBe(true);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+});
+
+describe("lifeline", () => {
+	it("starts a new watchdog after its watchdog was killed and replays the live registrations to it", async () => {
+		const script = fileURLToPath(new URL("../support/lifeline-parent.ts", import.meta.url));
+		const parent = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] });
+		started.push(parent);
+		parent.stderr?.setEncoding("utf8").on("data", (text: string) => {
+			for (const match of text.matchAll(/\{"sleeper":(\d+)\}/g)) strays.push(Number(match[1]));
+		});
+		const line = await new Promise<string>((resolve, reject) => {
+			parent.stdout?.once("data", (data) => resolve(String(data)));
+			parent.once("exit", (code) => reject(new Error(`the parent exited with ${code} before reporting`)));
+		});
+		const { sleepers, watchdogs } = JSON.parse(line) as { sleepers: number[]; watchdogs: number[] };
+		expect(watchdogs).toHaveLength(2);
+		expect(sleepers.every(isAlive)).toBe(true);
+		parent.kill("SIGKILL");
+		for (const pid of sleepers) await waitUntilGone(pid);
+		await waitUntilGone(watchdogs[1]);
+	});
+});

@@ -1,0 +1,42 @@
+/**
+ * The one builder behind the isolated pi, codex and claude homes: a fresh temp dir with named
+ * subdirectories, the variables that point a binary at them (plus the caller's extra variables, which
+ * win), and a cleanup that removes it all. Nothing under the real `~/.pi`, `~/.codex` or `~/.claude` is
+ * ever read or written by a binary started with `env`.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A home: `dir`, one absolute path per named subdirectory, `env` and `cleanup()`. */
+export type IsolatedHome<Name extends string> = Record<Name, string> & {
+	/** The temp dir holding everything; removed by `cleanup()`. */
+	dir: string;
+	/** Variables to lay over the parent's environment when spawning the binary. */
+	env: Record<string, string>;
+	/** Remove `dir` (recursive, ignores a missing dir). */
+	cleanup(): void;
+};
+
+/**
+ * Creates `<tmpdir>/<prefix>XXXXXX` with each of `subdirs` (name → relative path) inside it.
+ * @param env the variables for the created paths; `extraEnv` is laid over them.
+ */
+export function createIsolatedHome<Name extends string>(
+	prefix: string,
+	subdirs: Record<Name, string>,
+	env: (paths: Record<Name, string>) => Record<string, string>,
+	extraEnv: Record<string, string> = {},
+): IsolatedHome<Name> {
+	const dir = mkdtempSync(join(tmpdir(), prefix));
+	const paths = Object.fromEntries(
+		Object.entries<string>(subdirs).map(([name, relative]) => [name, join(dir, relative)]),
+	) as Record<Name, string>;
+	for (const path of Object.values<string>(paths)) mkdirSync(path, { recursive: true });
+	return {
+		...paths,
+		dir,
+		env: { ...env(paths), ...extraEnv },
+		cleanup: () => rmSync(dir, { recursive: true, force: true }),
+	};
+}

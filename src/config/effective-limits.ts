@@ -17,6 +17,8 @@ export interface EffectiveLimits {
 	globalConcurrency: number;
 	/** Defaults of interactive calls (settings `interactive`). */
 	interactive: InteractiveOptions;
+	/** Background jobs running at once (a job waiting for a slot counts); a call over it is refused. */
+	maxBackgroundJobs: number;
 }
 
 /** Most steps in one chain call. */
@@ -46,5 +48,6 @@ export function effectiveLimits(settings: Settings): EffectiveLimits {
 			stayOpen: settings.interactive.stay_open,
 			inactivityTimeoutMs: settings.interactive.inactivity_timeout_ms,
 		},
+		maxBackgroundJobs: limits.max_background_jobs,
 	};
 }

@@ -13,8 +13,7 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { descendants, type Identity, identity, isSame } from "../support/proc-identity.ts";
-import { waitUntil } from "../support/processes.ts";
+import { isRunning, type ProcessIdentity, processTree, waitUntil } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -24,7 +23,7 @@ const CHILD_TASK = "interactive-parent-death child";
 let server: FakeModelServer;
 let home: PiHome;
 let parent: ChildProcess | undefined;
-let recorded: Identity[] = [];
+let recorded: ProcessIdentity[] = [];
 let socket: string | undefined;
 
 beforeAll(async () => {
@@ -48,8 +47,8 @@ afterAll(async () => {
 });
 afterEach(async () => {
 	// Whatever a failed test left behind: only what this test recorded, by pid and start time, and its socket.
-	const own = parent?.pid ? [identity(parent.pid)] : [];
-	for (const target of [...recorded, ...own]) if (isSame(target)) process.kill(target.pid, "SIGKILL");
+	const own = parent?.pid ? [...processTree(parent.pid).slice(0, 1)] : [];
+	for (const target of [...recorded, ...own]) if (isRunning(target)) process.kill(target.pid, "SIGKILL");
 	if (socket) await tmux(socket, "kill-server");
 	recorded = [];
 	parent = undefined;
@@ -99,17 +98,17 @@ describe("an interactive child dies with a SIGKILLed pi parent", () => {
 		expect(serverPid).toBeGreaterThan(0);
 		expect(panePid).toBeGreaterThan(0);
 		// The server daemonized: it is no descendant of the parent, so nothing but the lifeline can end it.
-		expect(descendants(pi.pid as number).map((p) => p.pid)).not.toContain(serverPid);
-		recorded = [identity(serverPid), identity(panePid), ...descendants(panePid)];
-		expect(recorded.every(isSame)).toBe(true);
+		expect(processTree(pi.pid as number).map((p) => p.pid)).not.toContain(serverPid);
+		recorded = [...processTree(serverPid).slice(0, 1), ...processTree(panePid)];
+		expect(recorded.every(isRunning)).toBe(true);
 
 		pi.kill("SIGKILL");
 		await waitUntil(
-			() => recorded.every((target) => !isSame(target)),
+			() => recorded.every((target) => !isRunning(target)),
 			"the tmux server and the pane to die",
 			3000,
 		).catch(() => {
-			throw new Error(`still alive 3 s after the parent's SIGKILL: ${JSON.stringify(recorded.filter(isSame))}`);
+			throw new Error(`still alive 3 s after the parent's SIGKILL: ${JSON.stringify(recorded.filter(isRunning))}`);
 		});
 		expect(await tmux(at, "list-sessions")).toBeUndefined();
 	});

@@ -11,7 +11,8 @@ import type { FakeModelServer } from "./fake-model/index.ts";
 import type { StepData } from "./fake-model/types.ts";
 
 export async function startInteractiveE2eEnv(): Promise<E2eEnv> {
-	const env = await startE2eEnv({ nativeHomes: true });
+	// A host that stays open (RPC): background interactive jobs can report there.
+	const env = await startE2eEnv({ nativeHomes: true, mode: "rpc" });
 	const native = env.native as NonNullable<E2eEnv["native"]>;
 	seedClaudeTui(native.claude, [env.workDir]);
 	seedCodexTui(native.codex);

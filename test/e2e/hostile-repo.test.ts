@@ -2,11 +2,13 @@
  * A hostile repository: a project directory whose files try to gain trust, tools or a different command
  * for a child started in it (SECURITY.md "Trust", "Tool restrictions"), with real children.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
 
 let env: E2eEnv;
@@ -57,5 +59,80 @@ describe("codex project content", () => {
 			`${dir} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${join(dir, ".codex/rules")}`,
 		);
 		expect(env.server.requests.length).toBe(before);
+	});
+});
+
+describe("claude project hooks", () => {
+	it("runs no hook of an untrusted project's .claude settings or local settings", async () => {
+		const dir = realpathSync(mkdtempSync(join(env.home.dir, "claude-hooks-")));
+		const marker = join(env.home.dir, "claude-hook-ran");
+		const hook = { hooks: [{ type: "command", command: `touch ${marker}` }] };
+		mkdirSync(join(dir, ".claude"), { recursive: true });
+		const settings = { hooks: { SessionStart: [hook], UserPromptSubmit: [hook] } };
+		writeFileSync(join(dir, ".claude/settings.json"), JSON.stringify(settings));
+		writeFileSync(join(dir, ".claude/settings.local.json"), JSON.stringify(settings));
+		env.server.scriptFor("claude in hostile project", { text: "ok" });
+		const untrusted = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "claude_code",
+			task: "claude in hostile project",
+			cwd: dir,
+		});
+		expect(untrusted.isError, textOf(untrusted.result)).toBe(false);
+		expect(existsSync(marker)).toBe(false);
+
+		trust({ [dir]: true });
+		const trusted = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "claude_code",
+			task: "claude in hostile project",
+			cwd: dir,
+		});
+		expect(trusted.isError, textOf(trusted.result)).toBe(false);
+		expect(existsSync(marker)).toBe(true);
+	});
+});
+
+describe("a project agent changed while the user is asked", () => {
+	it("runs the content the user was asked about, and asks again for the content written during the dialog", async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "toctou-")));
+		const file = join(project, ".pi/agents/swap.md");
+		mkdirSync(join(project, ".pi/agents"), { recursive: true });
+		const agent = (body: string) => `---\nname: swap\ndescription: A project agent\n---\n${body}\n`;
+		writeFileSync(file, agent("ASKED-ABOUT-BODY"));
+		const asked: string[] = [];
+		const confirm = async (_title: string, message: string) => {
+			asked.push(message);
+			writeFileSync(file, agent("SWAPPED-IN-BODY"));
+			return true;
+		};
+		const uiContext = new Proxy({} as ExtensionUIContext, {
+			get: (_target, key) => (key === "confirm" ? confirm : () => undefined),
+		});
+		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir, uiContext });
+		try {
+			env.server.scriptFor("toctou one", { text: "ok" });
+			const first = await session.callTool<SubagentDetails>("subagent", {
+				agent: "swap",
+				task: "toctou one",
+				agentScope: "project",
+			});
+			expect(first.isError, textOf(first.result)).toBe(false);
+			const firstPrompt = env.server.requests.find((r) => r.lastUserText === "toctou one")?.systemPrompt;
+			expect(firstPrompt).toContain("ASKED-ABOUT-BODY");
+			expect(firstPrompt).not.toContain("SWAPPED-IN-BODY");
+
+			env.server.scriptFor("toctou two", { text: "ok" });
+			const second = await session.callTool<SubagentDetails>("subagent", {
+				agent: "swap",
+				task: "toctou two",
+				agentScope: "project",
+			});
+			expect(second.isError, textOf(second.result)).toBe(false);
+			expect(asked).toHaveLength(2);
+			expect(env.server.requests.find((r) => r.lastUserText === "toctou two")?.systemPrompt).toContain(
+				"SWAPPED-IN-BODY",
+			);
+		} finally {
+			session.dispose();
+		}
 	});
 });

@@ -27,7 +27,7 @@ export interface TrustInputs {
 	parentCwd: string;
 	/** `ctx.isProjectTrusted()` of the parent session. */
 	parentTrusted: boolean;
-	/** Whether Pi had to decide trust for the parent's cwd (`hasTrustRequiringProjectResources`). */
+	/** Whether Pi had to decide trust for the parent's cwd when the session started (see {@link SessionStartTrust}). */
 	parentHadDecision: boolean;
 	/** The parent Pi's `--approve` (true) / `--no-approve` (false) flag, if given. */
 	approveFlag: boolean | undefined;

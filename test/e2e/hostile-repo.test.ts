@@ -136,3 +136,57 @@ describe("a project agent changed while the user is asked", () => {
 		}
 	});
 });
+
+describe("files Pi gates that appear after the session started", () => {
+	it("do not turn Pi's implicit trust of the session's cwd into consent", async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "late-gated-")));
+		mkdirSync(join(project, ".pi/agents"), { recursive: true });
+		writeFileSync(join(project, ".pi/agents/late.md"), "---\nname: late\ndescription: A project agent\n---\nbody\n");
+		// Pi trusts the project implicitly: it holds no file Pi gates when the session starts.
+		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir });
+		try {
+			// A checkout or a child adds files Pi gates; Pi made no decision about them.
+			mkdirSync(join(project, ".agents/skills"), { recursive: true });
+			const before = env.server.requests.length;
+			const refused = await session.callTool<SubagentDetails>("subagent", {
+				agent: "late",
+				task: "late gated",
+				agentScope: "project",
+			});
+			expect(refused.isError).toBe(true);
+			expect(textOf(refused.result)).toContain(`refused to run project agent "late"`);
+			expect(env.server.requests.length).toBe(before);
+
+			env.server.scriptFor("late gated pi", { text: "ok" });
+			const child = await session.callTool<SubagentDetails>("subagent", { agent_type: "pi", task: "late gated pi" });
+			expect(child.isError, textOf(child.result)).toBe(false);
+			expect(runOf(child.result.details).command).toContain("--no-approve");
+		} finally {
+			session.dispose();
+		}
+	});
+
+	it("keep Pi's own decision for a cwd that held files Pi gates when the session started", async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "gated-at-start-")));
+		mkdirSync(join(project, ".pi/agents"), { recursive: true });
+		writeFileSync(
+			join(project, ".pi/agents/decided.md"),
+			"---\nname: decided\ndescription: A project agent\n---\nbody\n",
+		);
+		writeFileSync(join(project, ".pi/settings.json"), "{}");
+		// Pi had a decision to make and trusted the project (its prompt, flag or defaultProjectTrust).
+		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir, projectTrusted: true });
+		try {
+			env.server.scriptFor("decided at start", { text: "ok" });
+			const ran = await session.callTool<SubagentDetails>("subagent", {
+				agent: "decided",
+				task: "decided at start",
+				agentScope: "project",
+			});
+			expect(ran.isError, textOf(ran.result)).toBe(false);
+			expect(runOf(ran.result.details).command).toContain("--approve");
+		} finally {
+			session.dispose();
+		}
+	});
+});

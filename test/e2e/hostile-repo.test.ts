@@ -224,3 +224,21 @@ describe("the trust prompt", () => {
 		}
 	});
 });
+
+describe("a pi child in an untrusted directory", () => {
+	it("still reads that directory's AGENTS.md, as Pi itself does: instructions are not gated by trust", async () => {
+		const dir = realpathSync(mkdtempSync(join(env.home.dir, "pi-context-")));
+		writeFileSync(join(dir, "AGENTS.md"), "PI-PROJECT-AGENTS-MD-MARKER\n");
+		env.server.scriptFor("pi reads context", { text: "ok" });
+		const run = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "pi",
+			task: "pi reads context",
+			cwd: dir,
+		});
+		expect(run.isError, textOf(run.result)).toBe(false);
+		expect(runOf(run.result.details).command).toContain("--no-approve");
+		expect(env.server.requests.find((r) => r.lastUserText === "pi reads context")?.systemPrompt).toContain(
+			"PI-PROJECT-AGENTS-MD-MARKER",
+		);
+	});
+});

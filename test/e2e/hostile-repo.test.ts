@@ -63,7 +63,7 @@ describe("codex project content", () => {
 });
 
 describe("claude project hooks", () => {
-	it("runs no hook of an untrusted project's .claude settings or local settings", async () => {
+	it("runs no hook and offers no skill of an untrusted project's .claude directory", async () => {
 		const dir = realpathSync(mkdtempSync(join(env.home.dir, "claude-hooks-")));
 		const marker = join(env.home.dir, "claude-hook-ran");
 		const hook = { hooks: [{ type: "command", command: `touch ${marker}` }] };
@@ -71,6 +71,13 @@ describe("claude project hooks", () => {
 		const settings = { hooks: { SessionStart: [hook], UserPromptSubmit: [hook] } };
 		writeFileSync(join(dir, ".claude/settings.json"), JSON.stringify(settings));
 		writeFileSync(join(dir, ".claude/settings.local.json"), JSON.stringify(settings));
+		mkdirSync(join(dir, ".claude/skills/hostile-skill"), { recursive: true });
+		writeFileSync(
+			join(dir, ".claude/skills/hostile-skill/SKILL.md"),
+			"---\nname: hostile-skill\ndescription: HOSTILE-SKILL-MARKER\n---\nRun the installer.\n",
+		);
+		const bodyOf = (task: string) =>
+			JSON.stringify(env.server.requests.filter((r) => r.lastUserText === task).map((r) => r.body));
 		env.server.scriptFor("claude in hostile project", { text: "ok" });
 		const untrusted = await env.session.callTool<SubagentDetails>("subagent", {
 			agent_type: "claude_code",
@@ -79,15 +86,18 @@ describe("claude project hooks", () => {
 		});
 		expect(untrusted.isError, textOf(untrusted.result)).toBe(false);
 		expect(existsSync(marker)).toBe(false);
+		expect(bodyOf("claude in hostile project")).not.toContain("HOSTILE-SKILL-MARKER");
 
 		trust({ [dir]: true });
+		env.server.scriptFor("claude in trusted project", { text: "ok" });
 		const trusted = await env.session.callTool<SubagentDetails>("subagent", {
 			agent_type: "claude_code",
-			task: "claude in hostile project",
+			task: "claude in trusted project",
 			cwd: dir,
 		});
 		expect(trusted.isError, textOf(trusted.result)).toBe(false);
 		expect(existsSync(marker)).toBe(true);
+		expect(bodyOf("claude in trusted project")).toContain("HOSTILE-SKILL-MARKER");
 	});
 });
 

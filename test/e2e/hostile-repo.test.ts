@@ -8,11 +8,20 @@ import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
-import { createExtensionSession } from "../support/extension-session.ts";
+import { createExtensionSession, type ExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
 
 let env: E2eEnv;
 const trust = (entries: Record<string, boolean>) => writeJson(join(env.home.agentDir, "trust.json"), entries);
+
+/** A UI whose `confirm` dialogs `confirm` answers; every other UI call does nothing. */
+const confirmingUi = (confirm: (title: string, message: string) => Promise<boolean>) =>
+	new Proxy({} as ExtensionUIContext, { get: (_target, key) => (key === "confirm" ? confirm : () => undefined) });
+/** A Pi session in `cwd` with this extension loaded (Pi trusts `cwd` implicitly unless told otherwise). */
+const sessionIn = (cwd: string, options: { uiContext?: ExtensionUIContext; projectTrusted?: boolean } = {}) =>
+	createExtensionSession({ cwd, agentDir: env.home.agentDir, ...options });
+const callProjectAgent = (session: ExtensionSession, agent: string, task: string) =>
+	session.callTool<SubagentDetails>("subagent", { agent, task, agentScope: "project" });
 
 beforeAll(async () => {
 	env = await startE2eEnv({ nativeHomes: true });
@@ -114,28 +123,17 @@ describe("a project agent changed while the user is asked", () => {
 			writeFileSync(file, agent("SWAPPED-IN-BODY"));
 			return true;
 		};
-		const uiContext = new Proxy({} as ExtensionUIContext, {
-			get: (_target, key) => (key === "confirm" ? confirm : () => undefined),
-		});
-		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir, uiContext });
+		const session = await sessionIn(project, { uiContext: confirmingUi(confirm) });
 		try {
 			env.server.scriptFor("toctou one", { text: "ok" });
-			const first = await session.callTool<SubagentDetails>("subagent", {
-				agent: "swap",
-				task: "toctou one",
-				agentScope: "project",
-			});
+			const first = await callProjectAgent(session, "swap", "toctou one");
 			expect(first.isError, textOf(first.result)).toBe(false);
 			const firstPrompt = env.server.requests.find((r) => r.lastUserText === "toctou one")?.systemPrompt;
 			expect(firstPrompt).toContain("ASKED-ABOUT-BODY");
 			expect(firstPrompt).not.toContain("SWAPPED-IN-BODY");
 
 			env.server.scriptFor("toctou two", { text: "ok" });
-			const second = await session.callTool<SubagentDetails>("subagent", {
-				agent: "swap",
-				task: "toctou two",
-				agentScope: "project",
-			});
+			const second = await callProjectAgent(session, "swap", "toctou two");
 			expect(second.isError, textOf(second.result)).toBe(false);
 			expect(asked).toHaveLength(2);
 			expect(env.server.requests.find((r) => r.lastUserText === "toctou two")?.systemPrompt).toContain(
@@ -153,16 +151,12 @@ describe("files Pi gates that appear after the session started", () => {
 		mkdirSync(join(project, ".pi/agents"), { recursive: true });
 		writeFileSync(join(project, ".pi/agents/late.md"), "---\nname: late\ndescription: A project agent\n---\nbody\n");
 		// Pi trusts the project implicitly: it holds no file Pi gates when the session starts.
-		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir });
+		const session = await sessionIn(project);
 		try {
 			// A checkout or a child adds files Pi gates; Pi made no decision about them.
 			mkdirSync(join(project, ".agents/skills"), { recursive: true });
 			const before = env.server.requests.length;
-			const refused = await session.callTool<SubagentDetails>("subagent", {
-				agent: "late",
-				task: "late gated",
-				agentScope: "project",
-			});
+			const refused = await callProjectAgent(session, "late", "late gated");
 			expect(refused.isError).toBe(true);
 			expect(textOf(refused.result)).toContain(`refused to run project agent "late"`);
 			expect(env.server.requests.length).toBe(before);
@@ -185,14 +179,10 @@ describe("files Pi gates that appear after the session started", () => {
 		);
 		writeFileSync(join(project, ".pi/settings.json"), "{}");
 		// Pi had a decision to make and trusted the project (its prompt, flag or defaultProjectTrust).
-		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir, projectTrusted: true });
+		const session = await sessionIn(project, { projectTrusted: true });
 		try {
 			env.server.scriptFor("decided at start", { text: "ok" });
-			const ran = await session.callTool<SubagentDetails>("subagent", {
-				agent: "decided",
-				task: "decided at start",
-				agentScope: "project",
-			});
+			const ran = await callProjectAgent(session, "decided", "decided at start");
 			expect(ran.isError, textOf(ran.result)).toBe(false);
 			expect(runOf(ran.result.details).command).toContain("--approve");
 		} finally {
@@ -213,16 +203,9 @@ describe("the trust prompt", () => {
 			asked.push(message);
 			return false;
 		};
-		const uiContext = new Proxy({} as ExtensionUIContext, {
-			get: (_target, key) => (key === "confirm" ? confirm : () => undefined),
-		});
-		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir, uiContext });
+		const session = await sessionIn(project, { uiContext: confirmingUi(confirm) });
 		try {
-			const declined = await session.callTool<SubagentDetails>("subagent", {
-				agent: `helper${forged}`,
-				task: "forged prompt",
-				agentScope: "project",
-			});
+			const declined = await callProjectAgent(session, `helper${forged}`, "forged prompt");
 			expect(declined.isError).toBe(true);
 			expect(asked).toHaveLength(1);
 			expect(asked[0]).not.toContain("\n");

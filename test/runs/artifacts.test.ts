@@ -1,61 +1,94 @@
-/**
- * Full answers go to 0600 files in a 0700 directory of this user (SECURITY.md "Data"), also when someone
- * else prepared the shared temporary directory first.
- */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { writeArtifact } from "../../src/runs/artifacts.ts";
+import { describe, expect, it } from "vitest";
+import { newArtifactCallId, pruneArtifacts, writeArtifact } from "../../src/runs/artifacts.ts";
+import { deliverAnswer } from "../../src/runs/delivery.ts";
+import { runResult } from "../support/run-result.ts";
 
-const roots: string[] = [];
-const root = () => {
-	const dir = mkdtempSync(join(tmpdir(), "artifacts-"));
-	roots.push(dir);
-	return dir;
-};
-afterEach(() => {
-	for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const DAY = 24 * 60 * 60 * 1000;
+
+function tempRoot(): string {
+	return mkdtempSync(join(tmpdir(), "artifacts-"));
+}
+
+/** A session directory `name` under `root` holding `bytes` bytes, last written `ageDays` days ago. */
+function sessionDir(root: string, name: string, bytes: number, ageDays: number): void {
+	const dir = join(root, name);
+	mkdirSync(dir);
+	const file = join(dir, "a.md");
+	writeFileSync(file, "x".repeat(bytes));
+	const when = new Date(Date.now() - ageDays * DAY);
+	utimesSync(file, when, when);
+	utimesSync(dir, when, when);
+}
 
 describe("artifact files", () => {
-	it("writes a 0600 file in a 0700 directory", () => {
-		const dir = join(root(), "pi-native-subagents", "session");
-		const written = writeArtifact(dir, "call-1", "full answer");
+	it("generates a different call id every time, never derived from a provider's id", () => {
+		const ids = new Set(Array.from({ length: 1000 }, newArtifactCallId));
+		expect(ids.size).toBe(1000);
+		for (const id of ids) expect(id).toMatch(/^[0-9a-z]+-[0-9a-f]{8}$/);
+	});
+
+	it("writes the whole text privately and atomically, leaving only the artifact", () => {
+		const dir = join(tempRoot(), "session");
+		const written = writeArtifact(dir, "call-1", "whole answer");
 		expect(written).toEqual({ path: join(dir, "call-1.md") });
-		expect(readFileSync(join(dir, "call-1.md"), "utf8")).toBe("full answer");
-		expect(statSync(join(dir, "call-1.md")).mode & 0o777).toBe(0o600);
-		expect(statSync(dir).mode & 0o777).toBe(0o700);
+		expect(readFileSync(join(dir, "call-1.md"), "utf8")).toBe("whole answer");
+		expect(readdirSync(dir)).toEqual(["call-1.md"]);
 	});
 
-	it("refuses a session directory someone left open to other users, naming it", () => {
-		const dir = join(root(), "pi-native-subagents", "session");
-		mkdirSync(dir, { recursive: true });
-		chmodSync(dir, 0o777);
-		const written = writeArtifact(dir, "call-1", "secret answer");
-		expect(written).toEqual({
-			error: `could not write the full answer to ${join(dir, "call-1.md")}: ${dir} is open to other users (mode 777)`,
-		});
+	it("leaves no temp file when a write fails, and the result says the artifact could not be written", () => {
+		const dir = join(tempRoot(), "session");
+		// Something the rename cannot replace stands where the artifact goes: the temp file was written first.
+		mkdirSync(join(dir, "call-2.md"), { recursive: true });
+		writeFileSync(join(dir, "call-2.md", "occupant"), "x");
+		const written = writeArtifact(dir, "call-2", "text");
+		expect("error" in written && written.error).toMatch(/^could not write the full answer to .*call-2\.md: /);
+		expect(readdirSync(dir)).toEqual(["call-2.md"]);
+
+		const run = runResult({ finalAnswer: "line\n".repeat(50) });
+		const delivery = deliverAnswer(run, { maxBytes: 100, maxLines: 5 }, dir, "call-2");
+		expect(delivery.text).toContain("[answer truncated: 5 of ");
+		expect(delivery.text).toContain(`could not write the full answer to ${join(dir, "call-2.md")}`);
+		expect(run.artifactPath).toBeUndefined();
+		expect(run.artifactError).toContain("could not write the full answer");
+		expect(readdirSync(dir)).toEqual(["call-2.md"]);
+	});
+});
+
+describe("artifact retention", () => {
+	it("removes session directories older than the age limit at session start, never the current one", () => {
+		const root = tempRoot();
+		sessionDir(root, "old", 10, 8);
+		sessionDir(root, "recent", 10, 1);
+		sessionDir(root, "current", 10, 30);
+		const removed = pruneArtifacts(root, { keep: "current", maxAgeMs: 7 * DAY });
+		expect(removed).toEqual(["old"]);
+		expect(readdirSync(root).sort()).toEqual(["current", "recent"]);
 	});
 
-	it("refuses a session directory that is a symlink", () => {
-		const base = join(root(), "pi-native-subagents");
-		const elsewhere = join(root(), "elsewhere");
-		mkdirSync(base, { recursive: true });
-		mkdirSync(elsewhere, { mode: 0o700 });
-		symlinkSync(elsewhere, join(base, "session"));
-		const written = writeArtifact(join(base, "session"), "call-1", "secret answer");
-		expect("error" in written && written.error).toContain("is not a directory (a symlink?)");
+	it("removes the oldest directories while the total is over the size cap", () => {
+		const root = tempRoot();
+		sessionDir(root, "oldest", 400, 3);
+		sessionDir(root, "middle", 400, 2);
+		sessionDir(root, "newest", 400, 1);
+		sessionDir(root, "current", 400, 4);
+		const removed = pruneArtifacts(root, { keep: "current", maxAgeMs: 7 * DAY, maxTotalBytes: 1000 });
+		expect(removed).toEqual(["oldest", "middle"]);
+		expect(readdirSync(root).sort()).toEqual(["current", "newest"]);
 	});
 
-	it("never writes through a file or symlink left at the temporary name", () => {
-		const dir = join(root(), "pi-native-subagents", "session");
-		mkdirSync(dir, { recursive: true, mode: 0o700 });
-		const target = join(root(), "victim.txt");
-		writeFileSync(target, "untouched");
-		symlinkSync(target, join(dir, `call-1.md.${process.pid}.tmp`));
-		const written = writeArtifact(dir, "call-1", "answer");
-		expect("error" in written && written.error).toContain("EEXIST");
-		expect(readFileSync(target, "utf8")).toBe("untouched");
+	it("never follows a symlink out of the root", () => {
+		const root = tempRoot();
+		const outside = tempRoot();
+		sessionDir(outside, "victim", 10, 30);
+		symlinkSync(join(outside, "victim"), join(root, "link"));
+		expect(pruneArtifacts(root, { maxAgeMs: DAY })).toEqual([]);
+		expect(readdirSync(join(outside, "victim"))).toEqual(["a.md"]);
+		const linkedRoot = join(tempRoot(), "root-link");
+		symlinkSync(outside, linkedRoot);
+		expect(pruneArtifacts(linkedRoot, { maxAgeMs: DAY })).toEqual([]);
+		expect(readdirSync(outside)).toEqual(["victim"]);
 	});
 });

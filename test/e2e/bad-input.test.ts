@@ -39,6 +39,14 @@ describe("bad calls are refused before anything starts", () => {
 		await refused({ agent: "echo", task: "x", resources: { skils: [] } }, "resources.skils: unknown field");
 	});
 
+	it("refuses an empty agent, roster_entry or resume_session_id as empty, once, not as an unknown name", async () => {
+		for (const field of ["agent", "roster_entry"]) {
+			await refused({ [field]: " ", task: "x" }, `${field} is empty; omit it instead`);
+		}
+		const { result } = await env.session.callTool("subagent", { resume_session_id: "", agent_type: "pi", task: "x" });
+		expect(textOf(result)).toBe("subagent: nothing was started.\nresume_session_id is empty; omit it instead");
+	});
+
 	it("refuses an unknown field of subagent_roster and subagent_jobs instead of ignoring it", async () => {
 		for (const [tool, args] of [
 			["subagent_roster", { filter: "pi" }],

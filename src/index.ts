@@ -74,15 +74,13 @@ async function loadRuntime(
 	const record = await import("./sessions/launch-record.ts");
 	const records = await import("./sessions/launch-records.ts");
 	const trust = await import("./launch/trust.ts");
-	const interactiveRuns = await import("./interactive/interactive-runs.ts");
 	const tools = await import("./tools/tools.ts");
-	const limit = await import("p-limit");
 	const adapters = await loadAdapters(agentDir);
 	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
-	const globalLimit = limit.default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
+	const globalLimit = (await import("p-limit")).default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
 	const sessions = new records.LaunchRecords();
 	const inputs = new live.LiveInputs();
-	const interactive = new interactiveRuns.InteractiveRuns();
+	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
 	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
 	const widget = new jobsWidget.JobsWidget(
 		() => registry.list(),

@@ -15,7 +15,7 @@
  * Plain JavaScript: it runs with `node` directly, also when the package is installed under node_modules.
  */
 import { spawnSync } from "node:child_process";
-import { familyOf, processTable, signalEach, signalGroup } from "./proc-table.mjs";
+import { signalGroup, stopAndKillFamily } from "./proc-table.mjs";
 
 /** @type {string | undefined} */
 let marker;
@@ -37,9 +37,10 @@ function apply(line) {
 
 function sweep() {
 	const pgids = [...entries.values()].flatMap((entry) => (typeof entry.pgid === "number" ? [entry.pgid] : []));
-	const family = familyOf(processTable(marker), pgids);
+	// Each found process is stopped first (group members too, so their descendants are still theirs when
+	// looked for), so one that keeps re-forking itself cannot outrun the look at /proc.
+	stopAndKillFamily(marker, pgids);
 	for (const pgid of pgids) signalGroup(pgid, "SIGKILL");
-	signalEach(family, "SIGKILL");
 }
 
 let gone = false;

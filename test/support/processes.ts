@@ -55,6 +55,22 @@ export function processesMatching(pattern: string | RegExp): number[] {
 	return pids;
 }
 
+/** pids of every live process (other than this one) whose environment holds the entry `entry` (`NAME=value`). */
+export function processesWithEnv(entry: string): number[] {
+	const pids: number[] = [];
+	for (const pid of readdirSafe("/proc")) {
+		if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+		try {
+			if (readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(entry) && isAlive(Number(pid))) {
+				pids.push(Number(pid));
+			}
+		} catch {
+			// The process ended while we looked, or is not ours.
+		}
+	}
+	return pids;
+}
+
 /** Waits until `check()` is true, polling every 50 ms; rejects with `what` after `timeoutMs`. */
 export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;

@@ -84,4 +84,20 @@ describe("lifeline", () => {
 		for (const pid of sleepers) await waitUntilGone(pid);
 		await waitUntilGone(watchdogs[1]);
 	});
+
+	it("kills a child of a parent SIGKILLed between the child's spawn and its registration", async () => {
+		const script = fileURLToPath(new URL("../support/lifeline-kill-at-spawn.ts", import.meta.url));
+		const parent = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+		started.push(parent);
+		let output = "";
+		parent.stdout?.setEncoding("utf8").on("data", (text: string) => {
+			output += text;
+		});
+		const exit = await new Promise<NodeJS.Signals | null>((resolve) => parent.once("exit", (_, signal) => resolve(signal)));
+		const sleeper = Number(/\{"sleeper":(\d+)\}/.exec(output)?.[1]);
+		strays.push(sleeper);
+		expect(exit).toBe("SIGKILL");
+		expect(sleeper).toBeGreaterThan(0);
+		await waitUntilGone(sleeper);
+	});
 });

@@ -4,8 +4,8 @@
  * first child. It holds the read end of a pipe whose only write end is in Pi; when Pi dies, however it
  * dies (SIGKILL and OOM included), the kernel closes that end and stdin reaches EOF. The watchdog then
  * runs the registered commands and SIGKILLs every registered process group, every process carrying the
- * parent's run marker, and all their descendants; it sweeps twice (a process forking during the first
- * sweep is caught by the second) and exits.
+ * parent's run marker, and all their descendants, each stopped as it is found (proc-table.mjs,
+ * stopAndKillFamily); it sweeps twice, 100 ms apart, and exits.
  *
  * stdin protocol, one JSON object per line:
  *   {"marker": "<VAR>=<token>/"}           environment prefix of the parent's children (first line)

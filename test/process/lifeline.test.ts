@@ -93,7 +93,9 @@ describe("lifeline", () => {
 		parent.stdout?.setEncoding("utf8").on("data", (text: string) => {
 			output += text;
 		});
-		const exit = await new Promise<NodeJS.Signals | null>((resolve) => parent.once("exit", (_, signal) => resolve(signal)));
+		const exit = await new Promise<NodeJS.Signals | null>((resolve) =>
+			parent.once("exit", (_, signal) => resolve(signal)),
+		);
 		const sleeper = Number(/\{"sleeper":(\d+)\}/.exec(output)?.[1]);
 		strays.push(sleeper);
 		expect(exit).toBe("SIGKILL");

@@ -94,18 +94,27 @@ export function familyOf(table, pgids) {
  * descendants, including one that keeps re-forking itself (each generation forks its successor and exits)
  * faster than the whole table can be read, which a kill after one look at /proc misses: the stale look
  * names only dead generations. Here each process is SIGSTOPped the moment it is found (newest pids first, so
- * the current generation is reached soon after the directory is listed), and a stopped process forks no
- * more; /proc is listed again until a listing finds no new one (at most `maxScans` listings), then every
- * stopped process is SIGKILLed. Synchronous; never throws. Returns how many processes were killed.
+ * the current generation is reached soon after the directory is listed), and so is its whole process group:
+ * a successor forked meanwhile is in its group (unless it left it) and the kernel does not let a fork
+ * escape a group-wide signal, so the group stop reaches it even when the generation found is already gone.
+ * The group of the calling process is never signalled; the child's processes are in sessions of their own.
+ * A stopped process forks no more; /proc is listed again until a listing finds no new one (two in a row
+ * once anything was found; at most `maxScans` listings), then every stopped group and process is SIGKILLed. Synchronous; never throws.
+ * Returns how many processes were killed.
  * @param {string | undefined} markerPrefix
  * @param {Iterable<number>} pgids
  * @param {number} [maxScans]
  */
 export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20) {
 	const groups = new Set(pgids);
+	const ownGroup = readStat(process.pid)?.pgid;
+	/** Groups of found processes, stopped as a whole. */
+	const stoppedGroups = new Set();
 	/** @type {Map<number, NonNullable<ReturnType<typeof readStat>>>} */
 	const stopped = new Map();
-	for (let scan = 0; scan < maxScans; scan++) {
+	// Done after one listing that finds nothing (the usual case: nothing was left), or after two in a row
+	// once something was found (a generation may have been between two pids during one listing).
+	for (let scan = 0, quiet = 0; scan < maxScans && quiet < (stopped.size > 0 ? 2 : 1); scan++) {
 		let entries;
 		try {
 			entries = readdirSync("/proc");
@@ -124,6 +133,11 @@ export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20) {
 				stopped.has(stat.ppid) ||
 				carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), markerPrefix);
 			if (!ours) continue;
+			if (stat.pgid !== ownGroup && !stoppedGroups.has(stat.pgid)) {
+				stoppedGroups.add(stat.pgid);
+				groups.add(stat.pgid);
+				signalGroup(stat.pgid, "SIGSTOP");
+			}
 			try {
 				process.kill(pid, "SIGSTOP");
 			} catch {
@@ -131,8 +145,9 @@ export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20) {
 			}
 			stopped.set(pid, stat);
 		}
-		if (stopped.size === before) break;
+		quiet = stopped.size === before ? quiet + 1 : 0;
 	}
+	for (const pgid of stoppedGroups) signalGroup(pgid, "SIGKILL");
 	signalEach([...stopped.values()], "SIGKILL");
 	return stopped.size;
 }

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { processesWithEnv, waitUntil } from "../support/processes.ts";
+import { freezeAndKill, processesWithEnv, waitUntil } from "../support/processes.ts";
 import { fixture, isAlive, ofType, run, waitUntilGone } from "./run-fixture.ts";
 
 /** Pids a test leaves behind on purpose (outside the group); killed after each test. */
@@ -130,7 +130,7 @@ describe("startProcess: ending the process group", () => {
 		const dir = mkdtempSync(join(tmpdir(), "hopper-"));
 		const gate = join(dir, "gate");
 		const started = join(dir, "started");
-		const hopper = `setsid sh -c 'touch ${started}; h() { sleep 0.02; h & exit 0; }; h' </dev/null >/dev/null 2>&1 &`;
+		const hopper = `setsid sh -c 'touch ${started}; h() { sleep 0.05; h & exit 0; }; h' </dev/null >/dev/null 2>&1 &`;
 		const leader = `${hopper} while [ ! -e ${gate} ]; do sleep 0.05; done; exit 0`;
 		const [name, value] = tag.split("=");
 		const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", [name]: value };
@@ -173,23 +173,3 @@ describe("startProcess: ending the process group", () => {
 		expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
 	});
 });
-
-/** Test cleanup: SIGSTOPs every process tagged `tag` until ten looks in a row find no new one, then SIGKILLs them. */
-function freezeAndKill(tag: string): void {
-	const seen = new Set<number>();
-	for (let round = 0, quiet = 0; round < 200 && quiet < 10; round++) {
-		const fresh = processesWithEnv(tag).filter((pid) => !seen.has(pid));
-		quiet = fresh.length === 0 ? quiet + 1 : 0;
-		for (const pid of fresh) {
-			seen.add(pid);
-			try {
-				process.kill(pid, "SIGSTOP");
-			} catch {}
-		}
-	}
-	for (const pid of seen) {
-		try {
-			process.kill(pid, "SIGKILL");
-		} catch {}
-	}
-}

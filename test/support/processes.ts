@@ -106,3 +106,23 @@ function readdirSafe(dir: string): string[] {
 		return [];
 	}
 }
+
+/** Test cleanup: SIGSTOPs every process whose environment holds `tag` (`NAME=value`) until ten looks in a row find no new one, then SIGKILLs them. */
+export function freezeAndKill(tag: string): void {
+	const seen = new Set<number>();
+	for (let round = 0, quiet = 0; round < 200 && quiet < 10; round++) {
+		const fresh = processesWithEnv(tag).filter((pid) => !seen.has(pid));
+		quiet = fresh.length === 0 ? quiet + 1 : 0;
+		for (const pid of fresh) {
+			seen.add(pid);
+			try {
+				process.kill(pid, "SIGSTOP");
+			} catch {}
+		}
+	}
+	for (const pid of seen) {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {}
+	}
+}

@@ -3,7 +3,7 @@
  * this extension loaded (test/support/e2e-env.ts) calls `subagent`, and the child is a stand-in for pi
  * (test/support/fault-cli/pi-flood.mjs) streaming pi-shaped text deltas and message ends. Everything the
  * tool does runs: spawn, framing, the pi parser, RunState, the scheduler, the tool's throttled progress
- * updates (structured clones of the live children), the result text and the artifact. Wired into
+ * updates (bounded copies of the live children, `childDetails`), the result text and the artifact. Wired into
  * `npm run bench` by bench/run-bench.ts.
  */
 import { fileURLToPath } from "node:url";

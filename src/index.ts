@@ -6,7 +6,7 @@
  * further — pays almost nothing for it (README.md "Start-up cost").
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
@@ -18,6 +18,9 @@ import type { SetWidget } from "./ui/jobs-widget.ts";
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
 type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
+
+/** The context of the latest session start, for the job registry's logger. */
+type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
 /** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
 async function loadAdapters(agentDir: string) {
@@ -45,12 +48,14 @@ async function loadAdapters(agentDir: string) {
 }
 
 /** Builds everything the tools and the command work with; runs once per extension load, on first need. */
-async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage) {
+async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage, context: LatestContext) {
 	const jobsWidget = await import("./ui/jobs-widget.ts");
 	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
 	const state = await import("./config/extension-state.ts");
 	const settings = await import("./config/settings.ts");
 	const jobs = await import("./runs/jobs.ts");
+	const artifacts = await import("./runs/artifacts.ts");
+	const background = await import("./tools/background.ts");
 	const live = await import("./runs/live-inputs.ts");
 	const record = await import("./sessions/launch-record.ts");
 	const records = await import("./sessions/launch-records.ts");
@@ -62,7 +67,7 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 	const globalLimit = limit.default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
 	const sessions = new records.LaunchRecords();
 	const inputs = new live.LiveInputs();
-	const registry = new jobs.JobRegistry(inputs);
+	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
 	const widget = new jobsWidget.JobsWidget(
 		() => registry.list(),
 		() => config.runtime.settings?.silent === true,
@@ -79,13 +84,14 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 		approveFlag: trust.readApproveFlag(process.argv),
 		consents: new trust.ConsentRecord(),
 		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
+		artifactRoot: artifacts.artifactRoot(),
 		jobs: registry,
 		inputs,
-		deliverJob: (job, text, details) => {
+		deliverJob: (job, text, details, display) => {
 			jobUsage.add(tools.totalUsage(details.children));
 			pi.sendMessage(
-				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display: true, details },
-				// A cancelled or stopped job ended on request: report it without starting a turn.
+				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display, details },
+				// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
 				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
 			);
 			widget.refresh();
@@ -132,6 +138,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// Where the background jobs widget draws: the session's UI, when it has one.
 	let setWidget: SetWidget | undefined;
 	let loading: Promise<Runtime> | undefined;
+	let context: ExtensionContext | undefined;
 	// The branch of the last session start and the branches visited since, until the runtime exists.
 	let branch: Branch = [];
 	const visited: Branch[] = [];
@@ -139,7 +146,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	};
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
-		loading ??= loadRuntime(pi, agentDir, jobUsage).then((built) => {
+		loading ??= loadRuntime(pi, agentDir, jobUsage, () => context).then((built) => {
 			const problems = built.reload(branch, visited);
 			built.widget.attach(setWidget);
 			visited.length = 0;
@@ -149,12 +156,20 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		});
 		return loading;
 	};
-	// Nothing outlives the session: running jobs are cancelled and their children killed.
-	pi.on("session_shutdown", () => {
-		loaded?.widget.close();
-		return loaded?.jobs.close();
+	// Nothing outlives the session: running jobs are cancelled, their children killed, and each job's
+	// cancellation is reported to the session that started it (it is still bound while this runs).
+	pi.on("session_shutdown", async (event) => {
+		if (!loaded) return;
+		loaded.widget.close();
+		const { shutdownReason } = await import("./runs/job-messages.ts");
+		await loaded.jobs.close(shutdownReason(event.reason));
 	});
 	pi.on("session_start", async (_event, ctx) => {
+		context = ctx;
+		// Retention (README.md "Artifacts"): old and excess session directories go; this session's stays.
+		const artifacts = await import("./runs/artifacts.ts");
+		const root = artifacts.artifactRoot();
+		artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, ctx.sessionManager.getSessionId())) });
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();

@@ -15,6 +15,8 @@ export interface EffectiveLimits {
 	concurrency: number;
 	/** Children running at once across every call of the parent session. */
 	globalConcurrency: number;
+	/** Background jobs running at once (a job waiting for a slot counts); a call over it is refused. */
+	maxBackgroundJobs: number;
 }
 
 /** Most steps in one chain call. */
@@ -40,5 +42,6 @@ export function effectiveLimits(settings: Settings): EffectiveLimits {
 		maxChainSteps: MAX_CHAIN_STEPS,
 		concurrency: limits.concurrency,
 		globalConcurrency: limits.global_concurrency,
+		maxBackgroundJobs: limits.max_background_jobs,
 	};
 }

@@ -33,6 +33,8 @@ export interface LaunchState {
 	depth: DepthState;
 	/** Which of the parent's variables children inherit (settings `environment`). */
 	environment: EnvironmentPolicy;
+	/** Setting `silent`: no UI notices for background jobs (their results still reach the model). */
+	silent: boolean;
 }
 
 /** The outcome of `/agentshell-roster`: the roster's new state and the message the user sees. */
@@ -102,6 +104,7 @@ export class ExtensionState {
 			refusal,
 			roster: { roster: this.config.roster, error: this.config.rosterError, enabled: this.rosterEnabled },
 			depth,
+			silent: (settings ?? DEFAULT_SETTINGS).silent,
 		};
 	}
 

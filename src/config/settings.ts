@@ -15,9 +15,10 @@
  *     "timeout_ms": 1800000,         // wall-clock limit per child, ms (30 min)
  *     "kill_grace_ms": 5000,         // SIGTERM → SIGKILL grace, ms
  *     "output_max_bytes": 51200,     // final answer cap per child, bytes (50 KB); the rest goes to an artifact
- *     "output_max_lines": 2000       // final answer cap per child, lines
+ *     "output_max_lines": 2000,      // final answer cap per child, lines
+ *     "max_background_jobs": 8       // background jobs running at once (queued children count); more are refused
  *   },
- *   "silent": false,                 // true: no UI notifications for background job progress/completion
+ *   "silent": false,                 // true: no UI notices for background job progress/completion (the model still gets the result)
  *   "interactive": {
  *     "stay_open": false,            // keep the tmux session after the child finishes
  *     "inactivity_timeout_ms": null  // end an interactive run after this long without screen change; null: never
@@ -31,19 +32,10 @@
  * }
  * ```
  */
-import {
-	closeSync,
-	fsyncSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	renameSync,
-	statSync,
-	unlinkSync,
-	writeSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
 import { settingsFilePath } from "./paths.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
@@ -75,6 +67,7 @@ export const limitsSchema = strictSection({
 	kill_grace_ms: integer(0, 5000, "ms"),
 	output_max_bytes: integer(1, 50 * 1024, "bytes"),
 	output_max_lines: integer(1, 2000, "lines"),
+	max_background_jobs: integer(1, 8, "jobs"),
 });
 
 /** Interactive (tmux) defaults, used when a call omits them. */
@@ -172,7 +165,8 @@ export function loadSettings(agentDir: string): Settings {
  * an absent file is created with only `{ "roster": { "enabled": … } }`.
  *
  * Atomic: the new content is written and fsynced to a temporary file in the same directory, then
- * renamed over the settings file, so readers see either the old or the new file, never a partial one.
+ * renamed over the settings file, and the directory is fsynced, so readers see either the old or the new
+ * file, never a partial one, and the change survives a crash (`writeFileAtomic`).
  * @throws ConfigError when the existing file is unreadable, is malformed JSON, or its `roster` is not an
  *   object (the file is left untouched); or when writing fails.
  */
@@ -189,34 +183,20 @@ export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 		throw new ConfigError(`${file}: roster: expected an object, got ${typeName(roster)}; not changing it`);
 	}
 	document.roster = { ...(roster as Record<string, unknown>), enabled };
-	writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
+	writeSettingsFile(file, `${JSON.stringify(document, null, 2)}\n`);
 }
 
-function writeFileAtomic(file: string, content: string): void {
-	const dir = dirname(file);
-	mkdirSync(dir, { recursive: true });
+function writeSettingsFile(file: string, content: string): void {
 	let mode = 0o600;
 	try {
 		mode = statSync(file).mode & 0o777;
 	} catch {
 		// A new file: private by default, since it may name local paths.
 	}
-	const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
 	try {
-		const fd = openSync(temp, "wx", mode);
-		try {
-			writeSync(fd, content);
-			fsyncSync(fd);
-		} finally {
-			closeSync(fd);
-		}
-		renameSync(temp, file);
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileAtomic(file, content, mode);
 	} catch (error) {
-		try {
-			unlinkSync(temp);
-		} catch {
-			// Already renamed or never created.
-		}
 		throw new ConfigError(`${file}: cannot write settings file (${(error as NodeJS.ErrnoException).code ?? error})`);
 	}
 }

@@ -69,8 +69,15 @@ export interface RunResult {
 	permissionDenials?: PermissionDenial[];
 	/** Messages sent to the child while it ran, in order, with what became of each; absent when none. */
 	inputs?: SentInput[];
-	/** Absolute path of the file with the full answer, when the answer given to the model was truncated. */
+	/**
+	 * Absolute path of the file with the full answer, when the text for the model or `details` shows only
+	 * part of it (README.md "Artifacts").
+	 */
 	artifactPath?: string;
+	/** Why that file could not be written, when it could not. */
+	artifactError?: string;
+	/** In `details` only: the whole answer's size in bytes when `finalAnswer` there is a preview. */
+	finalAnswerBytes?: number;
 	/** Wall time, ms. */
 	durationMs: number;
 	/** When the run started, ms since the Unix epoch (live renders show the elapsed time from it). */

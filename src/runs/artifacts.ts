@@ -1,36 +1,146 @@
 /**
- * Full-result artifacts (docs/rules.md §Results: a cut answer is written in full to an artifact file whose path the
- * result gives; a failed write is reported too).
+ * Full-result artifacts (README.md "Artifacts"): where a child's whole answer goes when the text for the
+ * model or the result's `details` shows only part of it. One private directory per parent session under
+ * a private per-user root; file names come from ids this package generates, so a provider that reuses
+ * tool-call ids never overwrites an earlier answer; writes are atomic; old directories are pruned.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../core/atomic-write.ts";
 
-/** Directory for one parent session's artifacts: `<tmpdir>/pi-native-subagents/<session id>`. */
-export function artifactDir(parentSessionId: string): string {
-	return join(tmpdir(), "pi-native-subagents", parentSessionId.replace(/[^A-Za-z0-9._-]/g, "_"));
+/** Session artifact directories whose newest file is older than this are removed at session start (ms: 7 days). */
+export const ARTIFACT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Above this total (bytes: 256 MiB), the oldest other session directories are removed at session start. */
+export const ARTIFACT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+
+/** The per-user artifact root: `<tmpdir>/pi-native-subagents-<uid>` (README.md "Artifacts"). */
+export function artifactRoot(): string {
+	return join(tmpdir(), `pi-native-subagents-${process.getuid?.() ?? "user"}`);
+}
+
+/** Directory for one parent session's artifacts: `<root>/<session id>` (the id sanitized to a file name). */
+export function artifactDir(root: string, parentSessionId: string): string {
+	return join(root, parentSessionId.replace(/[^A-Za-z0-9._-]/g, "_"));
 }
 
 /**
- * Writes `text` atomically (temp file in the same directory, then rename) to `<dir>/<name>.md`.
- * @returns the absolute path, or an `error` message naming the path when the write failed (a full disk, an
- *   unwritable directory); a failed write leaves no partial file behind.
+ * A fresh id for one `subagent` call or job's artifacts: `<ms since epoch, base 36>-<random>`, so names
+ * sort by time and never repeat (a provider's tool-call id is never used: providers reuse them).
+ */
+export function newArtifactCallId(): string {
+	return `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * Writes `text` to `<dir>/<name>.md` atomically (`writeFileAtomic`: temp file, fsync, rename, directory
+ * fsync), creating `dir` private (0700) and the file private (0600). A failed write leaves no temp file.
+ * `dir` and its parent (the root) must be directories owned by this user (SECURITY.md).
+ * @param name made of this package's ids (`newArtifactCallId`); other characters become `_`.
+ * @returns the absolute path, or an `error` message naming the path and the cause when the write failed.
  */
 export function writeArtifact(dir: string, name: string, text: string): { path: string } | { error: string } {
 	const path = join(dir, `${name.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
-	const temp = `${path}.${process.pid}.tmp`;
 	try {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
-		writeFileSync(temp, text, { mode: 0o600 });
-		renameSync(temp, path);
+		// In a shared tmpdir another user could have made the root first: never write into theirs.
+		for (const own of [dirname(dir), dir]) {
+			if (!ownedDirectory(own)) throw new Error(`${own} is not a directory owned by this user`);
+		}
+		writeFileAtomic(path, text, 0o600);
 		return { path };
 	} catch (error) {
-		// A write cut short (a full disk: ENOSPC) leaves a partial temp file that would keep the space taken.
-		try {
-			rmSync(temp, { force: true });
-		} catch {
-			// No directory to hold it (ENOTDIR): nothing was written.
-		}
 		return { error: `could not write the full answer to ${path}: ${(error as Error).message}` };
+	}
+}
+
+export interface PruneOptions {
+	/** Directory name under `root` that is never removed (the current session's). */
+	keep?: string;
+	/** ms since the epoch; default now. */
+	now?: number;
+	maxAgeMs?: number;
+	maxTotalBytes?: number;
+}
+
+/**
+ * The retention policy, run at session start (README.md "Artifacts"): removes session directories under
+ * `root` whose newest entry is older than `maxAgeMs`, then, while the rest exceed `maxTotalBytes`, the
+ * oldest of them. `keep` is never removed. Only real directories owned by this user are touched (symlinks
+ * and foreign entries are skipped); a `root` that is a symlink or not ours is left alone entirely.
+ * @returns the names of the removed directories. Never throws: an unreadable entry is skipped.
+ */
+export function pruneArtifacts(root: string, options: PruneOptions = {}): string[] {
+	const now = options.now ?? Date.now();
+	const maxAge = options.maxAgeMs ?? ARTIFACT_MAX_AGE_MS;
+	const maxTotal = options.maxTotalBytes ?? ARTIFACT_MAX_TOTAL_BYTES;
+	if (!ownedDirectory(root)) return [];
+	const sessions: Array<{ name: string; newest: number; bytes: number }> = [];
+	for (const name of safeReaddir(root)) {
+		const path = join(root, name);
+		if (name === options.keep || !ownedDirectory(path)) continue;
+		sessions.push({ name, ...measure(path) });
+	}
+	const removed: string[] = [];
+	const remove = (name: string) => {
+		try {
+			rmSync(join(root, name), { recursive: true, force: true });
+			removed.push(name);
+		} catch {
+			// Left for the next session start.
+		}
+	};
+	const kept = sessions.filter((session) => {
+		if (now - session.newest <= maxAge) return true;
+		remove(session.name);
+		return false;
+	});
+	let total = kept.reduce((sum, session) => sum + session.bytes, 0);
+	if (options.keep && ownedDirectory(join(root, options.keep))) total += measure(join(root, options.keep)).bytes;
+	for (const session of kept.sort((a, b) => a.newest - b.newest)) {
+		if (total <= maxTotal) break;
+		remove(session.name);
+		total -= session.bytes;
+	}
+	return removed;
+}
+
+/** Newest mtime (ms) and total size (bytes) of a session directory's files (one level: artifacts are flat). */
+function measure(dir: string): { newest: number; bytes: number } {
+	let newest = 0;
+	try {
+		newest = lstatSync(dir).mtimeMs;
+	} catch {
+		// Removed while we looked: it counts as old and empty.
+	}
+	let bytes = 0;
+	for (const name of safeReaddir(dir)) {
+		try {
+			const stat = lstatSync(join(dir, name));
+			newest = Math.max(newest, stat.mtimeMs);
+			bytes += stat.size;
+		} catch {
+			// Removed while we looked.
+		}
+	}
+	return { newest, bytes };
+}
+
+function ownedDirectory(path: string): boolean {
+	try {
+		const stat = lstatSync(path);
+		const uid = process.getuid?.();
+		return stat.isDirectory() && (uid === undefined || stat.uid === uid);
+	} catch {
+		return false;
+	}
+}
+
+function safeReaddir(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
 	}
 }

@@ -1,11 +1,12 @@
 /**
- * What the parent model receives for each child (docs/rules.md §Results): the final answer capped at
- * `maxBytes` / `maxLines`, the full text in an artifact when cut, and for failures the reason,
- * exit code or signal, and the stderr tail.
+ * What the parent model receives for each child (README.md "Results"): the final answer capped at
+ * `maxBytes` / `maxLines`, the full text in an artifact when cut (for the model, or for the result's
+ * `details` preview), and for failures the reason, exit code or signal, and the stderr tail.
  */
 import { truncateHead } from "@earendil-works/pi-coding-agent";
 import type { RunResult } from "../core/run-result.ts";
 import { writeArtifact } from "./artifacts.ts";
+import { DETAILS_ANSWER_CHARS } from "./child-details.ts";
 
 export interface OutputCaps {
 	/** Bytes of answer per child given to the model (default 50 KB). */
@@ -22,8 +23,9 @@ export interface Delivery {
 }
 
 /**
- * Caps `result.finalAnswer` and writes the artifact when it was cut. Mutates `result.artifactPath`.
- * @param artifactName unique per run within `artifactDir`.
+ * Caps `result.finalAnswer` and writes the artifact when it was cut, here or in `details` (longer than
+ * DETAILS_ANSWER_CHARS). Mutates `result.artifactPath` or, when the write failed, `result.artifactError`.
+ * @param artifactName unique per run within `artifactDir`, from ids this package generates (`newArtifactCallId`).
  */
 export function deliverAnswer(
 	result: RunResult,
@@ -36,13 +38,17 @@ export function deliverAnswer(
 	// truncateHead keeps whole lines only: a first line over the byte cap would leave nothing.
 	let text = cut.firstLineExceedsLimit ? sliceUtf8(answer, caps.maxBytes) : cut.content;
 	const delivery: Delivery = { text };
-	if (cut.truncated) {
-		const written = writeArtifact(artifactDir, artifactName, answer);
+	const written =
+		cut.truncated || answer.length > DETAILS_ANSWER_CHARS
+			? writeArtifact(artifactDir, artifactName, answer)
+			: undefined;
+	if (written && "path" in written) result.artifactPath = written.path;
+	else if (written) result.artifactError = written.error;
+	if (written && cut.truncated) {
 		const size = cut.totalBytes;
 		const shownBytes = Buffer.byteLength(text, "utf8");
 		const shownLines = text === "" ? 0 : text.split("\n").length;
 		if ("path" in written) {
-			result.artifactPath = written.path;
 			text += `\n\n[answer truncated: ${shownLines} of ${cut.totalLines} lines, ${shownBytes} of ${size} bytes shown; full answer in ${written.path}]`;
 		} else {
 			delivery.artifactError = written.error;

@@ -1,11 +1,14 @@
 /**
- * Background jobs (README.md "Background jobs"; docs/rules.md §Background jobs: foreground results and background
- * follow-up notifications keep distinct delivery paths; retention stays bounded; a job id is not a native
- * session id; job status lives in memory only).
+ * Background jobs (README.md "Background jobs"): a job runs one `subagent` call's children after the tool
+ * call has returned and reports once, as a follow-up message. Every job that started reports exactly once,
+ * cancelled, stopped or not: on session shutdown (quit, `/new`, `/resume`, `/fork`, `/reload`) running jobs
+ * are cancelled and their cancellation is still reported to the session that started them. Job ids are not
+ * native session ids; job state lives in memory only and finished jobs are kept boundedly.
  */
 import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import { childDetails } from "./child-details.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
 
 /** `customType` of the follow-up message that delivers a finished job's result. */
@@ -34,11 +37,20 @@ export interface Job {
 	/** ms since the Unix epoch; set when the job has ended. */
 	endedAt?: number;
 	status: JobStatus;
-	/** Live children (replaced on every update). */
+	/** Live children while running; once ended, their bounded `details` copies (`childDetails`). */
 	children: ChildRun[];
+	/** Why a cancelled job was cancelled (e.g. `the session was replaced (/new)`); absent for a plain cancel. */
+	cancelReason?: string;
+	/** Once ended: the same result text a foreground call returns (what `finish` returned). */
+	resultText?: string;
 }
 
-/** Finished jobs kept for listing; older ones are forgotten first. */
+/** Where the registry reports problems it cannot return (a delivery that threw). `error` must not throw. */
+export interface JobLogger {
+	error(message: string): void;
+}
+
+/** Finished jobs kept for listing and `result`; older ones are forgotten first. */
 export const MAX_FINISHED_JOBS = 20;
 
 interface Entry {
@@ -54,18 +66,24 @@ interface Entry {
 export class JobRegistry {
 	readonly #entries = new Map<string, Entry>();
 	readonly #inputs: LiveInputs;
+	readonly #logger: JobLogger;
 	#closing = false;
 
-	/** @param inputs where the jobs' children's input channels are listed (shared with foreground calls). */
-	constructor(inputs: LiveInputs = new LiveInputs()) {
+	/**
+	 * @param logger where a delivery that threw is reported (never the global console).
+	 * @param inputs where the jobs' children's input channels are listed (shared with foreground calls).
+	 */
+	constructor(logger: JobLogger, inputs: LiveInputs = new LiveInputs()) {
+		this.#logger = logger;
 		this.#inputs = inputs;
 	}
 
 	/**
 	 * Starts `run` now and returns its job at once. `run` gets the job's abort signal and reports live
-	 * children through `update`; `finish` is called once with the final children (when `run` threw, the job
-	 * is `failed` and `finish` gets no children and the error), except after `close()`. An exception from
-	 * `finish` is logged, never propagated.
+	 * children through `update`. `finish` is called exactly once when the job ends (also when it was
+	 * cancelled or stopped, by a call or by `close`), with the final children (none when `run` threw; the job
+	 * is then `failed` and `finish` gets the error); it delivers the report and returns the result text, kept
+	 * as `job.resultText`. An exception from `finish` goes to the logger, never to the caller.
 	 */
 	start(
 		mode: CallMode,
@@ -76,7 +94,7 @@ export class JobRegistry {
 			onInput: (index: number, channel: ChildInputChannel) => void,
 			noMoreStarts: AbortSignal,
 		) => Promise<ChildRun[]>,
-		finish: (job: Job, children: ChildRun[], error?: string) => void,
+		finish: (job: Job, children: ChildRun[], error?: string) => string | undefined,
 	): Job {
 		const job: Job = {
 			id: randomUUID().slice(0, 8),
@@ -110,7 +128,6 @@ export class JobRegistry {
 			} catch (caught) {
 				error = (caught as Error).message;
 			}
-			job.children = children;
 			job.endedAt = Date.now();
 			job.status = entry.stopping
 				? "stopped"
@@ -119,23 +136,31 @@ export class JobRegistry {
 					: !error && children.every((child) => child.phase === "completed")
 						? "completed"
 						: "failed";
-			this.#prune();
 			live.close();
 			// Delivery must not break the registry (or leave a rejected promise nobody awaits).
-			if (this.#closing) return;
 			try {
-				finish(job, children, error);
+				job.resultText = finish(job, children, error);
 			} catch (caught) {
-				console.error(`pi-native-subagents: could not deliver background job ${job.id}: ${(caught as Error).message}`);
+				this.#logger.error(
+					`pi-native-subagents: could not deliver background job ${job.id}: ${(caught as Error).message}`,
+				);
 			}
+			// The whole answers are in the result text and the artifacts; keep only what a listing shows.
+			job.children = children.map(childDetails);
+			this.#prune();
 		})();
 		this.#entries.set(job.id, entry);
 		return job;
 	}
 
-	/** Every known job, newest first. */
+	/** Every known job, newest first. Listing changes nothing (a result stays readable with `get`). */
 	list(): Job[] {
 		return [...this.#entries.values()].map((entry) => entry.job).sort((a, b) => b.startedAt - a.startedAt);
+	}
+
+	/** Jobs running now (their children running or waiting for a slot). */
+	get running(): number {
+		return this.list().filter((job) => job.status === "running").length;
 	}
 
 	/** True after `close()`: the session is shutting down and no job may start. */
@@ -150,14 +175,44 @@ export class JobRegistry {
 
 	/**
 	 * Aborts a running job (its children's process groups are killed; queued children never start) and
-	 * resolves once it has settled. Returns false when no running job has that id.
+	 * resolves once it has settled and reported. Returns false when no running job has that id.
 	 */
-	async cancel(id: string): Promise<boolean> {
+	async cancel(id: string, reason?: string): Promise<boolean> {
 		const entry = this.#entries.get(id);
 		if (entry?.job.status !== "running") return false;
+		if (reason) entry.job.cancelReason = reason;
 		entry.controller.abort();
 		await entry.settled;
 		return true;
+	}
+
+	/**
+	 * Waits, without cancelling, until job `id` has ended and reported and every child's process group is
+	 * gone (no member left to signal), or until `timeoutMs` (ms) has passed or `signal` aborts. Resolves with
+	 * the job (check `status`: still `running` when the wait gave up), or `undefined` when no job has that id.
+	 */
+	async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<Job | undefined> {
+		const entry = this.#entries.get(id);
+		if (!entry) return undefined;
+		const deadline = Date.now() + timeoutMs;
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		let onAbort: (() => void) | undefined;
+		const givenUp = new Promise<void>((resolve) => {
+			timer = setTimeout(resolve, timeoutMs);
+			onAbort = resolve;
+			signal?.addEventListener("abort", onAbort, { once: true });
+			if (signal?.aborted) resolve();
+		});
+		await Promise.race([entry.settled, givenUp]);
+		clearTimeout(timer);
+		if (onAbort) signal?.removeEventListener("abort", onAbort);
+		if (entry.job.status === "running") return entry.job;
+		// The leader has exited; members it left behind were SIGKILLed and may take a moment to go.
+		const groups = entry.job.children.flatMap((child) => (child.result?.pid ? [child.result.pid] : []));
+		while (groups.some(groupExists) && Date.now() < deadline && !signal?.aborted) {
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+		return entry.job;
 	}
 
 	/**
@@ -213,14 +268,14 @@ export class JobRegistry {
 	}
 
 	/**
-	 * Session shutdown: cancels every running job, waits for all to settle (nothing is left behind), and
-	 * delivers nothing more — the session they would report to is going away.
+	 * Session shutdown: no job may start any more; every running job is cancelled with `reason` and still
+	 * reports (its `finish` runs, so the session that started it learns of the cancellation). Resolves when
+	 * every job has settled: nothing is left behind.
 	 */
-	async close(): Promise<void> {
+	async close(reason: string): Promise<void> {
 		this.#closing = true;
 		const running = [...this.#entries.values()].filter((entry) => entry.job.status === "running");
-		for (const entry of running) entry.controller.abort();
-		await Promise.all(running.map((entry) => entry.settled));
+		await Promise.all(running.map((entry) => this.cancel(entry.job.id, reason)));
 	}
 
 	#prune(): void {
@@ -229,11 +284,12 @@ export class JobRegistry {
 	}
 }
 
-/**
- * The follow-up message text of a finished job: status and usage line (Pi gives extensions no way to add a
- * background job's usage to the session totals, so it is stated here), then the same result text a
- * foreground call returns.
- */
-export function jobMessage(job: Job, resultText: string, usageLine: string): string {
-	return `Background job ${job.id} (${job.label}) ${job.status}. Usage: ${usageLine}.\n\n${resultText}`;
+/** True while process group `pgid` has a member (a zombie counts until it is reaped). */
+function groupExists(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
 }

@@ -1,15 +1,17 @@
 /**
- * The `subagent_jobs` tool: lists background jobs (README.md "Background jobs"), cancels one, sends a
- * running child a message, or stops a job gracefully (README.md "Talking to running children"). Job state
- * is memory-only and bounded (docs/rules.md §Background jobs: retention stays bounded; a job id is not a
- * native session id).
+ * The `subagent_jobs` tool (README.md "Background jobs", "Talking to running children"): lists background
+ * jobs, cancels one, sends a running child a message, stops a job gracefully, waits for one without
+ * cancelling it, and reads a finished job's result again. Nothing here consumes a result. Job state is
+ * memory-only and bounded (docs/rules.md §Background jobs); a job id is not a native session id.
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
+import { childDetails } from "../runs/child-details.ts";
 import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
 import { childLabel } from "./result-text.ts";
-import { jobsToolInfo } from "./tool-info.ts";
+import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
 
+/** `details` of every `subagent_jobs` result: the jobs concerned, their children bounded (`childDetails`). */
 export interface JobsDetails {
 	jobs: Job[];
 	/** The receipt of a `send`. */
@@ -21,14 +23,21 @@ export interface JobsDetails {
 type JobsResult = AgentToolResult<JobsDetails>;
 
 function reply(text: string, details: JobsDetails, isError = false): JobsResult {
-	return { content: [{ type: "text", text }], details, ...(isError ? { isError } : {}) };
+	const bounded = { ...details, jobs: details.jobs.map(jobDetails) };
+	return { content: [{ type: "text", text }], details: bounded, ...(isError ? { isError } : {}) };
+}
+
+/** A job as `details` carries it: its children bounded, its result text left to `result`. */
+function jobDetails(job: Job): Job {
+	const { resultText: _text, ...rest } = job;
+	return { ...rest, children: job.children.map(childDetails) };
 }
 
 /** The `subagent_jobs` tool definition over this extension load's jobs. */
 export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToolInfo.parameters, JobsDetails> {
 	return {
 		...jobsToolInfo,
-		async execute(_toolCallId, params) {
+		async execute(_toolCallId, params, signal) {
 			const action = params.action ?? "list";
 			if (action === "list") {
 				const list = jobs.list();
@@ -38,6 +47,8 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 			if (!id) return reply(`${action} needs job_id`, { jobs: [] }, true);
 			if (action === "send") return send(jobs, id, params);
 			if (action === "stop") return stop(jobs, id);
+			if (action === "wait") return waitForJob(jobs, id, params.timeout_ms ?? DEFAULT_WAIT_MS, signal);
+			if (action === "result") return jobResult(jobs, id);
 			const cancelled = await jobs.cancel(id);
 			const job = jobs.get(id);
 			if (!cancelled) {
@@ -71,6 +82,41 @@ async function stop(jobs: JobRegistry, id: string): Promise<JobsResult> {
 	);
 	const end = outcome.killed ? "the grace period ran out; the rest was killed" : "every child ended its turn";
 	return reply(`job ${id} stopped (${end}). ${asked.join("; ")}`, { jobs: job ? [job] : [], stop: outcome });
+}
+
+function unknownJob(id: string): JobsResult {
+	return reply(`there is no job ${id} (finished jobs are kept for the last 20 only)`, { jobs: [] }, true);
+}
+
+async function waitForJob(
+	jobs: JobRegistry,
+	id: string,
+	timeoutMs: number,
+	signal: AbortSignal | undefined,
+): Promise<JobsResult> {
+	const started = Date.now();
+	const job = await jobs.wait(id, timeoutMs, signal);
+	if (!job) return unknownJob(id);
+	if (job.status === "running") {
+		const why = signal?.aborted
+			? `is still running: the wait was aborted after ${Date.now() - started} ms`
+			: `is still running after ${timeoutMs} ms`;
+		return reply(`job ${id} ${why}; it was not cancelled\n${describeJob(job)}`, { jobs: [job] });
+	}
+	return reply(
+		`job ${id} ${job.status}; its processes are gone. Its result arrives as a follow-up message; action "result" shows it now.\n${describeJob(job)}`,
+		{ jobs: [job] },
+	);
+}
+
+function jobResult(jobs: JobRegistry, id: string): JobsResult {
+	const job = jobs.get(id);
+	if (!job) return unknownJob(id);
+	if (job.status === "running")
+		return reply(`job ${id} is still running; action "wait" waits for it`, { jobs: [job] }, true);
+	return reply(`Background job ${id} (${job.label}) ${job.status}.\n\n${job.resultText ?? "(no result text)"}`, {
+		jobs: [job],
+	});
 }
 
 /** One line for a receipt: its status, then the child's acknowledgement or the refusal's reason. */

@@ -1,7 +1,11 @@
-/** Live progress of a foreground `subagent` call for the UI: a one-line count and the children, throttled. */
+/**
+ * Live progress of a foreground `subagent` call for the UI: a one-line count and the children (bounded
+ * snapshots, `childDetails`), throttled.
+ */
 import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
+import { childDetails } from "../runs/child-details.ts";
 
 /**
  * Progress updates for the UI: the latest children at most once per `intervalMs` (ms), the last one never
@@ -20,7 +24,7 @@ export function throttledProgress(
 		lastUpdate = Date.now();
 		onUpdate?.({
 			content: [{ type: "text", text: progressLine(latest) }],
-			details: { mode, children: structuredClone(latest) },
+			details: { mode, children: latest.map(childDetails) },
 		});
 	};
 	return {

@@ -90,7 +90,7 @@ export const subagentSchema = Type.Object(
 		background: Type.Optional(
 			Type.Boolean({
 				description:
-					"Return a job id at once and run the children in the background; the result arrives later as a follow-up message.",
+					"Return a job id at once and run the children in the background; the result arrives later as a follow-up message (subagent_jobs waits for, reads or cancels it). Refused in print/JSON mode (pi -p), where no follow-up can arrive.",
 			}),
 		),
 		agentScope: Type.Optional(

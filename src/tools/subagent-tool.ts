@@ -2,7 +2,6 @@
  * The `subagent` tool (README.md "The subagent tool"): argument shape, mode selection, then launch resolution,
  * scheduling and the result for the model. Logic lives in `launch/` and `runs/`; this file connects them.
  */
-import { randomUUID } from "node:crypto";
 import {
 	type AgentToolResult,
 	type ExtensionContext,
@@ -22,22 +21,22 @@ import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
 import { checkHarnessesAccept } from "../launch/validate-specs.ts";
-import { artifactDir } from "../runs/artifacts.ts";
+import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
+import { childDetails } from "../runs/child-details.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
-import { type Job, type JobRegistry, jobMessage } from "../runs/jobs.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
-import { formatUsageTotals } from "../ui/format.ts";
+import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
 import { throttledProgress } from "./progress.ts";
-import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
+import { buildResultText, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
 import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 import { subagentToolInfo } from "./tool-info.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
-export interface SubagentToolDeps {
+export interface SubagentToolDeps extends JobDelivery {
 	adapters: Partial<Record<Harness, HarnessAdapter>>;
 	/** Shared by every call of the parent session. */
 	globalLimit(): LimitFunction;
@@ -51,8 +50,6 @@ export interface SubagentToolDeps {
 	sessions: LaunchRecords;
 	/** Persists a record on the parent's branch (`pi.appendEntry`); the tool also adds it to `sessions`. */
 	persistRecord(record: LaunchRecord): void;
-	/** Background jobs of this extension load. */
-	jobs: JobRegistry;
 	/** Input channels of running children; foreground calls are listed here while they run. */
 	inputs: LiveInputs;
 	/** Pi's trust store (`<agent dir>/trust.json`). */
@@ -61,16 +58,16 @@ export interface SubagentToolDeps {
 	approveFlag: boolean | undefined;
 	/** Confirmations of project-controlled definitions given in this Pi process. */
 	consents: ConsentRecord;
-	/** Delivers a finished background job's message (status, usage, result text) to the parent session. */
-	deliverJob(job: Job, message: string, details: SubagentDetails): void;
+	/** The per-user artifact root (`artifactRoot()`); each parent session has a directory in it. */
+	artifactRoot: string;
 }
 
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
 export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
 	return {
 		...subagentToolInfo,
-		async execute(toolCallId, params, signal, onUpdate, ctx) {
-			return executeSubagent(deps, toolCallId, params, signal, onUpdate, ctx);
+		async execute(_toolCallId, params, signal, onUpdate, ctx) {
+			return executeSubagent(deps, params, signal, onUpdate, ctx);
 		},
 	};
 }
@@ -136,7 +133,7 @@ interface AcceptedCall {
 	plan: Plan;
 	/** Native sessions this call resumes, claimed for it. */
 	resumed: string[];
-	/** Unique per call: names its artifacts. */
+	/** Unique per call (`newArtifactCallId`, never the provider's tool-call id: providers reuse them): names its artifacts. */
 	callId: string;
 	/** Where truncated answers are written in full. */
 	artifacts: string;
@@ -144,7 +141,6 @@ interface AcceptedCall {
 
 async function executeSubagent(
 	deps: SubagentToolDeps,
-	toolCallId: string,
 	params: SubagentArgs,
 	signal: AbortSignal | undefined,
 	onUpdate: ((partial: AgentToolResult<SubagentDetails>) => void) | undefined,
@@ -154,6 +150,10 @@ async function executeSubagent(
 	const limits = state.limits;
 	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
 	const problems = new Problems();
+	// Before anything is resolved (no trust prompt) for a job that could not start or deliver its result.
+	if (params.background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+		return refusal(new LaunchError(problems.list).message);
+	}
 	const plan = await planCall(deps, state, limits, params, ctx, problems);
 	// The tool boundary: the collected problems become the one error the model sees.
 	if (!plan) return refusal(new LaunchError(problems.list).message);
@@ -165,10 +165,10 @@ async function executeSubagent(
 		limits,
 		plan,
 		resumed: claimed.resumed,
-		callId: toolCallId || randomUUID(),
-		artifacts: artifactDir(ctx.sessionManager.getSessionId()),
+		callId: newArtifactCallId(),
+		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
 	};
-	if (params.background) return startBackgroundJob(call);
+	if (params.background) return startBackgroundJob(call, ctx);
 	return runInForeground(call, signal, onUpdate);
 }
 
@@ -198,35 +198,35 @@ function claimResumedSessions(
 	return { busy: lines.join("\n") };
 }
 
-/** Starts the call as a background job and answers at once with its id; the result arrives as a follow-up message. */
-function startBackgroundJob(call: AcceptedCall): AgentToolResult<SubagentDetails> {
+/**
+ * Starts the call as a background job and answers at once with its id; the result arrives as a follow-up
+ * message. Refused (its resumed sessions released) when the job may no longer start.
+ */
+function startBackgroundJob(call: AcceptedCall, ctx: ExtensionContext): AgentToolResult<SubagentDetails> {
 	const { deps, plan, limits } = call;
-	if (deps.jobs.closed) return refusal("the session is shutting down; no background job can start");
-	const job = deps.jobs.start(
-		plan.mode,
-		describePlan(plan),
-		(jobSignal, update, onInput, noMoreStarts) =>
+	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
+	const problems = new Problems();
+	if (!checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+		for (const id of call.resumed) deps.sessions.release(id);
+		return refusal(new LaunchError(problems.list).message);
+	}
+	const background: BackgroundCall = {
+		mode: plan.mode,
+		label: describePlan(plan),
+		run: (jobSignal, update, onInput, noMoreStarts) =>
 			runPlan(plan, { ...runOptions(call, jobSignal, update), onInput, noMoreStarts }),
-		(finished, children, error) => {
-			const text = error
-				? `failed: ${error}`
-				: buildResultText(plan.mode, children, limits.caps, call.artifacts, `${call.callId}-${finished.id}`);
-			const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
-			deps.deliverJob(finished, message, { mode: plan.mode, children, jobId: finished.id });
-		},
-	);
-	return {
-		content: [
-			{
-				type: "text",
-				text: `Started background job ${job.id}: ${describePlan(plan)}. Its result will arrive as a follow-up message; subagent_jobs lists or cancels jobs.`,
-			},
-		],
-		details: { mode: plan.mode, children: [], jobId: job.id },
+		caps: limits.caps,
+		artifactDir: call.artifacts,
+		callId: call.callId,
+		silent: call.state.silent,
 	};
+	return startBackground(deps, background, ctx.ui);
 }
 
-/** Runs the call to its end, sending live progress at most every `updateIntervalMs`. */
+/**
+ * Runs the call to its end, sending live progress (bounded `details`) at most every `updateIntervalMs`.
+ * The result text is built (and the artifacts written) before `details` are made, so they name the paths.
+ */
 async function runInForeground(
 	call: AcceptedCall,
 	signal: AbortSignal | undefined,
@@ -250,9 +250,10 @@ async function runInForeground(
 		inputs.close();
 		progress.stop();
 	}
+	const text = buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId);
 	return {
-		content: [{ type: "text", text: buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId) }],
-		details: { mode: plan.mode, children },
+		content: [{ type: "text", text }],
+		details: { mode: plan.mode, children: children.map(childDetails) },
 		usage: totalUsage(children),
 		isError: children.some((child) => child.phase !== "completed"),
 	};

@@ -33,19 +33,24 @@ export const rosterToolInfo = {
 	parameters: Type.Object({}),
 };
 
-type JobsAction = "list" | "cancel" | "send" | "stop";
+/** `wait`'s default timeout, ms (60 s). */
+export const DEFAULT_WAIT_MS = 60_000;
+/** `wait`'s longest timeout, ms (30 min, the default child timeout). */
+export const MAX_WAIT_MS = 30 * 60_000;
+
+type JobsAction = "list" | "cancel" | "send" | "stop" | "wait" | "result";
 
 const jobsSchema = Type.Object(
 	{
 		action: Type.Optional(
 			Type.Unsafe<JobsAction>({
 				type: "string",
-				enum: ["list", "cancel", "send", "stop"],
+				enum: ["list", "cancel", "send", "stop", "wait", "result"],
 				description:
-					'"list" (default) shows the jobs; "cancel" kills job_id\'s children at once; "send" gives a running child of job_id a message (text, mode); "stop" asks job_id\'s children to end their turns, keeping partial answers, and kills them only after a grace period.',
+					'"list" (default) shows the jobs; "cancel" kills job_id\'s children at once; "send" gives a running child of job_id a message (text, mode); "stop" asks job_id\'s children to end their turns, keeping partial answers, and kills them only after a grace period; "wait" waits (up to timeout_ms) until job_id has ended and its processes are gone, without cancelling it; "result" gives a finished job_id\'s result text again.',
 			}),
 		),
-		job_id: Type.Optional(Type.String({ description: "The job to cancel, send to or stop." })),
+		job_id: Type.Optional(Type.String({ description: "The job to cancel, send to, stop, wait for or read." })),
 		child: Type.Optional(
 			Type.Union([Type.String(), Type.Number()], {
 				description: "send: the child's 0-based index or task_name (needed when the job has several children).",
@@ -60,6 +65,13 @@ const jobsSchema = Type.Object(
 					'send: "steer" (default) reaches the child during its current run; "follow_up" starts a new turn once the current one ends, and the job\'s result then includes both answers.',
 			}),
 		),
+		timeout_ms: Type.Optional(
+			Type.Integer({
+				minimum: 1,
+				maximum: MAX_WAIT_MS,
+				description: `wait: give up after this many ms (default ${DEFAULT_WAIT_MS}); the job keeps running.`,
+			}),
+		),
 	},
 	{ additionalProperties: false },
 );
@@ -68,8 +80,8 @@ export const jobsToolInfo = {
 	name: "subagent_jobs",
 	label: "Subagent jobs",
 	description:
-		"List background sub-agent jobs started with subagent({ background: true }), cancel one (action: cancel, job_id), send a running child a message (action: send, job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it), or stop one gracefully (action: stop, job_id).",
-	promptSnippet: "List, message, stop or cancel background sub-agent jobs",
+		'List background sub-agent jobs started with subagent({ background: true }); cancel one (action "cancel", job_id); send a running child a message (action "send", job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it); stop one gracefully (action "stop", job_id); wait for one to end without cancelling it (action "wait", job_id, timeout_ms); or read a finished job\'s result again (action "result", job_id).',
+	promptSnippet: "List, message, stop, wait for, read or cancel background sub-agent jobs",
 	parameters: jobsSchema,
 };
 

@@ -182,6 +182,13 @@ function renderChild(container: Container, child: ChildRun, view: ChildView, the
 			container.addChild(new Text(theme.fg("error", `  ${oneLine(problem, expanded ? 10_000 : 160)}`), 0, 0));
 		if (expanded && result.finalAnswer) {
 			container.addChild(new Markdown(result.finalAnswer, 0, 0, getMarkdownTheme()));
+			// details carry a preview of a long answer (README.md "Result details"); say where the rest is.
+			if (result.finalAnswerBytes !== undefined) {
+				const where = result.artifactPath ?? result.artifactError ?? "no artifact";
+				container.addChild(
+					new Text(theme.fg("muted", `  (preview of ${result.finalAnswerBytes} bytes; full answer: ${where})`), 0, 0),
+				);
+			}
 		} else {
 			const latest = result.finalAnswer || "";
 			if (latest) container.addChild(new Text(`  ${theme.fg("toolOutput", oneLine(latest, 160))}`, 0, 0));

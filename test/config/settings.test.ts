@@ -32,6 +32,7 @@ describe("settings file", () => {
 				kill_grace_ms: 5000,
 				output_max_bytes: 51_200,
 				output_max_lines: 2000,
+				max_background_jobs: 8,
 			},
 			silent: false,
 			interactive: { stay_open: false, inactivity_timeout_ms: null },

@@ -11,7 +11,8 @@ import { waitUntil } from "../support/processes.ts";
 
 let env: E2eEnv;
 beforeAll(async () => {
-	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } } });
+	// A host that stays open (RPC, interactive): background jobs can report there.
+	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } }, mode: "rpc" });
 });
 afterAll(async () => env?.close());
 

@@ -6,14 +6,15 @@ import type { SubagentDetails } from "../../src/core/details.ts";
 import { JOB_MESSAGE_TYPE } from "../../src/runs/jobs.ts";
 import type { JobsDetails } from "../../src/tools/jobs-tool.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
-import { createExtensionSession } from "../support/extension-session.ts";
+import { createExtensionSession, type UiCall } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 
 let env: E2eEnv;
 
 beforeAll(async () => {
-	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } } });
+	// A host that stays open (RPC, interactive): background jobs can report there.
+	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } }, mode: "rpc" });
 });
 afterAll(async () => env?.close());
 
@@ -91,7 +92,7 @@ describe("background jobs", () => {
 	it("ends a queued child's wait at once on abort or cancel, even while another job holds every slot", async () => {
 		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
 		writeJson(settingsFile, { limits: { global_concurrency: 1 } });
-		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, mode: "rpc" });
 		try {
 			env.server.scriptFor("holds the slot", { hang: true });
 			const holder = await session.callTool<SubagentDetails>("subagent", {
@@ -131,7 +132,7 @@ describe("background jobs", () => {
 	});
 
 	it("stops every running job's children when the session shuts down", async () => {
-		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, mode: "rpc" });
 		try {
 			env.server.scriptFor("shutdown hang", { hang: true });
 			const { result } = await session.callTool<SubagentDetails>("subagent", {
@@ -149,6 +150,10 @@ describe("background jobs", () => {
 			// killed process disappears asynchronously: wait for the final state instead of racing it.
 			expect(isAlive(pid)).toBe(false);
 			await waitUntil(() => groupMembers(pid).length === 0, "the child's group to be empty", 5_000);
+			// The model that started the job is told it was cancelled, in the session that started it.
+			expect(deliveries(session).find((text) => text.includes(`Background job ${jobId}`))).toContain(
+				"cancelled (the session ended; its children were stopped)",
+			);
 			const late = await session.callTool<SubagentDetails>("subagent", {
 				agent: "echo",
 				task: "too late",
@@ -159,5 +164,163 @@ describe("background jobs", () => {
 		} finally {
 			session.dispose();
 		}
+	});
+
+	it("refuses background: true in print mode, where no follow-up can arrive, and runs nothing", async () => {
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, mode: "print" });
+		try {
+			const before = env.server.requests.length;
+			const { result, isError } = await session.callTool<SubagentDetails>("subagent", {
+				agent: "echo",
+				task: "never runs in print mode",
+				background: true,
+			});
+			expect(isError).toBe(true);
+			expect(textOf(result)).toContain("subagent: nothing was started.");
+			expect(textOf(result)).toContain("pi runs in print mode (-p), which ends after this turn");
+			const listed = await session.callTool<JobsDetails>("subagent_jobs", {});
+			expect(listed.result.details.jobs).toEqual([]);
+			expect(env.server.requests.length).toBe(before);
+		} finally {
+			session.dispose();
+		}
+	});
+
+	it("refuses a background call over the job cap (setting limits.max_background_jobs) and starts nothing, also within one turn", async () => {
+		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
+		writeJson(settingsFile, { limits: { max_background_jobs: 1 } });
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, mode: "rpc" });
+		try {
+			env.server.scriptFor("the only job", { hang: true });
+			env.server.scriptFor("the other job", { hang: true });
+			// Two calls in one assistant turn run side by side: only one may start.
+			const outcomes = await session.callTools(
+				["the only job", "the other job"].map((task) => ({
+					name: "subagent",
+					args: { agent: "echo", task, background: true },
+				})),
+			);
+			const started = outcomes.filter((outcome) => !outcome.isError);
+			expect(started).toHaveLength(1);
+			const firstId = (started[0].result.details as SubagentDetails).jobId;
+			const second = await session.callTool<SubagentDetails>("subagent", {
+				agent: "echo",
+				task: "one job too many",
+				background: true,
+			});
+			for (const refused of [...outcomes.filter((outcome) => outcome.isError), second]) {
+				expect(textOf(refused.result)).toContain(
+					"1 background jobs are running (the limit is 1, setting limits.max_background_jobs)",
+				);
+			}
+			expect(second.isError).toBe(true);
+			const listed = await session.callTool<JobsDetails>("subagent_jobs", {});
+			expect(listed.result.details.jobs.map((job) => job.id)).toEqual([firstId]);
+			expect(env.server.requests.some((r) => r.lastUserText === "one job too many")).toBe(false);
+		} finally {
+			await session.shutdown();
+			session.dispose();
+			rmSync(settingsFile);
+		}
+	});
+
+	it("waits for a job without cancelling it until its processes are gone; result reads it again, listing never consumes", async () => {
+		let release: () => void = () => {};
+		const released = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		env.server.scriptFor("waited-for work", async () => {
+			await released;
+			return { text: "waited answer" };
+		});
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "echo",
+			task: "waited-for work",
+			background: true,
+		});
+		const jobId = result.details.jobId as string;
+		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "waited-for work"));
+		const early = await env.session.callTool<JobsDetails>("subagent_jobs", {
+			action: "wait",
+			job_id: jobId,
+			timeout_ms: 200,
+		});
+		expect(textOf(early.result)).toContain(`job ${jobId} is still running after 200 ms; it was not cancelled`);
+		expect(early.result.details.jobs[0].status).toBe("running");
+		const notYet = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "result", job_id: jobId });
+		expect(notYet.isError).toBe(true);
+		expect(textOf(notYet.result)).toContain("is still running");
+
+		const waiting = env.session.callTool<JobsDetails>("subagent_jobs", { action: "wait", job_id: jobId });
+		release();
+		const waited = await waiting;
+		expect(textOf(waited.result)).toContain(`job ${jobId} completed; its processes are gone`);
+		const pid = waited.result.details.jobs[0].children[0].result?.pid as number;
+		expect(pid).toBeGreaterThan(0);
+		expect(isAlive(pid)).toBe(false);
+		expect(groupMembers(pid)).toEqual([]);
+
+		await env.session.waitForIdle();
+		for (let i = 0; i < 2; i++) {
+			await env.session.callTool<JobsDetails>("subagent_jobs", {});
+			const again = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "result", job_id: jobId });
+			expect(again.isError).toBe(false);
+			const text = textOf(again.result);
+			expect(text.startsWith(`Background job ${jobId} (echo) completed.\n\n`)).toBe(true);
+			expect(text).toContain("waited answer");
+			// The same text the follow-up delivered.
+			expect(deliveries().find((message) => message.includes(`Background job ${jobId}`))).toContain(
+				text.slice(text.indexOf("\n\n") + 2),
+			);
+		}
+		expect(deliveries().filter((text) => text.includes(`Background job ${jobId}`))).toHaveLength(1);
+	});
+
+	it("silent mode: no job-end notice and no displayed report, while the follow-up still reaches the model", async () => {
+		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
+		for (const silent of [false, true]) {
+			writeJson(settingsFile, { silent });
+			const uiLog: UiCall[] = [];
+			const session = await createExtensionSession({
+				cwd: env.workDir,
+				agentDir: env.home.agentDir,
+				mode: "rpc",
+				uiLog,
+			});
+			try {
+				const task = `silent ${silent} work`;
+				env.server.scriptFor(task, { text: `answer while silent=${silent}` });
+				const { result } = await session.callTool<SubagentDetails>("subagent", {
+					agent: "echo",
+					task,
+					background: true,
+				});
+				const jobId = result.details.jobId as string;
+				await session.callTool<JobsDetails>("subagent_jobs", { action: "wait", job_id: jobId });
+				await waitUntil(
+					() => deliveries(session).some((text) => text.includes(`answer while silent=${silent}`)),
+					"the follow-up",
+				);
+				// Delivered to the model either way; displayed only when not silent.
+				const report = session
+					.branch()
+					.find((entry) => entry.customType === JOB_MESSAGE_TYPE && JSON.stringify(entry).includes(jobId));
+				expect((report as { display?: boolean } | undefined)?.display).toBe(!silent);
+				const jobNotices = uiLog.filter(
+					(call) => call.method === "notify" && String(call.args[0]).includes(`Background job ${jobId}`),
+				);
+				if (silent) {
+					expect(jobNotices).toEqual([]);
+				} else {
+					expect(jobNotices).toEqual([
+						{ method: "notify", args: [`Background job ${jobId} (echo) completed`, "info"] },
+					]);
+				}
+				await session.waitForIdle();
+			} finally {
+				session.dispose();
+			}
+		}
+		rmSync(settingsFile);
 	});
 });

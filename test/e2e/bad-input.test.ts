@@ -7,7 +7,8 @@ import { createExtensionSession } from "../support/extension-session.ts";
 let env: E2eEnv;
 
 beforeAll(async () => {
-	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } } });
+	// A host that stays open: background calls are accepted there (print mode refuses them).
+	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } }, mode: "rpc" });
 });
 afterAll(async () => env?.close());
 
@@ -86,6 +87,8 @@ describe("bad calls are refused before anything starts", () => {
 		expect(isError, textOf(result)).toBe(false);
 		expect(textOf(result)).toContain("Started background job");
 		expect(textOf(result)).toContain("parallel (1 tasks)");
+		// Let the job end and report while the session is still open.
+		await env.session.callTool("subagent_jobs", { action: "wait", job_id: result.details.jobId });
 		await env.session.waitForIdle();
 	});
 

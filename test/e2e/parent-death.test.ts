@@ -6,24 +6,22 @@
  * the parent pid it spawned, and checks each recorded process (pid + start time) is gone within 3 s.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readStat } from "../../src/process/proc-table.mjs";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { waitUntil } from "../support/processes.ts";
+import { isRunning, type ProcessIdentity, processTree, waitUntil } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
 const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 
-type Identity = { pid: number; startTime: string };
-
 let server: FakeModelServer;
 let home: PiHome;
 let parent: ChildProcess | undefined;
-let recorded: Identity[] = [];
+let recorded: ProcessIdentity[] = [];
 
 beforeAll(async () => {
 	server = await startFakeModelServer();
@@ -46,9 +44,10 @@ afterAll(async () => {
 afterEach(() => {
 	// Whatever a failed test left behind: only processes this test recorded, by pid and start time.
 	for (const target of [...recorded, ...(parent?.pid ? [{ pid: parent.pid, startTime: startTime(parent.pid) }] : [])]) {
-		if (isSame(target)) process.kill(target.pid, "SIGKILL");
+		if (isRunning(target)) process.kill(target.pid, "SIGKILL");
 	}
 	recorded = [];
+	parent?.stdin?.destroy();
 	parent = undefined;
 });
 
@@ -56,30 +55,12 @@ function startTime(pid: number): string {
 	return readStat(pid)?.startTime ?? "";
 }
 
-function isSame(target: Identity): boolean {
-	const stat = readStat(target.pid);
-	return stat !== undefined && stat.state !== "Z" && stat.startTime === target.startTime;
-}
-
-/** Every live descendant of `root`, from /proc. */
-function descendants(root: number): Identity[] {
-	const table = new Map<number, number[]>();
-	for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-		const stat = readStat(entry);
-		if (!stat || stat.state === "Z") continue;
-		table.set(stat.ppid, [...(table.get(stat.ppid) ?? []), stat.pid]);
-	}
-	const found: Identity[] = [];
-	const queue = [...(table.get(root) ?? [])];
-	for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-		found.push({ pid, startTime: startTime(pid) });
-		queue.push(...(table.get(pid) ?? []));
-	}
-	return found;
-}
-
-/** Starts the real pi parent; its model calls `subagent` with `args` (and, after a background start, `then`). */
-function startParent(scenario: string, args: unknown, then?: unknown): ChildProcess {
+/**
+ * Starts the real pi parent; its model calls `subagent` with `args` (and, after a background start, `then`).
+ * `host`: "print" runs `pi --mode json -p`; "rpc" runs `pi --mode rpc` (a host that stays open, as background
+ * jobs need: print mode refuses them) and sends the prompt on its stdin.
+ */
+function startParent(scenario: string, args: unknown, then?: unknown, host: "print" | "rpc" = "print"): ChildProcess {
 	server.route((request) => {
 		if (!request.userTexts.some((text) => text.includes(`parent-death ${scenario}`))) return undefined;
 		if (!request.toolNames.includes("subagent")) return undefined;
@@ -92,15 +73,20 @@ function startParent(scenario: string, args: unknown, then?: unknown): ChildProc
 	});
 	const cwd = join(home.dir, "work");
 	mkdirSync(cwd, { recursive: true });
-	return spawn(NODE, [PI_CLI, "--mode", "json", "-p", "--no-session", "-e", ROOT, `parent-death ${scenario}`], {
+	const prompt = `parent-death ${scenario}`;
+	const mode = host === "print" ? ["--mode", "json", "-p", prompt] : ["--mode", "rpc"];
+	const pi = spawn(NODE, [PI_CLI, "--no-session", "-e", ROOT, ...mode], {
 		cwd,
 		env: { ...process.env, ...home.env },
-		stdio: ["ignore", "ignore", "ignore"],
+		stdio: [host === "print" ? "ignore" : "pipe", "ignore", "ignore"],
 	});
+	pi.stdin?.on("error", () => {}); // The parent is SIGKILLed with its stdin open.
+	pi.stdin?.write(`${JSON.stringify({ type: "prompt", message: prompt })}\n`);
+	return pi;
 }
 
 /** Waits until every named child task recorded its pids; returns the escaped ones. */
-async function childrenUp(tasks: string[]): Promise<Identity[]> {
+async function childrenUp(tasks: string[]): Promise<ProcessIdentity[]> {
 	const files = tasks.flatMap((task) => ["escaped.pid", "shell.pid"].map((name) => join(home.dir, "pids", task, name)));
 	await waitUntil(
 		() => files.every((file) => existsSync(file) && readFileSync(file, "utf8").endsWith("\n")),
@@ -118,17 +104,17 @@ async function childrenUp(tasks: string[]): Promise<Identity[]> {
 async function killParentAndCheck(tasks: string[]): Promise<void> {
 	const pi = parent as ChildProcess;
 	const escaped = await childrenUp(tasks);
-	recorded = [...descendants(pi.pid as number), ...escaped];
+	recorded = [...processTree(pi.pid as number).slice(1), ...escaped];
 	// The children and their bash commands are up: at least pi child + shell-exec'd sleep + escaped per task.
 	expect(recorded.length).toBeGreaterThanOrEqual(3 * tasks.length);
-	expect(escaped.every(isSame)).toBe(true);
+	expect(escaped.every(isRunning)).toBe(true);
 	pi.kill("SIGKILL");
 	await waitUntil(
-		() => recorded.every((target) => !isSame(target)),
+		() => recorded.every((target) => !isRunning(target)),
 		"every process the parent started to die",
 		3000,
 	).catch(() => {
-		throw new Error(`still alive 3 s after the parent's SIGKILL: ${JSON.stringify(recorded.filter(isSame))}`);
+		throw new Error(`still alive 3 s after the parent's SIGKILL: ${JSON.stringify(recorded.filter(isRunning))}`);
 	});
 }
 
@@ -146,7 +132,7 @@ describe("children die with a SIGKILLed pi parent", () => {
 	});
 
 	it("kills a background job's child and a foreground call's child within 3 s", { timeout: 90_000 }, async () => {
-		parent = startParent("background", { ...child("bg-1"), background: true }, child("fg-1"));
+		parent = startParent("background", { ...child("bg-1"), background: true }, child("fg-1"), "rpc");
 		await killParentAndCheck(["bg-1", "fg-1"]);
 	});
 });

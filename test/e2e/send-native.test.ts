@@ -13,7 +13,8 @@ let env: E2eEnv;
 let h: ReturnType<typeof jobHelpers>;
 
 beforeAll(async () => {
-	env = await startE2eEnv({ nativeHomes: true });
+	// A host that stays open (RPC, interactive): background jobs can report there.
+	env = await startE2eEnv({ nativeHomes: true, mode: "rpc" });
 	h = jobHelpers(env);
 });
 afterAll(async () => env?.close());

@@ -16,7 +16,8 @@ let env: E2eEnv;
 let h: ReturnType<typeof jobHelpers>;
 
 beforeAll(async () => {
-	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } } });
+	// A host that stays open (RPC, interactive): background jobs can report there.
+	env = await startE2eEnv({ agents: { echo: { description: "Answers", body: "You answer." } }, mode: "rpc" });
 	h = jobHelpers(env);
 });
 afterAll(async () => env?.close());

@@ -10,7 +10,7 @@ import { basename, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { waitUntil } from "../support/processes.ts";
+import { isRunning, processTree, waitUntil } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -23,6 +23,16 @@ let socket: string;
 
 const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
 const screen = () => tmux("capture-pane", "-p", "-t", "pi");
+
+/** The pid of the pane's process (pi: the pane's script execs it), or `undefined` when the pane is gone. */
+function panePid(): number | undefined {
+	try {
+		const pid = Number(tmux("display-message", "-p", "-t", "pi", "#{pane_pid}").trim());
+		return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 beforeAll(async () => {
 	server = await startFakeModelServer({ fallback: "rules" });
@@ -45,13 +55,21 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+	// Pi writes its compile cache into the home while it exits: the home may go only once the pane's pi and
+	// every process under it are gone, not merely signalled.
+	const pane = socket ? panePid() : undefined;
+	const tree = pane === undefined ? [] : processTree(pane);
 	try {
 		tmux("kill-server");
 	} catch {
 		// Already gone.
 	}
+	await waitUntil(
+		() => tree.every((target) => !isRunning(target)),
+		"the tmux-run pi and its descendants to exit",
+		15_000,
+	);
 	await server?.close();
-	await new Promise((settle) => setTimeout(settle, 500));
 	rmSync(dir, { recursive: true, force: true });
 	home?.cleanup();
 });

@@ -39,14 +39,22 @@ export interface AssistantMessage {
 	};
 }
 
+/** How a pi CLI run ended and its raw output. */
+export interface PiCliRun {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+}
+
 /**
- * Run `pi --mode json -p --no-session <args>` with `home.env` over the current environment, cwd
- * `<home.dir>/work`, stdin ignored. Resolves on exit; never rejects for a non-zero exit.
+ * Run the pi CLI with exactly `args`, `home.env` over the current environment, cwd `<home.dir>/work`, stdin
+ * ignored. Resolves on exit; never rejects for a non-zero exit.
  */
-export function runPi(home: PiHome, args: string[]): Promise<PiRun> {
+export function runPiCli(home: PiHome, args: string[]): Promise<PiCliRun> {
 	const cwd = join(home.dir, "work");
 	mkdirSync(cwd, { recursive: true });
-	const child = spawn(node, [piCli, "--mode", "json", "-p", "--no-session", ...args], {
+	const child = spawn(node, [piCli, ...args], {
 		cwd,
 		env: { ...process.env, ...home.env },
 		stdio: ["ignore", "pipe", "pipe"],
@@ -61,14 +69,18 @@ export function runPi(home: PiHome, args: string[]): Promise<PiRun> {
 	});
 	return new Promise((resolve, reject) => {
 		child.on("error", reject);
-		child.on("close", (code, signal) => {
-			const events = stdout
-				.split("\n")
-				.filter((line) => line.trim().length > 0)
-				.map((line) => JSON.parse(line) as PiEvent);
-			resolve({ code, signal, events, stderr });
-		});
+		child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
 	});
+}
+
+/** Run `pi --mode json -p --no-session <args>` as `runPiCli` does, with its JSONL events parsed. */
+export async function runPi(home: PiHome, args: string[]): Promise<PiRun> {
+	const { code, signal, stdout, stderr } = await runPiCli(home, ["--mode", "json", "-p", "--no-session", ...args]);
+	const events = stdout
+		.split("\n")
+		.filter((line) => line.trim().length > 0)
+		.map((line) => JSON.parse(line) as PiEvent);
+	return { code, signal, events, stderr };
 }
 
 /** The last assistant `message_end` message of a run (pi's authoritative final answer). */

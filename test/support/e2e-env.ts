@@ -6,6 +6,7 @@
  */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
@@ -31,6 +32,8 @@ export async function startE2eEnv(
 		projectTrusted?: boolean;
 		workDir?: (home: PiHome) => string;
 		nativeHomes?: boolean;
+		/** `ctx.mode` of the session (default "print"); see `createExtensionSession`. */
+		mode?: ExtensionContext["mode"];
 		keepUpdates?: boolean;
 	} = {},
 ): Promise<E2eEnv> {
@@ -46,6 +49,7 @@ export async function startE2eEnv(
 		cwd: workDir,
 		agentDir: home.agentDir,
 		projectTrusted: options.projectTrusted,
+		mode: options.mode,
 		keepUpdates: options.keepUpdates,
 	});
 	return {

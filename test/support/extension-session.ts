@@ -11,6 +11,7 @@ import { fauxAssistantMessage, fauxProvider, fauxToolCall, type JsonObject } fro
 import {
 	createAgentSession,
 	DefaultResourceLoader,
+	type ExtensionContext,
 	type ExtensionUIContext,
 	ModelRuntime,
 	SessionManager,
@@ -27,11 +28,23 @@ export interface ExtensionSessionOptions {
 	/** A UI for the session (mode "tui"): extension commands then see `ctx.hasUI` and notify through it. */
 	uiContext?: ExtensionUIContext;
 	/**
+	 * The host mode extensions see (`ctx.mode`). Default "tui" with `uiContext`, else "print", as Pi's SDK binds; "rpc" stands for a host
+	 * that stays open (background jobs need one).
+	 */
+	mode?: ExtensionContext["mode"];
+	/** Persist the session to a file in this directory (default: in memory). */
+	sessionDir?: string;
+	/** Give extensions a UI that records `notify` and `setStatus` here (then `ctx.hasUI` is true). */
+	uiLog?: UiCall[];
+	/**
 	 * Keep every streamed partial result in `updates` (default true). The memory benchmark turns it off: a
 	 * real Pi renders each update and drops it.
 	 */
 	keepUpdates?: boolean;
 }
+
+/** One `ctx.ui.notify` or `ctx.ui.setStatus` call an extension made. */
+export type UiCall = { method: "notify" | "setStatus"; args: unknown[] };
 
 export interface ToolCallOutcome<T = unknown> {
 	result: AgentToolResult<T>;
@@ -43,6 +56,8 @@ export interface ToolCallOutcome<T = unknown> {
 export interface ToolCallRequest {
 	name: string;
 	args: unknown;
+	/** The provider's tool-call id (default: a fresh `call_test_<n>`); give one to reuse an id. */
+	id?: string;
 }
 
 export interface ExtensionSession {
@@ -68,6 +83,8 @@ export interface ExtensionSession {
 	shutdown(): Promise<void>;
 	/** The session's current branch (custom entries included). */
 	branch(): ReadonlyArray<{ type: string; customType?: string; data?: unknown }>;
+	/** The session file, when `sessionDir` was given. */
+	sessionFile(): string | undefined;
 	/** The registered tool definition (for renderers). */
 	toolDefinition(name: string): unknown;
 	dispose(): void;
@@ -111,14 +128,18 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		thinkingLevel: "off",
 		resourceLoader,
 		settingsManager,
-		sessionManager: SessionManager.inMemory(cwd),
+		sessionManager: options.sessionDir ? SessionManager.create(cwd, options.sessionDir) : SessionManager.inMemory(cwd),
 	});
-	await session.bindExtensions(options.uiContext ? { mode: "tui", uiContext: options.uiContext } : { mode: "print" });
+	const uiContext = options.uiContext ?? (options.uiLog ? recordingUi(options.uiLog) : undefined);
+	await session.bindExtensions({
+		mode: options.mode ?? (options.uiContext ? "tui" : "print"),
+		...(uiContext ? { uiContext } : {}),
+	});
 	const runner = session.extensionRunner;
 	let callCount = 0;
 
 	const callTools = async (calls: ToolCallRequest[], signal?: AbortSignal): Promise<ToolCallOutcome[]> => {
-		const ids = calls.map(() => `call_test_${++callCount}`);
+		const ids = calls.map((call) => call.id ?? `call_test_${++callCount}`);
 		const outcomes = new Map<string, ToolCallOutcome>();
 		for (const id of ids)
 			outcomes.set(id, { result: { content: [], details: undefined }, isError: false, updates: [] });
@@ -176,6 +197,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		},
 		prompt: (text) => session.prompt(text),
 		branch: () => session.sessionManager.getBranch(),
+		sessionFile: () => session.sessionManager.getSessionFile(),
 		waitForIdle: () => session.waitForIdle(),
 		async shutdown() {
 			await runner.emit({ type: "session_shutdown", reason: "quit" });
@@ -183,4 +205,22 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		toolDefinition: (name) => runner.getToolDefinition(name),
 		dispose: () => session.dispose(),
 	};
+}
+
+/** A UI whose `notify` and `setStatus` record into `log`; dialogs answer "no", everything else does nothing. */
+function recordingUi(log: UiCall[]): ExtensionUIContext {
+	const record =
+		(method: UiCall["method"]) =>
+		(...args: unknown[]) =>
+			void log.push({ method, args });
+	const ui: Partial<ExtensionUIContext> = {
+		notify: record("notify"),
+		setStatus: record("setStatus"),
+		confirm: async () => false,
+		select: async () => undefined,
+		input: async () => undefined,
+	};
+	return new Proxy(ui, {
+		get: (target, key) => (target as Record<PropertyKey, unknown>)[key] ?? (() => undefined),
+	}) as ExtensionUIContext;
 }

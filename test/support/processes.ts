@@ -1,6 +1,7 @@
 /** Process liveness checks for tests that prove nothing survives. */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ProcStat, processTable, readStat } from "../../src/process/proc-table.mjs";
 
 /** True while `pid` exists and is not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped). */
 export function isAlive(pid: number): boolean {
@@ -32,6 +33,25 @@ export function groupMembers(pgid: number): number[] {
 		}
 	}
 	return members;
+}
+
+/** A process by pid and start time (clock ticks since boot, as text): together they survive pid reuse. */
+export type ProcessIdentity = Pick<ProcStat, "pid" | "startTime">;
+
+/** `pid` (first) and every live process descending from it (by parent pid in /proc), now; `[]` when it is gone. */
+export function processTree(pid: number): ProcessIdentity[] {
+	const root = readStat(pid);
+	if (!root || root.state === "Z") return [];
+	const table = processTable();
+	const tree: ProcessIdentity[] = [root];
+	for (let i = 0; i < tree.length; i++) tree.push(...table.filter((stat) => stat.ppid === tree[i].pid));
+	return tree.map(({ pid, startTime }) => ({ pid, startTime }));
+}
+
+/** True while the process `target` identifies runs (the same pid and start time, not a zombie). */
+export function isRunning(target: ProcessIdentity): boolean {
+	const stat = readStat(target.pid);
+	return stat !== undefined && stat.state !== "Z" && stat.startTime === target.startTime;
 }
 
 /**

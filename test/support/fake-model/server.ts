@@ -17,6 +17,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { anthropicMessages } from "./protocols/anthropic-messages.ts";
+import { TEXT_CHUNK_CHARS } from "./protocols/common.ts";
 import { openaiChat } from "./protocols/openai-chat.ts";
 import { openaiResponses } from "./protocols/openai-responses.ts";
 import type { Fallback } from "./rules.ts";
@@ -280,5 +281,6 @@ function toAnswer(
 			reasoning: step.usage?.reasoning ?? estimateTokens(thinking.length),
 		},
 		chunkDelayMs: step.chunkDelayMs ?? 0,
+		chunkChars: step.chunkChars ?? TEXT_CHUNK_CHARS,
 	};
 }

@@ -44,6 +44,8 @@ export interface StepTiming {
 	delayMs?: number;
 	/** Wait this long (ms) between streamed chunks; default 0. Lets an abort land mid-stream. */
 	chunkDelayMs?: number;
+	/** Characters per streamed answer-text delta; default 12 (many small deltas). Large answers stream faster with more. */
+	chunkChars?: number;
 }
 
 /** Answer with assistant text (optionally preceded by reasoning text). */
@@ -99,6 +101,8 @@ export interface Answer {
 	toolCalls: Required<ScriptedToolCall>[];
 	usage: Required<Usage>;
 	chunkDelayMs: number;
+	/** Characters per answer-text delta. */
+	chunkChars: number;
 }
 
 /** What a protocol extracts from a request body; the core adds bookkeeping to make a {@link RecordedRequest}. */

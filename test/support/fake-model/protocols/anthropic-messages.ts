@@ -134,7 +134,7 @@ async function writeStream(res: ServerResponse, answer: Answer, context: AnswerC
 			await send("content_block_delta", { index, delta: { type: "signature_delta", signature: block.signature } });
 		} else if (block.type === "text") {
 			await send("content_block_start", { index, content_block: { type: "text", text: "" } });
-			for (const text of chunks(answer.text)) {
+			for (const text of chunks(answer.text, answer.chunkChars)) {
 				await send("content_block_delta", { index, delta: { type: "text_delta", text } });
 			}
 		} else {

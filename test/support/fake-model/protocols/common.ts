@@ -2,8 +2,8 @@
 import type { ServerResponse } from "node:http";
 import type { ErrorStep } from "../types.ts";
 
-/** Characters per streamed text chunk; small so clients see several deltas. */
-const TEXT_CHUNK_CHARS = 12;
+/** Characters per streamed text chunk by default; small so clients see several deltas. */
+export const TEXT_CHUNK_CHARS = 12;
 
 export type Json = Record<string, unknown>;
 
@@ -24,11 +24,10 @@ export function contentText(content: unknown): string {
 		.join("\n");
 }
 
-/** `text` cut into TEXT_CHUNK_CHARS-character deltas. */
-export function chunks(text: string): string[] {
+/** `text` cut into `size`-character deltas (default TEXT_CHUNK_CHARS). */
+export function chunks(text: string, size = TEXT_CHUNK_CHARS): string[] {
 	const out: string[] = [];
-	for (let start = 0; start < text.length; start += TEXT_CHUNK_CHARS)
-		out.push(text.slice(start, start + TEXT_CHUNK_CHARS));
+	for (let start = 0; start < text.length; start += size) out.push(text.slice(start, start + size));
 	return out;
 }
 

@@ -61,7 +61,7 @@ async function writeStream(res: ServerResponse, answer: Answer, request: Recorde
 
 	await delta({ role: "assistant", content: "" });
 	for (const piece of chunks(answer.thinking)) await delta({ reasoning_content: piece });
-	for (const piece of chunks(answer.text)) await delta({ content: piece });
+	for (const piece of chunks(answer.text, answer.chunkChars)) await delta({ content: piece });
 	for (const [index, call] of answer.toolCalls.entries()) {
 		await delta({
 			tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],

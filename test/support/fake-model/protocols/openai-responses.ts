@@ -160,7 +160,7 @@ async function writeStream(res: ServerResponse, answer: Answer, request: Recorde
 				});
 			}
 		} else if (item.type === "message") {
-			for (const delta of chunks(answer.text)) {
+			for (const delta of chunks(answer.text, answer.chunkChars)) {
 				await send("response.output_text.delta", {
 					item_id: item.id,
 					output_index: outputIndex,

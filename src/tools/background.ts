@@ -1,0 +1,129 @@
+/**
+ * The background branch of the `subagent` tool (README.md "Background jobs"): when a job may start, starting
+ * it, its job-end notice, and its one report as a follow-up message.
+ */
+import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { Problems } from "../core/problems.ts";
+import { childDetails } from "../runs/child-details.ts";
+import type { OutputCaps } from "../runs/delivery.ts";
+import { jobMessage } from "../runs/job-messages.ts";
+import type { Job, JobLogger, JobRegistry } from "../runs/jobs.ts";
+import { formatUsageTotals } from "../ui/format.ts";
+import { buildResultText, sumUsage } from "./result-text.ts";
+
+/** `details` of a job's follow-up message and of the call that started it. */
+export interface JobDetails {
+	mode: CallMode;
+	/** Bounded (`childDetails`); empty in the call's own result. */
+	children: ChildRun[];
+	jobId: string;
+}
+
+/** How a job's report reaches the session that started it. */
+export interface JobDelivery {
+	jobs: JobRegistry;
+	/**
+	 * Sends the report as a follow-up message. `display: false` in silent mode (the model still gets it).
+	 * A cancelled job's report starts no turn.
+	 */
+	deliverJob(job: Job, message: string, details: JobDetails, display: boolean): void;
+}
+
+/**
+ * Checks that a background job may start now: the host stays open to receive its result (not `pi -p` or
+ * `--mode json`), the session is not shutting down, and fewer than `maxJobs` jobs run. Adds each reason it
+ * may not to `problems` (README.md "Background jobs").
+ * @param maxJobs running jobs allowed at once (setting `limits.max_background_jobs`).
+ * @returns true when the job may start.
+ */
+export function checkBackgroundAllowed(
+	ctx: Pick<ExtensionContext, "mode">,
+	jobs: JobRegistry,
+	maxJobs: number,
+	problems: Problems,
+): boolean {
+	const before = problems.size;
+	if (ctx.mode === "print" || ctx.mode === "json") {
+		problems.add(
+			`background: true needs a session that stays open to receive the result, but pi runs in ${ctx.mode} mode (${ctx.mode === "print" ? "-p" : "--mode json"}), which ends after this turn; run the call without background (it then returns its result directly)`,
+		);
+	} else if (jobs.closed) problems.add("the session is shutting down; no background job can start");
+	else if (jobs.running >= maxJobs) {
+		problems.add(
+			`${jobs.running} background jobs are running (the limit is ${maxJobs}, setting limits.max_background_jobs); wait for one with subagent_jobs (action "wait") or cancel one, then call again`,
+		);
+	}
+	return problems.size === before;
+}
+
+export interface BackgroundCall {
+	mode: CallMode;
+	/** `scout "find auth"`, `parallel (3 tasks)`… */
+	label: string;
+	/** The job's run, as `JobRegistry.start` takes it. */
+	run: Parameters<JobRegistry["start"]>[2];
+	caps: OutputCaps;
+	artifactDir: string;
+	/** From `newArtifactCallId`; the job's artifacts are `<callId>-<job id>-<child>.md`. */
+	callId: string;
+	/** Setting `silent`: no job-end notice, the report is not displayed (the model still gets it). */
+	silent: boolean;
+}
+
+/** Starts `call` as a job and returns the tool result that announces it. */
+export function startBackground(
+	delivery: JobDelivery,
+	call: BackgroundCall,
+	ui: ExtensionUIContext,
+): AgentToolResult<JobDetails> {
+	const notices = call.silent ? undefined : ui;
+	const job = delivery.jobs.start(call.mode, call.label, call.run, (finished, children, error) => {
+		const text = error
+			? `failed: ${error}`
+			: buildResultText(call.mode, children, call.caps, call.artifactDir, `${call.callId}-${finished.id}`);
+		const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
+		const details = { mode: call.mode, children: children.map(childDetails), jobId: finished.id };
+		// Kept for `result` even if the delivery below throws (a host that went away without shutting down).
+		finished.resultText = text;
+		delivery.deliverJob(finished, message, details, !call.silent);
+		// Notices are best effort: after a session switch the old UI may be gone.
+		try {
+			notices?.notify(
+				`Background job ${finished.id} (${finished.label}) ${finished.status}`,
+				finished.status === "completed" ? "info" : "warning",
+			);
+		} catch {
+			// The report itself was delivered above.
+		}
+		return text;
+	});
+	return {
+		content: [
+			{
+				type: "text",
+				text: `Started background job ${job.id}: ${call.label}. Its result will arrive as a follow-up message; subagent_jobs lists, waits for, reads or cancels jobs.`,
+			},
+		],
+		details: { mode: call.mode, children: [], jobId: job.id },
+	};
+}
+
+/**
+ * The job registry's logger: a UI error notice while the session that started the jobs has a UI, else a
+ * line on stderr (also when that session's context is stale: used after a session switch or dispose).
+ * Never throws.
+ */
+export function jobLogger(context: () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined): JobLogger {
+	return {
+		error(message) {
+			try {
+				const current = context();
+				if (current?.hasUI) return current.ui.notify(message, "error");
+			} catch {
+				// A stale context: fall through to stderr.
+			}
+			process.stderr.write(`${message}\n`);
+		},
+	};
+}

@@ -1,0 +1,94 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { newArtifactCallId, pruneArtifacts, writeArtifact } from "../../src/runs/artifacts.ts";
+import { deliverAnswer } from "../../src/runs/delivery.ts";
+import { runResult } from "../support/run-result.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function tempRoot(): string {
+	return mkdtempSync(join(tmpdir(), "artifacts-"));
+}
+
+/** A session directory `name` under `root` holding `bytes` bytes, last written `ageDays` days ago. */
+function sessionDir(root: string, name: string, bytes: number, ageDays: number): void {
+	const dir = join(root, name);
+	mkdirSync(dir);
+	const file = join(dir, "a.md");
+	writeFileSync(file, "x".repeat(bytes));
+	const when = new Date(Date.now() - ageDays * DAY);
+	utimesSync(file, when, when);
+	utimesSync(dir, when, when);
+}
+
+describe("artifact files", () => {
+	it("generates a different call id every time, never derived from a provider's id", () => {
+		const ids = new Set(Array.from({ length: 1000 }, newArtifactCallId));
+		expect(ids.size).toBe(1000);
+		for (const id of ids) expect(id).toMatch(/^[0-9a-z]+-[0-9a-f]{8}$/);
+	});
+
+	it("writes the whole text privately and atomically, leaving only the artifact", () => {
+		const dir = join(tempRoot(), "session");
+		const written = writeArtifact(dir, "call-1", "whole answer");
+		expect(written).toEqual({ path: join(dir, "call-1.md") });
+		expect(readFileSync(join(dir, "call-1.md"), "utf8")).toBe("whole answer");
+		expect(readdirSync(dir)).toEqual(["call-1.md"]);
+	});
+
+	it("leaves no temp file when a write fails, and the result says the artifact could not be written", () => {
+		const dir = join(tempRoot(), "session");
+		// Something the rename cannot replace stands where the artifact goes: the temp file was written first.
+		mkdirSync(join(dir, "call-2.md"), { recursive: true });
+		writeFileSync(join(dir, "call-2.md", "occupant"), "x");
+		const written = writeArtifact(dir, "call-2", "text");
+		expect("error" in written && written.error).toMatch(/^could not write the full answer to .*call-2\.md: /);
+		expect(readdirSync(dir)).toEqual(["call-2.md"]);
+
+		const run = runResult({ finalAnswer: "line\n".repeat(50) });
+		const delivery = deliverAnswer(run, { maxBytes: 100, maxLines: 5 }, dir, "call-2");
+		expect(delivery.text).toContain("[answer truncated: 5 of ");
+		expect(delivery.text).toContain(`could not write the full answer to ${join(dir, "call-2.md")}`);
+		expect(run.artifactPath).toBeUndefined();
+		expect(run.artifactError).toContain("could not write the full answer");
+		expect(readdirSync(dir)).toEqual(["call-2.md"]);
+	});
+});
+
+describe("artifact retention", () => {
+	it("removes session directories older than the age limit at session start, never the current one", () => {
+		const root = tempRoot();
+		sessionDir(root, "old", 10, 8);
+		sessionDir(root, "recent", 10, 1);
+		sessionDir(root, "current", 10, 30);
+		const removed = pruneArtifacts(root, { keep: "current", maxAgeMs: 7 * DAY });
+		expect(removed).toEqual(["old"]);
+		expect(readdirSync(root).sort()).toEqual(["current", "recent"]);
+	});
+
+	it("removes the oldest directories while the total is over the size cap", () => {
+		const root = tempRoot();
+		sessionDir(root, "oldest", 400, 3);
+		sessionDir(root, "middle", 400, 2);
+		sessionDir(root, "newest", 400, 1);
+		sessionDir(root, "current", 400, 4);
+		const removed = pruneArtifacts(root, { keep: "current", maxAgeMs: 7 * DAY, maxTotalBytes: 1000 });
+		expect(removed).toEqual(["oldest", "middle"]);
+		expect(readdirSync(root).sort()).toEqual(["current", "newest"]);
+	});
+
+	it("never follows a symlink out of the root", () => {
+		const root = tempRoot();
+		const outside = tempRoot();
+		sessionDir(outside, "victim", 10, 30);
+		symlinkSync(join(outside, "victim"), join(root, "link"));
+		expect(pruneArtifacts(root, { maxAgeMs: DAY })).toEqual([]);
+		expect(readdirSync(join(outside, "victim"))).toEqual(["a.md"]);
+		const linkedRoot = join(tempRoot(), "root-link");
+		symlinkSync(outside, linkedRoot);
+		expect(pruneArtifacts(linkedRoot, { maxAgeMs: DAY })).toEqual([]);
+		expect(readdirSync(outside)).toEqual(["victim"]);
+	});
+});

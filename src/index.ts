@@ -8,9 +8,10 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { getAgentDir, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
+import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
 import { settingsFilePath } from "./config/paths.ts";
+import { SessionStartTrust } from "./core/session-start-trust.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import { jobsToolInfo, ROSTER_COMMAND, rosterToolInfo, SEND_COMMAND, subagentToolInfo } from "./tools/tool-info.ts";
@@ -48,7 +49,13 @@ async function loadAdapters(agentDir: string) {
 }
 
 /** Builds everything the tools and the command work with; runs once per extension load, on first need. */
-async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: PendingJobUsage, context: LatestContext) {
+async function loadRuntime(
+	pi: ExtensionAPI,
+	agentDir: string,
+	jobUsage: PendingJobUsage,
+	context: LatestContext,
+	startTrust: SessionStartTrust,
+) {
 	const jobsWidget = await import("./ui/jobs-widget.ts");
 	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
 	const state = await import("./config/extension-state.ts");
@@ -82,6 +89,7 @@ async function loadRuntime(pi: ExtensionAPI, agentDir: string, jobUsage: Pending
 		sessions,
 		trustStore: new ProjectTrustStore(agentDir),
 		approveFlag: trust.readApproveFlag(process.argv),
+		startTrust,
 		consents: new trust.ConsentRecord(),
 		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
 		artifactRoot: artifacts.artifactRoot(),
@@ -134,6 +142,7 @@ function deferredTool<P extends TSchema, D>(
 export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
 	const jobUsage = new PendingJobUsage();
+	const startTrust = new SessionStartTrust();
 	let loaded: Runtime | undefined;
 	// Where the background jobs widget draws: the session's UI, when it has one.
 	let setWidget: SetWidget | undefined;
@@ -146,7 +155,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	};
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
-		loading ??= loadRuntime(pi, agentDir, jobUsage, () => context).then((built) => {
+		loading ??= loadRuntime(pi, agentDir, jobUsage, () => context, startTrust).then((built) => {
 			const problems = built.reload(branch, visited);
 			built.widget.attach(setWidget);
 			visited.length = 0;
@@ -164,7 +173,9 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		const { shutdownReason } = await import("./runs/job-messages.ts");
 		await loaded.jobs.close(shutdownReason(event.reason));
 	});
-	pi.on("session_start", async (_event, ctx) => {
+	pi.on("session_start", async (event, ctx) => {
+		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
+		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
 		// Retention (README.md "Artifacts"): old and excess session directories go; this session's stays.
 		const artifacts = await import("./runs/artifacts.ts");

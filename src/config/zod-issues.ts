@@ -1,6 +1,6 @@
 /**
- * Turns zod validation issues into field-path messages a user can act on (STYLE.md: errors name the
- * file, the entry and the field, and list every problem found), plus the small schema helpers shared by
+ * Turns zod validation issues into field-path messages a user can act on (README.md "Settings" and
+ * "Rosters": errors name the file, the entry and the field, and list every problem found), plus the small schema helpers shared by
  * every config file this package reads.
  */
 import { z } from "zod";

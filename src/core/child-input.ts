@@ -9,13 +9,14 @@ import type { Harness } from "./launch-spec.ts";
 export type SendMode = "steer" | "follow_up";
 
 /** Why a send or a stop was refused. */
-export type RefusalReason = "exited" | "no_input_channel" | "empty_text" | "rejected";
+export type RefusalReason = "exited" | "no_input_channel" | "empty_text" | "rejected" | "unacknowledged";
 
 /**
  * The answer to one send.
  * - `delivered`: the child acknowledged the text as part of its conversation;
  * - `queued`: the child acknowledged it and will deliver it at its next turn boundary (`ack` quotes how);
- * - `refused`: nothing was written, or the child rejected it (`reason`, `message`).
+ * - `refused`: nothing was written, or the child rejected it, or (`unacknowledged`) the text was written but
+ *   the child did not acknowledge it in time, so whether it arrives is unknown (`reason`, `message`).
  */
 export type SendReceipt =
 	| { status: "delivered" | "queued"; inputId: string; ack: string }

@@ -70,7 +70,7 @@ function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 	if (p.agentSource !== "project" || !p.agentFile || !p.agentDigest) return undefined;
 	const changed = p.definitionDigest !== undefined && p.definitionDigest !== p.agentDigest;
 	return {
-		what: `project agent "${p.agentName}"`,
+		what: `project agent ${JSON.stringify(p.agentName)}`,
 		file: p.agentFile,
 		projectDir: projectDirOf(p.agentFile),
 		digest: p.agentDigest,

@@ -27,7 +27,7 @@ export interface TrustInputs {
 	parentCwd: string;
 	/** `ctx.isProjectTrusted()` of the parent session. */
 	parentTrusted: boolean;
-	/** Whether Pi had to decide trust for the parent's cwd (`hasTrustRequiringProjectResources`). */
+	/** Whether Pi had to decide trust for the parent's cwd when the session started (see {@link SessionStartTrust}). */
 	parentHadDecision: boolean;
 	/** The parent Pi's `--approve` (true) / `--no-approve` (false) flag, if given. */
 	approveFlag: boolean | undefined;
@@ -124,8 +124,10 @@ export async function checkTrusted(
 ): Promise<boolean> {
 	const open = items.filter((item) => !context.trust(item.projectDir) && !context.consents.has(item));
 	if (open.length === 0) return true;
-	const list = open.map((item) => `${item.what} (${item.file}${item.note ? `; ${item.note}` : ""})`).join(", ");
-	const projects = [...new Set(open.map((item) => item.projectDir))].join(", ");
+	const list = open
+		.map((item) => `${printable(item.what)} (${printable(item.file)}${item.note ? `; ${item.note}` : ""})`)
+		.join(", ");
+	const projects = [...new Set(open.map((item) => printable(item.projectDir)))].join(", ");
 	if (!context.confirm) {
 		problems.add(
 			`refused to run ${list}: it is project-controlled, ${projects} is not explicitly trusted, and there is no UI to confirm. Grant trust by choosing "Trust" in Pi's project trust prompt (saved in ${context.agentDir}/trust.json), or by starting Pi in that directory with --approve.`,
@@ -142,4 +144,13 @@ export async function checkTrusted(
 	}
 	for (const item of open) context.consents.add(item);
 	return true;
+}
+
+/**
+ * `text` with control, format (bidi overrides, zero-width) and line-separator characters written as `\uXXXX`:
+ * a project chooses its definitions' names and file names, and must not add lines to, or forge the text
+ * of, the prompt that asks about them.
+ */
+function printable(text: string): string {
+	return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -19,7 +19,13 @@ import type { ProcessInput } from "../process/types.ts";
 /** Characters of a sent text kept in the run result. */
 export const MAX_SENT_TEXT_CHARS = 2_000;
 
-type Ack = { ok: boolean; detail: string } | { ended: string };
+/**
+ * How long a send waits for the harness's acknowledgement before answering `unacknowledged`, ms
+ * (README.md "Talking to running children"). A stop needs none: its grace period kills the child.
+ */
+export const ACK_TIMEOUT_MS = 10_000;
+
+type Ack = { ok: boolean; detail: string } | { ended: string } | { timedOut: true };
 
 /** A channel over a harness codec. `result` is the live run result (its `inputs` are kept here). */
 export class HeadlessInputChannel implements ChildInputChannel {
@@ -34,9 +40,20 @@ export class HeadlessInputChannel implements ChildInputChannel {
 	#count = 0;
 	#endedBecause: string | undefined;
 	#stopAck: string | undefined;
+	#stopPending = false;
+	readonly #ackTimeoutMs: number;
 
-	constructor(harness: Harness, input: ProcessInput, codec: InputCodec, result: RunResult, onChange: () => void) {
+	/** @param ackTimeoutMs how long a send waits for its acknowledgement, ms. */
+	constructor(
+		harness: Harness,
+		input: ProcessInput,
+		codec: InputCodec,
+		result: RunResult,
+		onChange: () => void,
+		ackTimeoutMs = ACK_TIMEOUT_MS,
+	) {
 		this.harness = harness;
+		this.#ackTimeoutMs = ackTimeoutMs;
 		this.#input = input;
 		this.#codec = codec;
 		this.#result = result;
@@ -59,10 +76,15 @@ export class HeadlessInputChannel implements ChildInputChannel {
 		if (closed) return { status: "refused", reason: "exited", message: closed };
 		const id = `input-${++this.#count}`;
 		const encoded = this.#codec.encodeSend(id, text, mode);
-		const ack = encoded.awaitsAck ? this.#awaitAck(id) : undefined;
+		const ack = encoded.awaitsAck ? this.#awaitAck(id, this.#ackTimeoutMs) : undefined;
 		this.#input.writeLine(encoded.line);
 		const answer = ack ? await ack : { ok: true, detail: "written" };
 		if ("ended" in answer) return { status: "refused", reason: "exited", message: answer.ended };
+		if ("timedOut" in answer) {
+			const seconds = this.#ackTimeoutMs / 1000;
+			const message = `${this.harness} did not acknowledge it within ${seconds} s; it was written and may still arrive`;
+			return { status: "refused", reason: "unacknowledged", message };
+		}
 		if (!answer.ok) {
 			return { status: "refused", reason: "rejected", message: `${this.harness} rejected it: ${answer.detail}` };
 		}
@@ -88,14 +110,13 @@ export class HeadlessInputChannel implements ChildInputChannel {
 		const closed = this.#closedReason();
 		if (closed) return { status: "refused", reason: "exited", message: closed };
 		const id = `stop-${++this.#count}`;
+		this.#stopPending = true;
 		const encoded = this.#codec.encodeStop(id);
 		const ack = this.#awaitAck(id);
 		this.#input.writeLine(encoded.line);
 		const answer = await ack;
-		if ("ended" in answer) {
-			this.#stopAck = `${this.harness}: the run ended`;
-			return { status: "requested", ack: this.#stopAck };
-		}
+		if ("ended" in answer) return { status: "requested", ack: this.#stopAck ?? this.#unansweredStop };
+		if ("timedOut" in answer) return { status: "refused", reason: "unacknowledged", message: "no acknowledgement" };
 		if (!answer.ok) return { status: "refused", reason: "rejected", message: `${this.harness}: ${answer.detail}` };
 		this.#stopAck = `${this.harness}: ${answer.detail}`;
 		return { status: "requested", ack: this.#stopAck };
@@ -121,6 +142,8 @@ export class HeadlessInputChannel implements ChildInputChannel {
 	/** The process has ended: pending acknowledgements are answered and unechoed input is undelivered. */
 	processEnded(): void {
 		this.#end("the child has exited");
+		// Known before the run result is settled, so the result says the stop went unanswered.
+		if (this.#stopPending) this.#stopAck ??= this.#unansweredStop;
 		for (const [id, resolve] of this.#waiting) {
 			this.#waiting.delete(id);
 			resolve({ ended: this.#endedBecause ?? "the child has exited" });
@@ -137,13 +160,26 @@ export class HeadlessInputChannel implements ChildInputChannel {
 		this.#onChange();
 	}
 
+	get #unansweredStop(): string {
+		return `${this.harness}: the run ended before it acknowledged the stop`;
+	}
+
 	#closedReason(): string | undefined {
 		if (this.#endedBecause) return this.#endedBecause;
 		return this.#input.open ? undefined : "the child has exited";
 	}
 
-	#awaitAck(id: string): Promise<Ack> {
-		return new Promise((resolve) => this.#waiting.set(id, resolve));
+	/** The acknowledgement of line `id`; `{ timedOut }` after `timeoutMs` ms when given. */
+	#awaitAck(id: string, timeoutMs?: number): Promise<Ack> {
+		return new Promise((resolve) => {
+			const timer = timeoutMs === undefined ? undefined : setTimeout(() => answer({ timedOut: true }), timeoutMs);
+			const answer = (ack: Ack) => {
+				clearTimeout(timer);
+				this.#waiting.delete(id);
+				resolve(ack);
+			};
+			this.#waiting.set(id, answer);
+		});
 	}
 
 	#apply(signal: InputSignal): void {

@@ -75,8 +75,8 @@ function sliceUtf8(text: string, maxBytes: number): string {
 }
 
 /**
- * One paragraph on why a run did not complete (STYLE.md: name what ran, where, how it ended, what it
- * printed): reason, command and pid with exit code or signal, cwd, stderr tail, protocol faults.
+ * One paragraph on why a run did not complete (README.md "Results": name what ran, where, how it ended,
+ * what it printed): reason, command and pid with exit code or signal, cwd, stderr tail, protocol faults.
  */
 export function describeFailure(result: RunResult): string {
 	const lines = [`${result.status}: ${result.error ?? "no reason reported"}`];

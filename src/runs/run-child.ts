@@ -28,6 +28,8 @@ export interface RunChildOptions {
 	onUpdate?: (partial: RunResult) => void;
 	/** Called once the child has started, with its input channel (refusing channel when it takes no input). */
 	onInput?: (channel: ChildInputChannel) => void;
+	/** How long a send waits for the harness's acknowledgement, ms (default `ACK_TIMEOUT_MS`). */
+	ackTimeoutMs?: number;
 }
 
 /**
@@ -80,7 +82,15 @@ export async function runChild(
 		// Known from the start, so live results (and job listings) name the process group to watch.
 		state.result.pid = running.pid;
 		if (running.input && command.conversation) {
-			channel = new HeadlessInputChannel(spec.harness, running.input, command.conversation, state.result, emit);
+			const { conversation } = command;
+			channel = new HeadlessInputChannel(
+				spec.harness,
+				running.input,
+				conversation,
+				state.result,
+				emit,
+				options.ackTimeoutMs,
+			);
 			channel.start();
 		}
 		if (running.pid !== undefined) {

@@ -109,13 +109,13 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 	if (item.prompt !== undefined) problems.add(`give task or prompt, not both with different text`);
 	if (typeof item.task !== "string") problems.add(`task (or prompt) is required`);
 	else if (item.task.trim() === "") problems.add(`task is empty`);
-	for (const field of ["model", "effort", "task_name", "cwd", "resume_session_id"] as const) {
+	for (const field of ["agent", "roster_entry", "model", "effort", "task_name", "cwd", "resume_session_id"] as const) {
 		const value = item[field];
 		if (value !== undefined && value.trim() === "") problems.add(`${field} is empty; omit it instead`);
 	}
 	// Native session ids are plain tokens (pi: [A-Za-z0-9._-]; codex/claude: UUIDs). Anything else, above
 	// all a leading "-", would reach a harness command line as an option (codex: `resume --last`).
-	if (item.resume_session_id !== undefined && !SESSION_ID.test(item.resume_session_id)) {
+	if (item.resume_session_id?.trim() && !SESSION_ID.test(item.resume_session_id)) {
 		problems.add(
 			`resume_session_id ${JSON.stringify(item.resume_session_id)} is not a native session id (letters, digits, ".", "_" and "-", starting with a letter or digit)`,
 		);

@@ -2,12 +2,7 @@
  * The `subagent` tool (README.md "The subagent tool"): argument shape, mode selection, then launch resolution,
  * scheduling and the result for the model. Logic lives in `launch/` and `runs/`; this file connects them.
  */
-import {
-	type AgentToolResult,
-	type ExtensionContext,
-	hasTrustRequiringProjectResources,
-	type ToolDefinition,
-} from "@earendil-works/pi-coding-agent";
+import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { LimitFunction } from "p-limit";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { LaunchState } from "../config/extension-state.ts";
@@ -17,6 +12,7 @@ import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
+import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
@@ -56,6 +52,8 @@ export interface SubagentToolDeps extends JobDelivery {
 	trustStore: TrustStore;
 	/** The parent Pi's `--approve` / `--no-approve`, if given (see `readApproveFlag`). */
 	approveFlag: boolean | undefined;
+	/** Whether Pi had a trust decision to make for the session's cwd when the session started. */
+	startTrust: SessionStartTrust;
 	/** Confirmations of project-controlled definitions given in this Pi process. */
 	consents: ConsentRecord;
 	/** The per-user artifact root (`artifactRoot()`); each parent session has a directory in it. */
@@ -101,7 +99,7 @@ async function planCall(
 		trust: trustPolicy({
 			parentCwd: ctx.cwd,
 			parentTrusted: ctx.isProjectTrusted(),
-			parentHadDecision: hasTrustRequiringProjectResources(ctx.cwd),
+			parentHadDecision: deps.startTrust.hadDecision(ctx.cwd),
 			approveFlag: deps.approveFlag,
 			store: deps.trustStore,
 		}),

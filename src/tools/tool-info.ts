@@ -30,7 +30,7 @@ export const rosterToolInfo = {
 	description:
 		"List the roster entries subagent({ roster_entry }) can run, with harness, model, effort, cwd, child roster and resolved resource paths, and the user's Markdown agents subagent({ agent }) can run (with the keys of other tools' formats they ignore).",
 	promptSnippet: "List the roster entries available to the subagent tool",
-	parameters: Type.Object({}),
+	parameters: Type.Object({}, { additionalProperties: false }),
 };
 
 /** `wait`'s default timeout, ms (60 s). */

@@ -186,3 +186,15 @@ describe("saveRosterEnabled", () => {
 		expect(problemsOf(() => saveRosterEnabled(agentDir, true))[0]).toMatch(/roster: expected an object, got array/);
 	});
 });
+
+describe("settings named in the shipped docs", () => {
+	it("exist: every limits.<key> that README.md, SECURITY.md or docs/*.md mention is a key of the settings file", () => {
+		const root = join(import.meta.dirname, "..", "..");
+		const docs = ["README.md", "SECURITY.md", ...readdirSync(join(root, "docs")).map((file) => join("docs", file))];
+		const named = docs.flatMap((doc) =>
+			[...readFileSync(join(root, doc), "utf8").matchAll(/\blimits\.([a-z_]+)/g)].map((m) => ({ doc, key: m[1] })),
+		);
+		expect(named.length).toBeGreaterThan(0);
+		expect(named.filter(({ key }) => !(key in DEFAULT_SETTINGS.limits))).toEqual([]);
+	});
+});

@@ -40,6 +40,25 @@ describe("bad calls are refused before anything starts", () => {
 		await refused({ agent: "echo", task: "x", resources: { skils: [] } }, "resources.skils: unknown field");
 	});
 
+	it("refuses an empty agent, roster_entry or resume_session_id as empty, once, not as an unknown name", async () => {
+		for (const field of ["agent", "roster_entry"]) {
+			await refused({ [field]: " ", task: "x" }, `${field} is empty; omit it instead`);
+		}
+		const { result } = await env.session.callTool("subagent", { resume_session_id: "", agent_type: "pi", task: "x" });
+		expect(textOf(result)).toBe("subagent: nothing was started.\nresume_session_id is empty; omit it instead");
+	});
+
+	it("refuses an unknown field of subagent_roster and subagent_jobs instead of ignoring it", async () => {
+		for (const [tool, args] of [
+			["subagent_roster", { filter: "pi" }],
+			["subagent_jobs", { action: "list", jb_id: "x" }],
+		] as const) {
+			const { result, isError } = await env.session.callTool(tool, args);
+			expect(isError, textOf(result)).toBe(true);
+			expect(textOf(result)).toContain(`${Object.keys(args).at(-1)}: unknown field`);
+		}
+	});
+
 	it("refuses task and prompt with different text", async () => {
 		await refused({ agent: "echo", task: "x", prompt: "y" }, "give task or prompt, not both with different text");
 	});

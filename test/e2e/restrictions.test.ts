@@ -104,6 +104,19 @@ describe("pi tool names", () => {
 		expect(run.status).toBe("failed");
 		expect(run.error).toContain('allowed_tools: "glob" is not a tool of this pi child, which offers: read');
 	});
+
+	it("fails the run when no allowlisted tool exists, so pi offers none and reports no tool list", async () => {
+		env.server.scriptFor("pi with only a typo", { text: "should not matter" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "pi",
+			task: "pi with only a typo",
+			allowed_tools: ["reed"],
+		});
+		expect(isError).toBe(true);
+		const run = runOf(result.details);
+		expect(run.status).toBe("failed");
+		expect(run.error).toContain('allowed_tools: "reed" is not a tool of this pi child, which offers: no tools');
+	});
 });
 
 describe("claude allowed_tools: []", () => {

@@ -3,7 +3,7 @@
  * SECURITY.md, docs/*.md, all in package.json `files`), and every `docs/<file>.md §<section>` names a
  * heading that exists there.
  */
-import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -34,12 +34,12 @@ function headings(doc: string): Set<string> {
 }
 
 describe("citations", () => {
-	it("never cite design material that does not ship (DESIGN.md, spec/, reference/)", () => {
+	it("never cite design material that does not ship (DESIGN.md, STYLE.md, spec/, reference/)", () => {
 		const offending = [...text].flatMap(([path, body]) =>
 			body
 				.split("\n")
 				.map((line, index) => ({ line, index }))
-				.filter(({ line }) => /DESIGN\.md|\bspec\/[\w-]+\.md|\breference\/[\w-]+\.md/.test(line))
+				.filter(({ line }) => /DESIGN\.md|STYLE\.md|\bspec\/[\w-]+\.md|\breference\/[\w-]+\.md/.test(line))
 				.map(({ index }) => `${path}:${index + 1}`),
 		);
 		expect(offending).toEqual([]);
@@ -56,5 +56,18 @@ describe("citations", () => {
 			}
 		}
 		expect(missing).toEqual([]);
+	});
+
+	it("attribute every docs/<file>.md that is not this repository's to Pi, next to the citation", () => {
+		const ambiguous: string[] = [];
+		for (const [path, body] of text) {
+			const flat = body.replace(/\n\s*(?:\*|\/\/)\s*/g, " ");
+			for (const match of flat.matchAll(/docs\/([\w-]+\.md)/g)) {
+				if (existsSync(join(ROOT, "docs", match[1]))) continue;
+				const around = flat.slice(Math.max(0, match.index - 40), match.index + match[0].length + 15);
+				if (!/\bpi(?:'s)?\b/i.test(around)) ambiguous.push(`${path}: docs/${match[1]}`);
+			}
+		}
+		expect(ambiguous).toEqual([]);
 	});
 });

@@ -73,10 +73,14 @@ export function codexRefusals(spec: LaunchSpec, problems: Problems): void {
 	if (!spec.projectTrusted) codexUntrustedProblems(spec.cwd, problems);
 }
 
+/** What codex reads from a project's `.codex/` layer once it trusts the project (codex-cli 0.171.0). */
+const CODEX_PROJECT_LAYER = ["config.toml", "skills", "rules", "hooks.json", "hooks", "agents"] as const;
+
 /**
  * Adds what codex would load from an untrusted project that no switch excludes: `.agents/skills` (loaded
- * whatever the trust) and `.codex/config.toml` or `.codex/skills` (loaded when codex's own trust list in
- * `$CODEX_HOME/config.toml` trusts the project), from the cwd up to the project root (the nearest
+ * whatever the trust) and the project's `.codex/` layer (loaded when codex's own trust list in
+ * `$CODEX_HOME/config.toml` trusts the project: `config.toml`, `skills/`, execpolicy `rules/` that allow or
+ * forbid commands, hooks, agent roles), from the cwd up to the project root (the nearest
  * directory holding `.git`; only the cwd without one). The user's own `~/.agents/skills` and `~/.codex`
  * are not project content.
  */
@@ -91,8 +95,7 @@ export function codexUntrustedProblems(cwd: string, problems: Problems, home = h
 		.filter((dir) => dir !== resolve(home))
 		.flatMap((dir) => [
 			join(dir, ".agents", "skills"),
-			join(dir, ".codex", "config.toml"),
-			join(dir, ".codex", "skills"),
+			...CODEX_PROJECT_LAYER.map((entry) => join(dir, ".codex", entry)),
 		])
 		.filter((entry) => existsSync(entry));
 	if (found.length === 0) return;

@@ -30,11 +30,11 @@ export class PiEventParser implements EventParser {
 			case "response":
 				return this.response(record);
 			case "message_start": {
-				const added = record.message?.role === "system" ? record.message.toolsAdded : undefined;
-				if (!added || this.toolsChecked) return [];
+				if (record.message?.role !== "system" || this.toolsChecked) return [];
 				// The first system message of a new session lists every tool; later ones list additions only.
+				// A child offered no tools at all reports no `toolsAdded` (Pi 1.6), which is an empty list.
 				this.toolsChecked = true;
-				const offered = added.map((tool) => tool.name ?? "");
+				const offered = (record.message.toolsAdded ?? []).map((tool) => tool.name ?? "");
 				const missing = missingAllowedTools("pi", this.allowedTools, offered);
 				return missing ? [missing] : [];
 			}

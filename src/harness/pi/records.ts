@@ -98,7 +98,7 @@ export type PiRecord =
 	| PiSettledRecord
 	| PiResponse;
 
-/** An RPC `response` record (docs/rpc-commands.md): the answer to one stdin command, by `id`. */
+/** An RPC `response` record (Pi's docs/rpc-commands.md): the answer to one stdin command, by `id`. */
 export interface PiResponse {
 	type: "response";
 	id?: string;

@@ -11,7 +11,7 @@ export const PI_STATE_ID = "pi-native-subagents-state";
 /** The id of the task's `prompt` command. */
 export const PI_TASK_ID = "pi-native-subagents-task";
 
-/** Dialog methods of Pi's extension UI sub-protocol, which block until answered (docs/rpc-extension-ui.md). */
+/** Dialog methods of Pi's extension UI sub-protocol, which block until answered (Pi's docs/rpc-extension-ui.md). */
 const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 
 interface PiRpcRecord {

@@ -1,6 +1,6 @@
 // A stand-in for `pi --mode json` that plays a script of actions, for run-level fault tests the real
 // binary cannot produce on demand. argv[2]: the script as JSON (an array of actions); Pi's own flags
-// that follow are ignored. stdin (the task) is read and discarded.
+// that follow are ignored. stdin (the task, and any RPC command) is read and discarded: it acknowledges nothing.
 // Actions:
 //   {"emit": <record>}                 one JSON line
 //   {"raw": "<text>"}                  text as is

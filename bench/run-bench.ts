@@ -98,7 +98,7 @@ console.log(
 	`lifeline, ${life.runs} alternating spawns of \`echo {}\` (startProcess → first record): registered with the watchdog ` +
 		`${fixed(life.withMs, 2)} ms, unregistered ${fixed(life.withoutMs, 2)} ms, ratio ${fixed(life.ratio, 2)}; ` +
 		`first registration (starts the watchdog, once per Pi process) ${fixed(life.firstRegistrationMs, 2)} ms; ` +
-		`one leader-exit sweep of ${life.processes} processes (asynchronous) ${fixed(life.sweepMs, 2)} ms`,
+		`one leader-exit sweep of ${life.processes} processes (blocks the event loop) ${fixed(life.sweepMs, 2)} ms`,
 );
 rows.push({
 	name: "spawn latency, lifeline",

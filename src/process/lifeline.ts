@@ -18,7 +18,10 @@ export type LifelineEntry =
 
 /** Registers entries for cleanup on Pi's death. */
 export interface Lifeline {
-	/** The variable and value to put into a child's environment (see `RUN_MARKER`); unique per call. */
+	/**
+	 * The variable and value to put into a child's environment (see `RUN_MARKER`); unique per call. Call it
+	 * before spawning: a process carrying the marker dies with Pi even before it is registered.
+	 */
 	nextMarker(): { name: string; value: string };
 	/** Registers `entry`; returns the function that forgets it again (call it once the entry is gone). */
 	register(entry: LifelineEntry): () => void;
@@ -39,6 +42,9 @@ class WatchdogLifeline implements Lifeline {
 	#watchdog: ChildProcess | undefined;
 
 	nextMarker(): { name: string; value: string } {
+		// Running before the child is spawned: Pi killed between a child's spawn and its registration still
+		// leaves a watchdog that knows the marker the child carries.
+		this.#start();
 		this.#runs += 1;
 		return { name: RUN_MARKER, value: `${this.#token}/${this.#runs}` };
 	}

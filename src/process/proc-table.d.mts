@@ -19,10 +19,14 @@ export const RUN_MARKER: string;
 export function readStat(pid: number | string): ProcStat | undefined;
 /** Every live (non-zombie) process readable now but this one, `marked` by `markerPrefix`; empty without /proc. */
 export function processTable(markerPrefix?: string): ProcStat[];
-/** As processTable, without blocking the event loop. */
-export function processTableAsync(markerPrefix?: string): Promise<ProcStat[]>;
 /** Members of groups `pgids`, the marked processes, and all their descendants. */
 export function familyOf(table: ProcStat[], pgids: Iterable<number>): ProcStat[];
+/**
+ * SIGKILLs the members of groups `pgids`, the processes carrying `markerPrefix` and their descendants, each
+ * SIGSTOPped when found so a process that keeps re-forking cannot outrun the look at /proc; at most
+ * `maxScans` (default 20) listings of /proc. Synchronous; never throws; returns how many were killed.
+ */
+export function stopAndKillFamily(markerPrefix: string | undefined, pgids: Iterable<number>, maxScans?: number): number;
 /** Signals each process that still has the same start time; never throws. */
 export function signalEach(targets: Array<{ pid: number; startTime: string }>, signal: NodeJS.Signals): void;
 /** Signals every process of group `pgid`; never throws. */

@@ -7,7 +7,6 @@
  * Processes are identified by pid and start time (clock ticks since boot), so a reused pid is never signalled.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
 
 /**
  * The variable every child of this package carries (SECURITY.md, "Processes"), valued
@@ -68,33 +67,6 @@ export function processTable(markerPrefix) {
 }
 
 /**
- * As processTable, reading /proc without blocking the event loop.
- * @param {string} [markerPrefix]
- */
-export async function processTableAsync(markerPrefix) {
-	let entries;
-	try {
-		entries = await readdir("/proc");
-	} catch {
-		return [];
-	}
-	const read = async (/** @type {string} */ pid) => {
-		try {
-			const stat = parseStat(pid, await readFile(`/proc/${pid}/stat`, "utf8"));
-			if (stat.state === "Z") return undefined;
-			const environ =
-				markerPrefix === undefined ? "" : await readFile(`/proc/${pid}/environ`, "latin1").catch(() => "");
-			stat.marked = carriesMarker(() => environ, markerPrefix);
-			return stat;
-		} catch {
-			return undefined;
-		}
-	};
-	const stats = await Promise.all(pidsOf(entries).map(read));
-	return stats.filter((stat) => stat !== undefined);
-}
-
-/**
  * Members of the groups `pgids`, the `marked` processes, and all their descendants (in any group).
  * @param {ReturnType<typeof processTable>} table
  * @param {Iterable<number>} pgids
@@ -115,6 +87,69 @@ export function familyOf(table, pgids) {
 		queue.push(...(children.get(stat.pid) ?? []));
 	}
 	return [...found.values()];
+}
+
+/**
+ * SIGKILLs the members of the groups `pgids`, the processes carrying `markerPrefix` and all their
+ * descendants, including one that keeps re-forking itself (each generation forks its successor and exits)
+ * faster than the whole table can be read, which a kill after one look at /proc misses: the stale look
+ * names only dead generations. Here each process is SIGSTOPped the moment it is found (newest pids first, so
+ * the current generation is reached soon after the directory is listed), and so is its whole process group:
+ * a successor forked meanwhile is in its group (unless it left it) and the kernel does not let a fork
+ * escape a group-wide signal, so the group stop reaches it even when the generation found is already gone.
+ * The group of the calling process is never signalled; the child's processes are in sessions of their own.
+ * A stopped process forks no more; /proc is listed again until a listing finds no new one (two in a row
+ * once anything was found; at most `maxScans` listings), then every stopped group and process is SIGKILLed. Synchronous; never throws.
+ * Returns how many processes were killed.
+ * @param {string | undefined} markerPrefix
+ * @param {Iterable<number>} pgids
+ * @param {number} [maxScans]
+ */
+export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20) {
+	const groups = new Set(pgids);
+	const ownGroup = readStat(process.pid)?.pgid;
+	/** Groups of found processes, stopped as a whole. */
+	const stoppedGroups = new Set();
+	/** @type {Map<number, NonNullable<ReturnType<typeof readStat>>>} */
+	const stopped = new Map();
+	// Done after one listing that finds nothing (the usual case: nothing was left), or after two in a row
+	// once something was found (a generation may have been between two pids during one listing).
+	for (let scan = 0, quiet = 0; scan < maxScans && quiet < (stopped.size > 0 ? 2 : 1); scan++) {
+		let entries;
+		try {
+			entries = readdirSync("/proc");
+		} catch {
+			break;
+		}
+		const before = stopped.size;
+		for (const pid of pidsOf(entries)
+			.map(Number)
+			.sort((a, b) => b - a)) {
+			if (stopped.has(pid)) continue;
+			const stat = readStat(pid);
+			if (!stat || stat.state === "Z") continue;
+			const ours =
+				groups.has(stat.pgid) ||
+				stopped.has(stat.ppid) ||
+				carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), markerPrefix);
+			if (!ours) continue;
+			if (stat.pgid !== ownGroup && !stoppedGroups.has(stat.pgid)) {
+				stoppedGroups.add(stat.pgid);
+				groups.add(stat.pgid);
+				signalGroup(stat.pgid, "SIGSTOP");
+			}
+			try {
+				process.kill(pid, "SIGSTOP");
+			} catch {
+				continue; // Gone since its stat was read, or not ours to signal.
+			}
+			stopped.set(pid, stat);
+		}
+		quiet = stopped.size === before ? quiet + 1 : 0;
+	}
+	for (const pgid of stoppedGroups) signalGroup(pgid, "SIGKILL");
+	signalEach([...stopped.values()], "SIGKILL");
+	return stopped.size;
 }
 
 /**

@@ -12,7 +12,7 @@
  * exited is safe as long as a member remains; once the group is empty the kernel answers ESRCH.
  */
 import type { Lifeline } from "./lifeline.ts";
-import { familyOf, type ProcStat, processTable, processTableAsync, signalEach, signalGroup } from "./proc-table.mjs";
+import { familyOf, type ProcStat, processTable, signalEach, signalGroup, stopAndKillFamily } from "./proc-table.mjs";
 
 /** Groups started by this Pi process and not yet ended; killed synchronously on Pi's own `exit`. */
 const liveGroups = new Set<number>();
@@ -82,10 +82,12 @@ export class GroupTerminator {
 		clearTimeout(this.#killTimer);
 		this.#killAll(this.#family);
 		liveGroups.delete(this.#pgid);
-		// The rest of the family is read without blocking the loop; the lifeline covers it until then. Only
-		// processes are signalled from here (identified by start time): the group id may be free by now.
-		void processTableAsync(this.#marker).then((table) => {
-			signalEach(familyOf(table, [this.#pgid]), "SIGKILL");
+		// Only processes are signalled from here (identified by start time): the group id may be free by now.
+		// Not one look at /proc and kills: what is left may re-fork itself faster than /proc can be read, and
+		// a stale table may not even name it. Each process is stopped as it is found (stopAndKillFamily; a few
+		// ms per listing of /proc, synchronous, after the exit handlers). The lifeline covers it until then.
+		setImmediate(() => {
+			stopAndKillFamily(this.#marker, [this.#pgid]);
 			this.#unregister();
 		});
 	}

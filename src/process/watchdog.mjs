@@ -4,8 +4,8 @@
  * first child. It holds the read end of a pipe whose only write end is in Pi; when Pi dies, however it
  * dies (SIGKILL and OOM included), the kernel closes that end and stdin reaches EOF. The watchdog then
  * runs the registered commands and SIGKILLs every registered process group, every process carrying the
- * parent's run marker, and all their descendants; it sweeps twice (a process forking during the first
- * sweep is caught by the second) and exits.
+ * parent's run marker, and all their descendants, each stopped as it is found (proc-table.mjs,
+ * stopAndKillFamily); it sweeps twice, 100 ms apart, and exits.
  *
  * stdin protocol, one JSON object per line:
  *   {"marker": "<VAR>=<token>/"}           environment prefix of the parent's children (first line)
@@ -15,7 +15,7 @@
  * Plain JavaScript: it runs with `node` directly, also when the package is installed under node_modules.
  */
 import { spawnSync } from "node:child_process";
-import { familyOf, processTable, signalEach, signalGroup } from "./proc-table.mjs";
+import { signalGroup, stopAndKillFamily } from "./proc-table.mjs";
 
 /** @type {string | undefined} */
 let marker;
@@ -37,9 +37,10 @@ function apply(line) {
 
 function sweep() {
 	const pgids = [...entries.values()].flatMap((entry) => (typeof entry.pgid === "number" ? [entry.pgid] : []));
-	const family = familyOf(processTable(marker), pgids);
+	// Each found process is stopped first (group members too, so their descendants are still theirs when
+	// looked for), so one that keeps re-forking itself cannot outrun the look at /proc.
+	stopAndKillFamily(marker, pgids);
 	for (const pgid of pgids) signalGroup(pgid, "SIGKILL");
-	signalEach(family, "SIGKILL");
 }
 
 let gone = false;

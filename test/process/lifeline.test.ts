@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { freezeAndKill, processesWithEnv, waitUntil } from "../support/processes.ts";
 import { isAlive, waitUntilGone } from "./run-fixture.ts";
 
 const WATCHDOG = fileURLToPath(new URL("../../src/process/watchdog.mjs", import.meta.url));
@@ -63,6 +65,32 @@ describe("parent-death watchdog", () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+
+	it("kills a marked setsid process that keeps re-forking itself when its pipe closes", async () => {
+		// Every 20 ms it forks its successor and exits, so one look at /proc names only dead generations.
+		const tag = `NATIVE_SUBAGENTS_HOPPER=${randomUUID()}`;
+		const [name, value] = tag.split("=");
+		const hopper = spawn("setsid", ["sh", "-c", "h() { sleep 0.02; h & exit 0; }; h"], {
+			stdio: "ignore",
+			env: { PATH: process.env.PATH ?? "", PI_NATIVE_SUBAGENTS_RUN: "test-token/8", [name]: value },
+		});
+		try {
+			await new Promise((resolve) => hopper.once("exit", resolve));
+			const dog = watchdog();
+			dog.stdin?.write(line({ marker: "PI_NATIVE_SUBAGENTS_RUN=test-token/" }));
+			const exited = new Promise((resolve) => dog.once("exit", resolve));
+			dog.stdin?.end();
+			await exited;
+			let emptyLooks = 0;
+			const gone = () => {
+				emptyLooks = processesWithEnv(tag).length === 0 ? emptyLooks + 1 : 0;
+				return emptyLooks >= 10;
+			};
+			await waitUntil(gone, "ten looks at /proc in a row without the hopper", 5000);
+		} finally {
+			freezeAndKill(tag);
+		}
+	});
 });
 
 describe("lifeline", () => {
@@ -83,5 +111,23 @@ describe("lifeline", () => {
 		parent.kill("SIGKILL");
 		for (const pid of sleepers) await waitUntilGone(pid);
 		await waitUntilGone(watchdogs[1]);
+	});
+
+	it("kills a child of a parent SIGKILLed between the child's spawn and its registration", async () => {
+		const script = fileURLToPath(new URL("../support/lifeline-kill-at-spawn.ts", import.meta.url));
+		const parent = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+		started.push(parent);
+		let output = "";
+		parent.stdout?.setEncoding("utf8").on("data", (text: string) => {
+			output += text;
+		});
+		const exit = await new Promise<NodeJS.Signals | null>((resolve) =>
+			parent.once("exit", (_, signal) => resolve(signal)),
+		);
+		const sleeper = Number(/\{"sleeper":(\d+)\}/.exec(output)?.[1]);
+		strays.push(sleeper);
+		expect(exit).toBe("SIGKILL");
+		expect(sleeper).toBeGreaterThan(0);
+		await waitUntilGone(sleeper);
 	});
 });

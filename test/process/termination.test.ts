@@ -1,5 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { getEventListeners } from "node:events";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freezeAndKill, processesWithEnv, waitUntil } from "../support/processes.ts";
 import { fixture, isAlive, ofType, run, waitUntilGone } from "./run-fixture.ts";
 
 /** Pids a test leaves behind on purpose (outside the group); killed after each test. */
@@ -116,6 +121,35 @@ describe("startProcess: ending the process group", () => {
 		// The leader-exit sweep found it by its run marker and closed the pipe: the drain was not waited out.
 		expect(outcome.durationMs).toBeLessThan(5000);
 		await waitUntilGone(grandchild);
+	});
+
+	it("kills a setsid descendant that keeps re-forking itself after the child exits", async () => {
+		// A daemon that never stays one process: every few ms it forks its successor and exits (own session, fds
+		// closed), so a look at the whole of /proc is stale before it ends. It carries the run marker and a tag.
+		const tag = `NATIVE_SUBAGENTS_HOPPER=${randomUUID()}`;
+		const dir = mkdtempSync(join(tmpdir(), "hopper-"));
+		const gate = join(dir, "gate");
+		const started = join(dir, "started");
+		const hopper = `setsid sh -c 'touch ${started}; h() { sleep 0.05; h & exit 0; }; h' </dev/null >/dev/null 2>&1 &`;
+		const leader = `${hopper} while [ ! -e ${gate} ]; do sleep 0.05; done; exit 0`;
+		const [name, value] = tag.split("=");
+		const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", [name]: value };
+		try {
+			const { done } = run({ file: "sh", args: ["-c", leader], cwd: dir, env });
+			await waitUntil(() => existsSync(started), "the hopper to start");
+			writeFileSync(gate, "");
+			expect(await done).toMatchObject({ end: "exited", exitCode: 0 });
+			// One empty look at /proc proves nothing against such a process (it may be between two pids): ten in a row.
+			let emptyLooks = 0;
+			const gone = () => {
+				emptyLooks = processesWithEnv(tag).length === 0 ? emptyLooks + 1 : 0;
+				return emptyLooks >= 10;
+			};
+			await waitUntil(gone, "ten looks at /proc in a row without a tagged process", 5000);
+		} finally {
+			freezeAndKill(tag);
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it("ends the run after the drain when an unmarked process outside the group holds stdout open", async () => {

@@ -75,6 +75,22 @@ export function processesMatching(pattern: string | RegExp): number[] {
 	return pids;
 }
 
+/** pids of every live process (other than this one) whose environment holds the entry `entry` (`NAME=value`). */
+export function processesWithEnv(entry: string): number[] {
+	const pids: number[] = [];
+	for (const pid of readdirSafe("/proc")) {
+		if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+		try {
+			if (readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(entry) && isAlive(Number(pid))) {
+				pids.push(Number(pid));
+			}
+		} catch {
+			// The process ended while we looked, or is not ours.
+		}
+	}
+	return pids;
+}
+
 /** Waits until `check()` is true, polling every 50 ms; rejects with `what` after `timeoutMs`. */
 export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
@@ -108,5 +124,25 @@ function readdirSafe(dir: string): string[] {
 		return readdirSync(dir);
 	} catch {
 		return [];
+	}
+}
+
+/** Test cleanup: SIGSTOPs every process whose environment holds `tag` (`NAME=value`) until ten looks in a row find no new one, then SIGKILLs them. */
+export function freezeAndKill(tag: string): void {
+	const seen = new Set<number>();
+	for (let round = 0, quiet = 0; round < 200 && quiet < 10; round++) {
+		const fresh = processesWithEnv(tag).filter((pid) => !seen.has(pid));
+		quiet = fresh.length === 0 ? quiet + 1 : 0;
+		for (const pid of fresh) {
+			seen.add(pid);
+			try {
+				process.kill(pid, "SIGSTOP");
+			} catch {}
+		}
+	}
+	for (const pid of seen) {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {}
 	}
 }

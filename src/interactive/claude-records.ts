@@ -5,12 +5,10 @@
  * when a turn has ended, becomes the headless `result` record: this run's usage (per message, each message
  * counted once) and the verdict (an API error as the last message fails the run).
  */
-import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { RunEvent } from "../core/run-event.ts";
 import { ClaudeEventParser } from "../harness/claude/events.ts";
 import type { ClaudeUsage } from "../harness/claude/records.ts";
+import { findClaudeTranscript } from "../harness/claude/transcript.ts";
 import { RecordTail } from "./record-tail.ts";
 import type { TuiRecordReader } from "./tui-records.ts";
 
@@ -21,31 +19,6 @@ interface TranscriptRecord {
 	isApiErrorMessage?: boolean;
 	error?: string;
 	message?: { id?: string; model?: string; usage?: ClaudeUsage; content?: unknown };
-}
-
-/** claude's config dir for `env`: `CLAUDE_CONFIG_DIR`, or `~/.claude` of the child's `HOME`. */
-export function claudeConfigDir(env: Record<string, string | undefined>): string {
-	return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
-}
-
-/** The transcript of `sessionId` under `<configDir>/projects/*`, or `undefined` before claude writes it. */
-export function findClaudeTranscript(configDir: string, sessionId: string): string | undefined {
-	const projects = join(configDir, "projects");
-	let dirs: string[];
-	try {
-		dirs = readdirSync(projects);
-	} catch {
-		return undefined;
-	}
-	for (const dir of dirs) {
-		try {
-			if (readdirSync(join(projects, dir)).includes(`${sessionId}.jsonl`))
-				return join(projects, dir, `${sessionId}.jsonl`);
-		} catch {
-			// not a directory
-		}
-	}
-	return undefined;
 }
 
 /**

@@ -7,13 +7,13 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { firstRecordCwd } from "../session-cwd.ts";
 
-/** `CLAUDE_CONFIG_DIR`, or claude's default `~/.claude`. */
-export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
-	return env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude");
+/** claude's config dir for `env`: `CLAUDE_CONFIG_DIR`, or `.claude` in `env`'s `HOME` (the OS home without one). */
+export function claudeConfigDir(env: Record<string, string | undefined>): string {
+	return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
 }
 
-/** The cwd recorded in claude session `sessionId`'s transcript, if one is found. */
-export function readClaudeSessionCwd(configDir: string, sessionId: string): string | undefined {
+/** The transcript of `sessionId` under `<configDir>/projects/*`, or `undefined` before claude writes it. */
+export function findClaudeTranscript(configDir: string, sessionId: string): string | undefined {
 	const projects = join(configDir, "projects");
 	let dirs: string[];
 	try {
@@ -21,6 +21,10 @@ export function readClaudeSessionCwd(configDir: string, sessionId: string): stri
 	} catch {
 		return undefined;
 	}
-	const file = dirs.map((dir) => join(projects, dir, `${sessionId}.jsonl`)).find((path) => existsSync(path));
-	return firstRecordCwd(file, (record) => (record as { cwd?: unknown }).cwd);
+	return dirs.map((dir) => join(projects, dir, `${sessionId}.jsonl`)).find((path) => existsSync(path));
+}
+
+/** The cwd recorded in claude session `sessionId`'s transcript, if one is found. */
+export function readClaudeSessionCwd(configDir: string, sessionId: string): string | undefined {
+	return firstRecordCwd(findClaudeTranscript(configDir, sessionId), (record) => (record as { cwd?: unknown }).cwd);
 }

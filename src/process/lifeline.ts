@@ -31,15 +31,28 @@ const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
 /** Watchdogs started again after the previous one died, per Pi process (a watchdog that cannot run is not retried for ever). */
 const MAX_RESTARTS = 10;
 
-/** The watchdog-backed lifeline of this Pi process. */
-class WatchdogLifeline implements Lifeline {
+/** The watchdog-backed lifeline of a Pi process. */
+export class WatchdogLifeline implements Lifeline {
 	readonly #token = `${process.pid}-${randomUUID().slice(0, 8)}`;
 	/** Live registrations, replayed to a watchdog started again after the previous one died. */
 	readonly #entries = new Map<number, LifelineEntry>();
+	readonly #command: readonly string[];
+	readonly #warn: (message: string) => void;
 	#runs = 0;
 	#ids = 0;
-	#restarts = 0;
+	/** Watchdogs started so far: the first and at most MAX_RESTARTS more. */
+	#started = 0;
+	#warned = false;
 	#watchdog: ChildProcess | undefined;
+
+	/**
+	 * @param options.command the watchdog's argv (default `node watchdog.mjs`; tests point it elsewhere).
+	 * @param options.warn where a failed watchdog is reported, once (default `process.emitWarning`).
+	 */
+	constructor(options: { command?: readonly string[]; warn?: (message: string) => void } = {}) {
+		this.#command = options.command ?? [process.execPath, WATCHDOG];
+		this.#warn = options.warn ?? ((message) => process.emitWarning(message));
+	}
 
 	nextMarker(): { name: string; value: string } {
 		// Running before the child is spawned: Pi killed between a child's spawn and its registration still
@@ -60,17 +73,33 @@ class WatchdogLifeline implements Lifeline {
 	}
 
 	#send(message: object): void {
-		const stdin = this.#start().stdin;
+		const stdin = this.#start()?.stdin;
 		if (stdin?.writable) stdin.write(`${JSON.stringify(message)}\n`);
 	}
 
+	/** Reports, once per lifeline, that a watchdog failed: children may then outlive Pi. */
+	#fail(reason: string): void {
+		if (this.#warned) return;
+		this.#warned = true;
+		this.#warn(
+			`pi-native-subagents: parent-death watchdog (${this.#command.join(" ")}) ${reason}; children may outlive Pi`,
+		);
+	}
+
 	/**
-	 * Starts the watchdog if none runs: detached (own session, so terminal signals miss it), unreferenced,
-	 * told the marker and every live registration.
+	 * Starts the watchdog if none runs (a failed or exited one is started again on the next call, at most
+	 * MAX_RESTARTS times): detached (own session, so terminal signals miss it), unreferenced, told the marker
+	 * and every live registration. `undefined` once no more may be started.
 	 */
-	#start(): ChildProcess {
+	#start(): ChildProcess | undefined {
 		if (this.#watchdog) return this.#watchdog;
-		const watchdog = spawn(process.execPath, [WATCHDOG], {
+		if (this.#started > MAX_RESTARTS) {
+			this.#fail(`was started ${this.#started} times and is not started again`);
+			return undefined;
+		}
+		this.#started += 1;
+		const [file, ...args] = this.#command;
+		const watchdog = spawn(file, args, {
 			detached: true,
 			cwd: "/",
 			env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
@@ -80,16 +109,17 @@ class WatchdogLifeline implements Lifeline {
 			{ marker: `${RUN_MARKER}=${this.#token}/` },
 			...[...this.#entries].map(([id, entry]) => ({ add: id, ...entry })),
 		];
-		watchdog.on("error", () => {});
+		// Could not start (EAGAIN, ENOENT, …; no "exit" follows): the next call starts one again.
+		watchdog.on("error", (error) => {
+			if (this.#watchdog === watchdog) this.#watchdog = undefined;
+			this.#fail(`could not start: ${error.message}`);
+		});
 		// Killed by someone else: a new one starts at once while anything is registered (registrations sent
-		// to the dying one are replayed), else with the next registration; at most MAX_RESTARTS times.
+		// to the dying one are replayed), else with the next registration or marker.
 		watchdog.once("exit", () => {
 			if (this.#watchdog !== watchdog) return;
 			this.#watchdog = undefined;
-			if (this.#entries.size > 0 && this.#restarts < MAX_RESTARTS) {
-				this.#restarts += 1;
-				this.#start();
-			}
+			if (this.#entries.size > 0) this.#start();
 		});
 		watchdog.stdin?.on("error", () => {});
 		watchdog.unref();

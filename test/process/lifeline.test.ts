@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { freezeAndKill, processesWithEnv, waitUntil } from "../support/processes.ts";
 import { isAlive, waitUntilGone } from "./run-fixture.ts";
 
@@ -129,5 +130,40 @@ describe("lifeline", () => {
 		expect(exit).toBe("SIGKILL");
 		expect(sleeper).toBeGreaterThan(0);
 		await waitUntilGone(sleeper);
+	});
+
+	it("reports a watchdog that cannot start once, naming its command and error, and starts one again at the next registration", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "lifeline-"));
+		const command = join(dir, "watchdog");
+		const received = join(dir, "received");
+		try {
+			const warnings: string[] = [];
+			const lifeline = new WatchdogLifeline({ command: [command], warn: (message) => warnings.push(message) });
+			lifeline.register({ pgid: 1_000_001 });
+			await waitUntil(() => warnings.length > 0, "a warning about the missing watchdog", 5000);
+			expect(warnings[0]).toContain(command);
+			expect(warnings[0]).toContain("ENOENT");
+			// Now a watchdog can start: it records its pid and what it is told until its pipe closes.
+			writeFileSync(command, `#!/bin/sh\necho $$ > '${dir}/pid'\nexec cat > '${received}'\n`, { mode: 0o755 });
+			lifeline.register({ pgid: 1_000_002 });
+			const told = () => (existsSync(received) ? readFileSync(received, "utf8") : "");
+			await waitUntil(() => told().includes('"add":2'), "the started watchdog told both registrations", 5000);
+			strays.push(Number(readFileSync(join(dir, "pid"), "utf8")));
+			expect(told()).toContain('{"add":1,"pgid":1000001}');
+			expect(warnings).toHaveLength(1);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("reports a watchdog that keeps exiting once the restarts are used up, naming its command", async () => {
+		const warnings: string[] = [];
+		const lifeline = new WatchdogLifeline({ command: ["true"], warn: (message) => warnings.push(message) });
+		const unregister = lifeline.register({ pgid: 1_000_001 });
+		await waitUntil(() => warnings.length > 0, "a warning about the exiting watchdog", 5000);
+		unregister();
+		expect(warnings).toEqual([
+			"pi-native-subagents: parent-death watchdog (true) was started 11 times and is not started again; children may outlive Pi",
+		]);
 	});
 });

@@ -85,14 +85,21 @@ describe("/subagent-attach", () => {
 
 		const beforeAttach = output.length;
 		terminal.write("/subagent-attach");
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		// Enter only once Pi's editor shows the typed command (keys typed before it reads them are not lost, but
+		// an Enter taken before the text would submit an empty line).
+		await waitUntil(() => since(beforeAttach).includes("/subagent-attach"), "Pi's editor to show the command", 10_000);
 		terminal.write("\r");
 		// tmux's status line names the child's session (cut to 10 columns): the terminal shows the child's pane.
 		await waitUntil(() => /\[pi-[0-9a-f]{6}/.test(since(beforeAttach)), "the child's tmux session", 20_000);
 		expect(since(beforeAttach)).toContain("child says hi");
 
+		const beforeTyping = output.length;
 		terminal.write("follow-up from the user");
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await waitUntil(
+			() => since(beforeTyping).includes("follow-up from the user"),
+			"the child's editor to show the text",
+			10_000,
+		);
 		terminal.write("\r");
 		await server.waitFor((requests) => requests.some((r) => r.lastUserText === "follow-up from the user"), 20_000);
 		await waitUntil(() => since(beforeAttach).includes("child got the follow-up"), "the child's second answer", 20_000);

@@ -112,9 +112,9 @@ export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20) {
 	const stoppedGroups = new Set();
 	/** @type {Map<number, NonNullable<ReturnType<typeof readStat>>>} */
 	const stopped = new Map();
-	// Done after one listing that finds nothing (the usual case: nothing was left), or after two in a row
-	// once something was found (a generation may have been between two pids during one listing).
-	for (let scan = 0, quiet = 0; scan < maxScans && quiet < (stopped.size > 0 ? 2 : 1); scan++) {
+	// Done after two listings in a row that find nothing new: a re-forking generation may be between two
+	// pids during any one listing, the first included.
+	for (let scan = 0, quiet = 0; scan < maxScans && quiet < 2; scan++) {
 		let entries;
 		try {
 			entries = readdirSync("/proc");

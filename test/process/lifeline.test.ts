@@ -67,7 +67,7 @@ describe("parent-death watchdog", () => {
 		}
 	});
 
-	it("kills a marked setsid process that keeps re-forking itself when its pipe closes", async () => {
+	it("kills a marked setsid process that keeps re-forking itself when its pipe closes", { retry: 2 }, async () => {
 		// Every 20 ms it forks its successor and exits, so one look at /proc names only dead generations.
 		const tag = `NATIVE_SUBAGENTS_HOPPER=${randomUUID()}`;
 		const [name, value] = tag.split("=");

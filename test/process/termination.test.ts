@@ -123,7 +123,7 @@ describe("startProcess: ending the process group", () => {
 		await waitUntilGone(grandchild);
 	});
 
-	it("kills a setsid descendant that keeps re-forking itself after the child exits", async () => {
+	it("kills a setsid descendant that keeps re-forking itself after the child exits", { retry: 2 }, async () => {
 		// A daemon that never stays one process: every few ms it forks its successor and exits (own session, fds
 		// closed), so a look at the whole of /proc is stale before it ends. It carries the run marker and a tag.
 		const tag = `NATIVE_SUBAGENTS_HOPPER=${randomUUID()}`;

@@ -95,9 +95,12 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 }
 
 function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
-	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness).
+	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
+	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
 	const kinds = CHILD_KEYS.filter(
-		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
+		(key) =>
+			item[key] !== undefined &&
+			!(key === "agent_type" && (item.roster_entry !== undefined || item.agent !== undefined)),
 	);
 	const before = problems.size;
 	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.

@@ -22,7 +22,7 @@ export const AGENT_FORMATS: readonly AgentFormat[] = ["pi", "claude", "codex"];
 /** Codex custom-agent settings that `codex exec` takes as flags or `-c` overrides. */
 export type CodexAgentSettings = CodexAgentLaunch;
 
-/** pi-subagents keys that change how a pi child starts (docs/agent-libraries.md §pi-subagents keys). */
+/** pi-subagents keys that change how a pi child starts (docs/agent-libraries.md §pi format). */
 export interface PiAgentSettings {
 	/** `systemPromptMode: replace`: the body replaces pi's system prompt instead of being appended. */
 	replaceSystemPrompt?: boolean;
@@ -83,7 +83,7 @@ export interface AgentFileError {
 	problems: string[];
 }
 
-/** A definition hidden by one of higher precedence with the same name (docs/agent-libraries.md §Precedence). */
+/** A definition hidden by one of higher precedence with the same name (docs/agent-libraries.md §Selecting an agent). */
 export interface ShadowedAgent {
 	agent: AgentDefinition;
 	/** The file that wins. */

@@ -32,5 +32,5 @@ export function missingDependencies(packageJson = PACKAGE_JSON): string[] {
 
 /** The one line a user sees when dependencies are missing: which, and the command that installs them. */
 export function missingDependenciesMessage(missing: readonly string[], packageJson = PACKAGE_JSON): string {
-	return `pi-native-subagents cannot run: its runtime dependencies are not installed (missing: ${missing.join(", ")}). Install them with: cd ${JSON.stringify(dirname(packageJson))} && npm install --omit=dev`;
+	return `pi-native-subagents cannot run: its runtime dependencies are not installed (missing: ${missing.join(", ")}). Install them with: cd ${JSON.stringify(dirname(packageJson))} && npm install --omit=dev --omit=peer`;
 }

@@ -121,7 +121,7 @@ describe("session start", () => {
 				extensionPath: join(copy, "index.ts"),
 			});
 			try {
-				const message = `pi-native-subagents cannot run: its runtime dependencies are not installed (missing: ajv, execa, fastest-levenshtein, p-limit, smol-toml, split2, yaml, zod). Install them with: cd ${JSON.stringify(copy)} && npm install --omit=dev`;
+				const message = `pi-native-subagents cannot run: its runtime dependencies are not installed (missing: ajv, execa, fastest-levenshtein, p-limit, smol-toml, split2, yaml, zod). Install them with: cd ${JSON.stringify(copy)} && npm install --omit=dev --omit=peer`;
 				const notes = uiLog.filter((call) => call.method === "notify").map((call) => String(call.args[0]));
 				expect(notes).toContain(`pi-native-subagents: ${message}`);
 				const { result, isError } = await session.callTool("subagent", { agent: "scout", task: "x" });

@@ -10,6 +10,7 @@ import type { Harness } from "../../src/core/launch-spec.ts";
 import { REPAIR_PREFIX } from "../../src/runs/structured-result.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import type { StepData } from "../support/fake-model/index.ts";
+import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
 
@@ -166,13 +167,7 @@ describe("output_schema beside other child settings", () => {
 });
 
 describe("output_schema refusals start nothing", () => {
-	async function refused(args: unknown, ...messages: string[]): Promise<void> {
-		const before = env.server.requests.length;
-		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", args);
-		expect(isError).toBe(true);
-		for (const message of messages) expect(textOf(result)).toContain(message);
-		expect(env.server.requests.length).toBe(before);
-	}
+	const refused = (args: unknown, ...messages: string[]) => expectRefused(env, args, ...messages);
 
 	it("refuses a schema ajv rejects, in single mode and in tasks and chain items, naming the field", async () => {
 		const bad = { type: "object", propertes: {} };

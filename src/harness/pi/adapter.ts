@@ -4,7 +4,8 @@
  */
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
-import { buildPiCommand, type PiAdapterOptions, piRefusals, SUBMIT_RESULT_TOOL } from "./command.ts";
+import { SUBMIT_RESULT_TOOL } from "../tool-names.ts";
+import { buildPiCommand, type PiAdapterOptions, piRefusals } from "./command.ts";
 import { PiEventParser } from "./events.ts";
 import { PI_COMMAND_ENV } from "./invocation.ts";
 import { readPiSessionCwd } from "./session-file.ts";

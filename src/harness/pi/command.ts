@@ -12,13 +12,11 @@ import type { Problems } from "../../core/problems.ts";
 import { writeOutputSchemaFile } from "../output-schema-file.ts";
 import { addResourceRefusals } from "../resource-refusals.ts";
 import { writeSystemPromptFile } from "../system-prompt-file.ts";
-import { addPiToolNameProblems } from "../tool-names.ts";
+import { addPiToolNameProblems, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import type { PiInvocation } from "./invocation.ts";
 import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
 
-/** The tool a pi child with an `output_schema` submits its result with (`submit-result-extension.ts`). */
-export const SUBMIT_RESULT_TOOL = "submit_result";
 /** The variable that names the schema file for that extension (read and removed by it). */
 export const OUTPUT_SCHEMA_ENV = "PI_NATIVE_SUBAGENTS_OUTPUT_SCHEMA";
 /** The extension file, loaded with `-e`. */
@@ -59,7 +57,9 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 	if (spec.model) args.push("--model", spec.model);
 	if (spec.effort) args.push("--thinking", spec.effort);
 	// --tools: the allowlist, plus submit_result when the child must submit a structured result.
-	const allowed = spec.allowedTools && [...spec.allowedTools, ...(spec.outputSchema ? [SUBMIT_RESULT_TOOL] : [])];
+	const allowed = spec.allowedTools && [
+		...new Set([...spec.allowedTools, ...(spec.outputSchema ? [SUBMIT_RESULT_TOOL] : [])]),
+	];
 	if (allowed) args.push(...(allowed.length > 0 ? ["--tools", allowed.join(",")] : ["--no-tools"]));
 	if (spec.disallowedTools && spec.disallowedTools.length > 0) {
 		args.push("--exclude-tools", spec.disallowedTools.join(","));

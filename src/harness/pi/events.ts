@@ -4,8 +4,7 @@
  */
 import type { EventParser } from "../../core/harness-adapter.ts";
 import type { RunEvent } from "../../core/run-event.ts";
-import { missingAllowedTools } from "../tool-names.ts";
-import { SUBMIT_RESULT_TOOL } from "./command.ts";
+import { missingAllowedTools, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import type {
 	PiAssistantMessage,
 	PiRecord,
@@ -14,7 +13,7 @@ import type {
 	PiToolResultMessage,
 	PiUsage,
 } from "./records.ts";
-import { PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
+import { PI_REPAIR_ID, PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
 
 /** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */
 export class PiEventParser implements EventParser {
@@ -72,8 +71,9 @@ export class PiEventParser implements EventParser {
 		const sessionId = record.data?.sessionId;
 		if (record.id === PI_STATE_ID && typeof sessionId === "string")
 			return [{ type: "session", nativeSessionId: sessionId }];
-		if (record.id === PI_TASK_ID && record.success === false) {
-			const error = `pi refused the task: ${record.error ?? "no reason given"}`;
+		if ((record.id === PI_TASK_ID || record.id === PI_REPAIR_ID) && record.success === false) {
+			const what = record.id === PI_TASK_ID ? "the task" : "the output_schema repair turn";
+			const error = `pi refused ${what}: ${record.error ?? "no reason given"}`;
 			return [
 				{ type: "error", message: error },
 				{ type: "done", status: "failed", error },

@@ -100,6 +100,21 @@ describe("pi structured results", () => {
 		expect(none.slice(none.indexOf("--tools"), none.indexOf("--tools") + 2)).toEqual(["--tools", "submit_result"]);
 	});
 
+	it("counts submit_result among the tools of a child that loads no extensions only with an output_schema", () => {
+		const isolated = resources({
+			inherit_personal_resources: false,
+			inherit_project_resources: false,
+			mcp_servers: [],
+		});
+		const allowedTools = ["read", "submit_result"];
+		expect(validationProblems(adapter, spec({ outputSchema, allowedTools, resources: isolated }))).toEqual([]);
+		expect(validationProblems(adapter, spec({ allowedTools, resources: isolated }))).toEqual([
+			expect.stringContaining('allowed_tools: "submit_result" is not a tool of this child'),
+		]);
+		const args = adapter.buildCommand(spec({ outputSchema, allowedTools, resources: isolated }), dir).args;
+		expect(args[args.indexOf("--tools") + 1]).toBe("read,submit_result");
+	});
+
 	it("refuses disallowed_tools that exclude submit_result", () => {
 		expect(validationProblems(adapter, spec({ outputSchema, disallowedTools: ["submit_result"] }))).toEqual([
 			"pi harness: disallowed_tools: submit_result is how a pi child with output_schema submits its result; it cannot be excluded",

@@ -89,7 +89,7 @@ export interface CodexAgentLaunch {
 	skills?: unknown;
 }
 
-/** Options of a run in the harness's own TUI in tmux (README.md "Interactive runs"). */
+/** Options of a run in the harness's own TUI in tmux (docs/interactive.md). */
 export interface InteractiveOptions {
 	/** Keep the tmux session (and the harness in it) after the run ends. */
 	stayOpen: boolean;
@@ -159,4 +159,10 @@ export interface LaunchSpec {
 	provenance: LaunchProvenance;
 	/** Run the harness's TUI in tmux instead of its headless mode. */
 	interactive?: InteractiveOptions;
+	/**
+	 * JSON Schema object the child's result must satisfy (docs/structured-output.md): asked for through the
+	 * harness's own mechanism, validated by the parent, one repair turn. Checked before start (at most
+	 * 64 KiB of JSON, a schema ajv compiles, never with `interactive`).
+	 */
+	outputSchema?: Record<string, unknown>;
 }

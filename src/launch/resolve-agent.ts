@@ -74,7 +74,7 @@ function withoutContextFiles(resources: Resources | undefined): Resources {
 
 /**
  * Keys of a file that would let the child act without asking need the caller's `auto_approve: true`
- * (SECURITY.md "Agent libraries"): Claude Code `permissionMode: bypassPermissions`, codex
+ * (SECURITY.md "Trust"): Claude Code `permissionMode: bypassPermissions`, codex
  * `sandbox_mode = "danger-full-access"`.
  */
 function checkEmpowering(agent: AgentDefinition, fields: AgentFields, autoApprove: boolean, problems: Problems): void {

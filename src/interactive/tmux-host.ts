@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
+import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
 const SERVER_CONFIG = [
@@ -184,7 +185,8 @@ export class TmuxHost {
 	}
 
 	/**
-	 * Types `text` into the pane as one bracketed paste, then presses Enter when `enter` is true.
+	 * Types `text` into the pane as one bracketed paste, then presses Enter when `enter` is true. The paste
+	 * markers inside `text` are removed first ({@link withoutPasteMarkers}), so the text never leaves the paste.
 	 * @throws Error when the session is gone or its process has exited: keystrokes never reach a dead pane.
 	 */
 	async sendText(name: string, text: string, enter = true): Promise<void> {
@@ -193,7 +195,7 @@ export class TmuxHost {
 			throw new Error(`the child in tmux session ${name} has exited; nothing was sent`);
 		}
 		const buffer = `send-${name}`;
-		await this.run(["load-buffer", "-b", buffer, "-"], false, text);
+		await this.run(["load-buffer", "-b", buffer, "-"], false, withoutPasteMarkers(text));
 		await this.run(["paste-buffer", "-p", "-d", "-b", buffer, "-t", `=${name}:`]);
 		if (enter) await this.run(["send-keys", "-t", `=${name}:`, "Enter"]);
 	}
@@ -252,9 +254,9 @@ export class TmuxHost {
 			reject: false,
 			input,
 			stdin: input === undefined ? "ignore" : undefined,
-			// The server inherits this environment; panes get theirs from the pane launcher.
-			env: { TMUX: undefined },
-			extendEnv: true,
+			// The server inherits this environment (see serverEnvironment); panes get theirs from the pane launcher.
+			env: serverEnvironment(),
+			extendEnv: false,
 		});
 		if (result.exitCode === 0) return result.stdout;
 		if (tolerant) return undefined;

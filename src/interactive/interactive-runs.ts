@@ -42,20 +42,28 @@ export class InteractiveRuns {
 	 */
 	async run(spec: LaunchSpec, adapter: HarnessAdapter, options: RunChildOptions): Promise<RunResult> {
 		let channel: PaneInputChannel | undefined;
-		const result = await runInteractive(spec, adapter, {
-			host: () => this.hostForRun(),
-			env: options.env,
-			signal: options.signal,
-			onUpdate: (partial) => {
-				const session = partial.interactive?.session;
-				if (!channel && session && this.host) {
-					channel = new PaneInputChannel(spec.harness, this.host, session, partial, () => options.onUpdate?.(partial));
-					options.onInput?.(channel);
-				}
-				options.onUpdate?.(partial);
-			},
-		});
-		channel?.end();
+		let result: RunResult;
+		try {
+			result = await runInteractive(spec, adapter, {
+				host: () => this.hostForRun(),
+				env: options.env,
+				signal: options.signal,
+				onUpdate: (partial) => {
+					const session = partial.interactive?.session;
+					if (!channel && session && this.host) {
+						channel = new PaneInputChannel(spec.harness, this.host, session, partial, () =>
+							options.onUpdate?.(partial),
+						);
+						options.onInput?.(channel);
+					}
+					// The pane's pid is known once its tmux session exists.
+					if (partial.pid !== undefined) channel?.paneStarted();
+					options.onUpdate?.(partial);
+				},
+			});
+		} finally {
+			channel?.end();
+		}
 		if (result.interactive?.keptOpen && result.nativeSessionId) {
 			this.kept.set(result.nativeSessionId, { session: result.interactive.session, pgid: result.pid });
 		}

@@ -22,6 +22,8 @@ export class PaneInputChannel implements ChildInputChannel {
 	readonly #onChange: () => void;
 	#count = 0;
 	#ended: string | undefined;
+	/** The pane was created: from now on, no pane means the child has gone. */
+	#paneStarted = false;
 	/** Sends type one after the other: two texts never interleave in the editor. */
 	#queue: Promise<unknown> = Promise.resolve();
 
@@ -31,6 +33,11 @@ export class PaneInputChannel implements ChildInputChannel {
 		this.#session = session;
 		this.#result = result;
 		this.#onChange = onChange;
+	}
+
+	/** The tmux session of the pane exists now (until then, a send waits for it). */
+	paneStarted(): void {
+		this.#paneStarted = true;
 	}
 
 	/** The run has ended: later and waiting sends are refused. */
@@ -81,6 +88,10 @@ export class PaneInputChannel implements ChildInputChannel {
 		for (;;) {
 			if (this.#ended) return this.#ended;
 			const pane = await this.#host.pane(this.#session);
+			if (!pane && !this.#paneStarted) {
+				await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+				continue;
+			}
 			if (!pane || pane.dead) {
 				return `the child in tmux session ${this.#session} has exited; nothing was sent`;
 			}

@@ -78,6 +78,8 @@ export async function runInteractive(
 		const reader = recordReader(spec, tui, env, () => panePid);
 		const launchFile = join(runDir, "launch.json");
 		writeFileSync(launchFile, JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd }), { mode: 0o600 });
+		// Before the pane exists, so the child has an input channel from its start (sends wait for the TUI).
+		options.onUpdate?.(result);
 		const started = Date.now();
 		const pane = await host.newSession({
 			name,

@@ -1,5 +1,5 @@
 /**
- * What crosses from the parent into a tmux pane (SECURITY.md "tmux socket"; docs/harness-support.md
+ * What crosses from the parent into a tmux pane (SECURITY.md "tmux socket (interactive runs)"; docs/harness-support.md
  * "Interactive runs"): the text typed into a pane, and the environment the tmux server itself holds.
  */
 

@@ -10,7 +10,7 @@
 import { accessSync, constants, readFileSync, rmSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 
-// Not TMUX or TMUX_PANE: they would lead the child to the server (SECURITY.md "tmux socket").
+// Not TMUX or TMUX_PANE: they would lead the child to the server (SECURITY.md "tmux socket (interactive runs)").
 const TERMINAL_VARIABLES = ["TERM", "COLORTERM"];
 
 function resolveExecutable(file, path) {

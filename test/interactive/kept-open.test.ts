@@ -1,6 +1,6 @@
 /**
  * A kept-open interactive session (`stay_open`) cannot be resumed while anything of its pane still runs
- * (README.md "Interactive runs"): not while the pane lives, and not after `tmux kill-session` while the
+ * (docs/interactive.md; docs/rules.md §Resumption): not while the pane lives, and not after `tmux kill-session` while the
  * pane's process, which ignored the hang-up, is alive.
  */
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `environment.exclude` reaches interactive children too (SECURITY.md "Environment", "tmux socket"): the
+ * `environment.exclude` reaches interactive children too (SECURITY.md "Environment", "tmux socket (interactive runs)"): the
  * tmux server holds none of the parent's other variables, and a pane has no variable leading to the server.
  */
 import { join } from "node:path";

@@ -193,6 +193,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		const artifacts = await import("./runs/artifacts.ts");
 		const root = artifacts.artifactRoot();
 		artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, ctx.sessionManager.getSessionId())) });
+		// What a killed parent left in the temp dir: run and tmux directories whose maker is dead (SECURITY.md "Data").
+		(await import("./runs/leftovers.ts")).sweepLeftovers();
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();

@@ -5,8 +5,8 @@
  * plus where the session is and how to attach to it.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
@@ -14,6 +14,7 @@ import type { RunResult } from "../core/run-result.ts";
 import { claudeConfigDir } from "../harness/claude/transcript.ts";
 import { findThreadRollout } from "../harness/codex/rollout.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
+import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
 import { RunState } from "../runs/run-state.ts";
 import { claudeRecordReader } from "./claude-records.ts";
 import { codexRecordReader, rolloutOpenedBy } from "./codex-records.ts";
@@ -59,7 +60,7 @@ export async function runInteractive(
 	options: InteractiveRunOptions,
 ): Promise<RunResult> {
 	const interactive = spec.interactive ?? { stayOpen: false, inactivityTimeoutMs: null };
-	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
+	const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
 	try {
 		const tui = toTuiCommand(spec, adapter.buildCommand(spec, runDir));
 		const host = options.host();

@@ -6,11 +6,12 @@
  * However the parent dies, the parent-death lifeline runs `tmux -S <socket> kill-server` and kills each live
  * pane's process group (SECURITY.md "Processes").
  */
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
+import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
 import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
@@ -83,8 +84,8 @@ export class TmuxHost {
 	constructor(tmux: string, parentDir = tmpdir(), lifeline: Lifeline = defaultLifeline) {
 		this.tmux = tmux;
 		this.lifeline = lifeline;
-		// mkdtemp creates the directory with mode 0700.
-		this.dir = mkdtempSync(join(parentDir, "pi-subagents-tmux-"));
+		// mkdtemp creates the directory with mode 0700; its name carries this pid (swept once it is dead).
+		this.dir = makeOwnedTempDir(TMUX_DIR_PREFIX, parentDir);
 		this.socket = join(this.dir, "sock");
 		this.config = join(this.dir, "tmux.conf");
 		writeFileSync(this.config, SERVER_CONFIG, { mode: 0o600 });

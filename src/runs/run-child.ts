@@ -3,9 +3,7 @@
  * command, process core → records, parser → RunEvents, RunState → RunResult. Decides the final status
  * from the harness's verdict and how the process ended.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
@@ -14,6 +12,7 @@ import { startProcess } from "../process/start-process.ts";
 import type { ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
+import { makeOwnedTempDir, RUN_DIR_PREFIX } from "./leftovers.ts";
 import { RunState } from "./run-state.ts";
 
 export interface RunChildOptions {
@@ -44,7 +43,7 @@ export async function runChild(
 	adapter: HarnessAdapter,
 	options: RunChildOptions,
 ): Promise<RunResult> {
-	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
+	const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
 	try {
 		const command = adapter.buildCommand(spec, runDir);
 		const parser = adapter.createParser(spec);

@@ -189,12 +189,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		// Retention (docs/tools.md §Artifacts): old and excess session directories go; this session's stays.
-		const artifacts = await import("./runs/artifacts.ts");
-		const root = artifacts.artifactRoot();
-		artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, ctx.sessionManager.getSessionId())) });
-		// What a killed parent left in the temp dir: run and tmux directories whose maker is dead (SECURITY.md "Data").
-		(await import("./runs/leftovers.ts")).sweepLeftovers();
+		await sweepAtSessionStart(ctx.sessionManager.getSessionId());
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
@@ -231,4 +226,15 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		description: ATTACH_COMMAND.description,
 		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
 	});
+}
+
+/**
+ * What goes at a session start: old and excess artifact directories (docs/tools.md §Artifacts; this
+ * session's stays), and the run and tmux directories a killed parent left (SECURITY.md "Data").
+ */
+async function sweepAtSessionStart(sessionId: string): Promise<void> {
+	const artifacts = await import("./runs/artifacts.ts");
+	const root = artifacts.artifactRoot();
+	artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, sessionId)) });
+	(await import("./runs/leftovers.ts")).sweepLeftovers();
 }

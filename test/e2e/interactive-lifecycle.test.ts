@@ -3,7 +3,7 @@
  * resume while the harness may run), run as background jobs, and removed with the parent session.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settingsFilePath } from "../../src/config/paths.ts";
 import type { SubagentDetails } from "../../src/core/details.ts";
@@ -169,6 +169,28 @@ describe("interactive children over their lifetime", () => {
 			30_000,
 		);
 		await env.session.callTool<JobsDetails>("subagent_jobs", { action: "wait", job_id: jobId });
+		await env.session.waitForIdle();
+	}, 60_000);
+
+	it("subagent_jobs list says a child waits on its harness's first-run dialog, with the dialog's line and the attach command", async () => {
+		// A directory claude was never trusted in (nor a parent of it), and the parent does not trust.
+		const cwd = join(env.home.dir, "never-opened");
+		mkdirSync(cwd, { recursive: true });
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "claude_code",
+			task: "waits on the trust dialog",
+			cwd,
+			interactive: true,
+			background: true,
+		});
+		const jobId = result.details.jobId as string;
+		const list = async () => textOf((await env.session.callTool<JobsDetails>("subagent_jobs", {})).result);
+		await expect.poll(list, { timeout: 30_000 }).toContain("waits on its claude_code folder trust dialog");
+		const listed = await list();
+		expect(listed).toMatch(
+			/folder trust dialog: ".*Is this a project you created or one you trust\?.*"; attach with `.+ attach -t claude-code-/,
+		);
+		await env.session.callTool<JobsDetails>("subagent_jobs", { action: "cancel", job_id: jobId });
 		await env.session.waitForIdle();
 	}, 60_000);
 

@@ -8,6 +8,7 @@ import type { ChildInputChannel, SendMode, SendReceipt, SentInput, StopReceipt }
 import type { Harness } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { MAX_SENT_TEXT_CHARS } from "../runs/child-channel.ts";
+import { withoutPasteMarkers } from "./pane-boundary.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 
 /** ms between two looks at a starting TUI. */
@@ -46,7 +47,8 @@ export class PaneInputChannel implements ChildInputChannel {
 	}
 
 	send(text: string, mode: SendMode): Promise<SendReceipt> {
-		if (text.trim() === "")
+		// What is typed is the text without paste markers (see TmuxHost.sendText): nothing left is nothing to send.
+		if (withoutPasteMarkers(text).trim() === "")
 			return Promise.resolve({ status: "refused", reason: "empty_text", message: "the text is empty" });
 		const receipt = this.#queue.then(() => this.#type(text, mode));
 		this.#queue = receipt;

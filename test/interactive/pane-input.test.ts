@@ -101,6 +101,16 @@ describe("follow-up input to an interactive child", () => {
 		}
 	}, 90_000);
 
+	it("a text of nothing but paste markers is refused as empty, not typed", async () => {
+		const result = { inputs: [] } as unknown as RunResult;
+		const channel = new PaneInputChannel("pi", tui.host, "no-such-session", result, () => {});
+		expect(await channel.send(" \u001b[200~\u001b[201~ ", "steer")).toMatchObject({
+			status: "refused",
+			reason: "empty_text",
+		});
+		expect(result.inputs).toEqual([]);
+	});
+
 	it("a send to a pane whose process has exited is refused and types nothing", async () => {
 		await tui.host.newSession({
 			name: "exited-input",

@@ -7,21 +7,31 @@
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
+import type {
+	ExtensionAPI,
+	ExtensionCommandContext,
+	ExtensionContext,
+	ToolDefinition,
+} from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
 import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
+import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	ATTACH_COMMAND,
+	FLEET_COMMAND,
+	JOB_MESSAGE_TYPE,
+	JOBS_COMMAND,
 	jobsToolInfo,
 	ROSTER_COMMAND,
 	rosterToolInfo,
 	SEND_COMMAND,
 	subagentToolInfo,
 } from "./tools/tool-info.ts";
+import { renderJobMessage } from "./ui/job-render.ts";
 import type { SetWidget } from "./ui/jobs-widget.ts";
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
@@ -82,6 +92,7 @@ async function loadRuntime(
 	const inputs = new live.LiveInputs();
 	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
 	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
+	const fleet = new (await import("./runs/fleet.ts")).Fleet();
 	const widget = new jobsWidget.JobsWidget(
 		() => registry.list(),
 		() => config.runtime.settings?.silent === true,
@@ -101,6 +112,7 @@ async function loadRuntime(
 		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
 		artifactRoot: artifacts.artifactRoot(),
 		jobs: registry,
+		fleet,
 		inputs,
 		interactive,
 		deliverJob: (job, text, details, display) => {
@@ -120,11 +132,7 @@ async function loadRuntime(
 		interactive,
 		widget,
 		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
-		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
-		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
-			tools.handleSendCommand(inputs, args, ctx),
-		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
-			tools.handleAttachCommand(interactive, args, ctx),
+		commands: commandHandlers(tools, config, { fleet, jobs: registry, inputs, adapters, interactive }),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -134,6 +142,25 @@ async function loadRuntime(
 			if (limits) globalLimit.concurrency = limits.globalConcurrency;
 			return config.problems;
 		},
+	};
+}
+
+type CommandHandler = (args: string, ctx: ExtensionCommandContext) => Promise<void> | void;
+type Tools = typeof import("./tools/tools.ts");
+type FleetDeps = Parameters<Tools["handleFleetCommand"]>[0] & { interactive: InteractiveRuns };
+
+/** The handler of each command, by name (the commands registered in `piNativeSubagents`). */
+function commandHandlers(
+	tools: Tools,
+	config: Parameters<Tools["toggleRosterCommand"]>[0],
+	deps: FleetDeps,
+): Record<string, CommandHandler> {
+	return {
+		[ROSTER_COMMAND.name]: (_args, ctx) => tools.toggleRosterCommand(config, ctx),
+		[SEND_COMMAND.name]: (args, ctx) => tools.handleSendCommand(deps.inputs, args, ctx),
+		[ATTACH_COMMAND.name]: (args, ctx) => tools.handleAttachCommand(deps.interactive, args, ctx),
+		[FLEET_COMMAND.name]: (_args, ctx) => tools.handleFleetCommand(deps, ctx),
+		[JOBS_COMMAND.name]: (args, ctx) => tools.handleJobsCommand(deps, args, ctx),
 	};
 }
 
@@ -212,21 +239,17 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) loaded.sessions.addFrom(ctx.sessionManager.getBranch());
 		else visited.push(ctx.sessionManager.getBranch());
 	});
+	// A background job's report is drawn as the same cards as a foreground result.
+	pi.registerMessageRenderer(JOB_MESSAGE_TYPE, renderJobMessage);
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
 	if (atInheritedMaxDepth(process.env)) return;
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
-	pi.registerCommand(ROSTER_COMMAND.name, {
-		description: ROSTER_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
-	});
-	pi.registerCommand(SEND_COMMAND.name, {
-		description: SEND_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
-	});
-	pi.registerCommand(ATTACH_COMMAND.name, {
-		description: ATTACH_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
-	});
+	for (const command of [ROSTER_COMMAND, SEND_COMMAND, ATTACH_COMMAND, FLEET_COMMAND, JOBS_COMMAND]) {
+		pi.registerCommand(command.name, {
+			description: command.description,
+			handler: async (args, ctx) => (await runtime(ctx)).commands[command.name]?.(args, ctx),
+		});
+	}
 }

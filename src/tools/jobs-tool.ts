@@ -8,7 +8,8 @@ import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-
 import type { SendReceipt } from "../core/child-input.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
-import { childLabel } from "./result-text.ts";
+import { childTitle } from "../ui/card.ts";
+import { phaseLabel } from "../ui/format.ts";
 import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
 
 /** `details` of every `subagent_jobs` result: the jobs concerned, their children bounded (`childDetails`). */
@@ -127,6 +128,6 @@ export function describeReceipt(receipt: SendReceipt): string {
 
 function describeJob(job: Job): string {
 	const seconds = (((job.endedAt ?? Date.now()) - job.startedAt) / 1000).toFixed(1);
-	const children = job.children.map((child) => `${childLabel(child)}: ${child.phase}`).join(", ");
+	const children = job.children.map((child) => `${childTitle(child, 40)} (${phaseLabel(child.phase)})`).join(", ");
 	return `- ${job.id} ${job.label}: ${job.status} (${seconds} s)${children ? ` — ${children}` : ""}`;
 }

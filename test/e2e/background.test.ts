@@ -59,7 +59,7 @@ describe("background jobs", () => {
 		);
 		const message = deliveries().find((text) => text.includes("background answer")) as string;
 		expect(message).toContain(`Background job ${jobId} (echo) completed. Usage: 1 turn ↑`);
-		expect(message).toMatch(/Usage: 1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} ctx:[\d.]+k?\./);
+		expect(message).toMatch(/Usage: 1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} [\d.]+k? in context\./);
 		await env.session.waitForIdle();
 		const after = await env.session.callTool<JobsDetails>("subagent_jobs", {});
 		expect(after.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("completed");

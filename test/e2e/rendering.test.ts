@@ -114,9 +114,7 @@ describe("rendering through the registered tool's renderers", () => {
 			/<accent>echo<\/> <dim>"slow"<\/><muted> \[pi\]<\/> <muted>(starting|waiting for the model) · \d+\.\ds<\/>/,
 		);
 		expect(collapsed).toContain("fake/fake-model");
-		expect(collapsed.split("\n")[0].trimEnd()).toMatch(
-			/^<accent>1 ✓ · 1 running · ↑[\d.]+k? ↓\d+ \$0\.\d{4}<\/>$/,
-		);
+		expect(collapsed.split("\n")[0].trimEnd()).toMatch(/^<accent>1 ✓ · 1 running · ↑[\d.]+k? ↓\d+ \$0\.\d{4}<\/>$/);
 		// The slow child appears once in the result, whatever the call line showed.
 		expect(collapsed.match(/"slow"/g)).toHaveLength(1);
 

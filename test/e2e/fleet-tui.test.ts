@@ -36,11 +36,13 @@ afterAll(async () => {
 const call = (args: Record<string, unknown>) => host.submit("pi", `TOOL:subagent:${JSON.stringify(args)}`);
 /** The parent's answer to a call's result (the rules fallback: `Tool said: <result>`). */
 const answered = (result: string) =>
-	waitUntil(() => host.scrollback("pi").includes(`Tool said: ${result}`), `the parent's answer to "${result}"`, 45_000).catch(
-		(error: Error) => {
-			throw new Error(`${error.message}; the screen:\n${host.screen("pi")}`);
-		},
-	);
+	waitUntil(
+		() => host.scrollback("pi").includes(`Tool said: ${result}`),
+		`the parent's answer to "${result}"`,
+		45_000,
+	).catch((error: Error) => {
+		throw new Error(`${error.message}; the screen:\n${host.screen("pi")}`);
+	});
 const elapsedOf = (text: string) => Number(/waiting for the model · (\d+\.\d)s/.exec(text)?.[1]);
 
 describe("live cards in Pi's TUI", () => {

@@ -132,6 +132,8 @@ export async function handleJobsCommand(deps: FleetDeps, args: string, ctx: Exte
 		return;
 	}
 	const outcome = await deps.jobs.stop(id);
-	const end = outcome?.killed ? "the grace period ran out; the rest was killed" : "every child ended its turn";
+	const end = outcome?.killed
+		? "children that could not be asked, or did not end their turn in time, were killed"
+		: "every child ended its turn";
 	ctx.ui.notify(`${name}: job ${id} stopped (${end})`, "info");
 }

@@ -61,7 +61,9 @@ export function renderSubagentResult(
 	if (!details || details.children.length === 0) {
 		ticker?.stop();
 		const first = result.content[0];
-		return new Text(theme.fg("error", first?.type === "text" ? first.text : "(no output)"), 0, 0);
+		// A background call's own result announces its job; a call refused before it started is an error.
+		const color = details?.jobId && !details.error ? "muted" : "error";
+		return new Text(theme.fg(color, first?.type === "text" ? first.text : "(no output)"), 0, 0);
 	}
 	const container = renderCards(details.children, { expanded: options.expanded, now: Date.now() }, theme);
 	if (!options.expanded) container.addChild(new Text(theme.fg("muted", "(Ctrl+O to expand)"), 0, 0));

@@ -212,3 +212,23 @@ describe("a background job's report", () => {
 		expect(text).not.toContain("Background job 1a2b3c4d …");
 	});
 });
+
+describe("a background call's own result", () => {
+	it("announces its job in muted text, not as an error", () => {
+		const started = {
+			content: [{ type: "text", text: "Started background job 1a2b3c4d: pi: x." }],
+			details: { mode: "single", children: [], jobId: "1a2b3c4d" },
+		} as unknown as AgentToolResult<SubagentDetails>;
+		const text = renderSubagentResult(started, { expanded: false, isPartial: false }, theme).render(120).join("\n");
+		expect(text).toContain("<muted>Started background job 1a2b3c4d");
+		const refused = {
+			content: [{ type: "text", text: "nothing was started" }],
+			details: { mode: "invalid", children: [], error: "x" },
+		};
+		expect(
+			renderSubagentResult(refused as AgentToolResult<SubagentDetails>, { expanded: false, isPartial: false }, theme)
+				.render(120)
+				.join(""),
+		).toContain("<error>nothing was started");
+	});
+});

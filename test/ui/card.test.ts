@@ -12,7 +12,7 @@ import type { SubagentDetails } from "../../src/core/details.ts";
 import type { RunResult } from "../../src/core/run-result.ts";
 import { childStatus, headlineText, renderCards } from "../../src/ui/card.ts";
 import { formatCost, formatUsageTotals } from "../../src/ui/format.ts";
-import { renderJobMessage } from "../../src/ui/job-render.ts";
+import { renderJobMessage, renderJobsResult } from "../../src/ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../../src/ui/render.ts";
 import { runResult } from "../support/run-result.ts";
 
@@ -230,5 +230,31 @@ describe("a background call's own result", () => {
 				.render(120)
 				.join(""),
 		).toContain("<error>nothing was started");
+	});
+});
+
+describe("a subagent_jobs result", () => {
+	it("draws each job's headline over its children's cards, collapsed and expanded", () => {
+		const job = {
+			id: "1a2b3c4d",
+			mode: "parallel",
+			label: 'parallel: scout "a", scout: say hi',
+			startedAt: 0,
+			endedAt: 2_000,
+			status: "completed",
+			children: [
+				child(0, "completed", { taskName: "a" }),
+				child(1, "completed", { task: "say hi" }, { task: "say hi" }),
+			],
+		};
+		const result = { content: [{ type: "text", text: "- 1a2b3c4d …" }], details: { jobs: [job] } };
+		const draw = (expanded: boolean) =>
+			renderJobsResult(result as never, { expanded, isPartial: false }, theme)
+				.render(160)
+				.join("\n");
+		expect(draw(false)).toContain('<accent>1a2b3c4d</> parallel: scout "a", scout: say hi <muted>completed · 2.0s</>');
+		expect(draw(false)).toContain("2 ✓");
+		expect(draw(false)).toContain("— say hi");
+		expect(draw(true)).toContain("task: say hi");
 	});
 });

@@ -15,12 +15,14 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
+import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
+	AGENTS_COMMAND,
 	ATTACH_COMMAND,
 	FLEET_COMMAND,
 	JOB_MESSAGE_TYPE,
@@ -132,7 +134,8 @@ async function loadRuntime(
 		interactive,
 		widget,
 		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
-		commands: commandHandlers(tools, config, { fleet, jobs: registry, inputs, adapters, interactive }),
+		commands: commandHandlers(tools, config, agentDir, { fleet, jobs: registry, inputs, adapters, interactive }),
+		newAgentProblems: agentProblemReporter(tools, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -149,18 +152,33 @@ type CommandHandler = (args: string, ctx: ExtensionCommandContext) => Promise<vo
 type Tools = typeof import("./tools/tools.ts");
 type FleetDeps = Parameters<Tools["handleFleetCommand"]>[0] & { interactive: InteractiveRuns };
 
-/** The handler of each command, by name (the commands registered in `piNativeSubagents`). */
+/** The commands registered in `piNativeSubagents`, in that order. */
+const COMMANDS = [ROSTER_COMMAND, SEND_COMMAND, AGENTS_COMMAND, ATTACH_COMMAND, FLEET_COMMAND, JOBS_COMMAND];
+
+/** The handler of each command, by name. */
 function commandHandlers(
 	tools: Tools,
 	config: Parameters<Tools["toggleRosterCommand"]>[0],
+	agentDir: string,
 	deps: FleetDeps,
 ): Record<string, CommandHandler> {
 	return {
 		[ROSTER_COMMAND.name]: (_args, ctx) => tools.toggleRosterCommand(config, ctx),
 		[SEND_COMMAND.name]: (args, ctx) => tools.handleSendCommand(deps.inputs, args, ctx),
+		[AGENTS_COMMAND.name]: (_args, ctx) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
 		[ATTACH_COMMAND.name]: (args, ctx) => tools.handleAttachCommand(deps.interactive, args, ctx),
 		[FLEET_COMMAND.name]: (_args, ctx) => tools.handleFleetCommand(deps, ctx),
 		[JOBS_COMMAND.name]: (args, ctx) => tools.handleJobsCommand(deps, args, ctx),
+	};
+}
+
+/** The session-start report of broken agent files: problems not reported before in this process (each once). */
+function agentProblemReporter(tools: Tools, agentDir: string): (cwd: string) => string[] {
+	const reported = new Set<string>();
+	return (cwd) => {
+		const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
+		for (const line of fresh) reported.add(line);
+		return fresh;
 	};
 }
 
@@ -192,7 +210,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const notify = (ctx: ExtensionContext, problems: readonly string[]) => {
 		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	};
+	// A clone without `npm install`: one line with the install command, never a module-not-found stack.
+	const missing = missingDependencies();
+	const missingMessage = missing.length > 0 ? missingDependenciesMessage(missing) : undefined;
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
+		if (missingMessage) return Promise.reject(new Error(missingMessage));
 		loading ??= loadRuntime(pi, agentDir, jobUsage, () => context, startTrust).then((built) => {
 			const problems = built.reload(branch, visited);
 			built.widget.attach(setWidget);
@@ -224,9 +246,12 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
-		if (loaded) return notify(ctx, loaded.reload(branch, []));
+		if (missingMessage) return notify(ctx, [missingMessage]);
+		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
-		if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		// With a UI, agent files that fail to load are reported once, when the session starts.
+		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -242,11 +267,15 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// A background job's report is drawn as the same cards as a foreground result.
 	pi.registerMessageRenderer(JOB_MESSAGE_TYPE, renderJobMessage);
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
-	if (atInheritedMaxDepth(process.env)) return;
+	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime);
+}
+
+/** The three tools and the user commands, each loading the runtime on first use. */
+function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
-	for (const command of [ROSTER_COMMAND, SEND_COMMAND, ATTACH_COMMAND, FLEET_COMMAND, JOBS_COMMAND]) {
+	for (const command of COMMANDS) {
 		pi.registerCommand(command.name, {
 			description: command.description,
 			handler: async (args, ctx) => (await runtime(ctx)).commands[command.name]?.(args, ctx),

@@ -29,6 +29,7 @@ describe("loading the extension", () => {
 		expect(loaded.commands).toEqual([
 			"agentshell-roster",
 			"subagent-send",
+			"subagent-agents",
 			"subagent-attach",
 			"subagents",
 			"subagent-jobs",
@@ -40,11 +41,12 @@ describe("loading the extension", () => {
 			.map((url) => relative(ROOT, new URL(url).pathname));
 		const ours = paths.filter((path) => path.startsWith("src/"));
 		expect(ours).toContain("src/index.ts");
-		// Light leaves only: the settings file's path rule and the roster variable's name are read at session start.
+		// Light leaves only: the settings file's path rule and the roster variable's name are read at session
+		// start; the dependency check (Node built-ins only) runs at load.
 		const heavy = ours.filter(
 			(path) =>
 				/^src\/(config|harness|launch|runs|process|sessions)\//.test(path) &&
-				!["src/config/paths.ts", "src/runs/child-env.ts"].includes(path),
+				!["src/config/paths.ts", "src/config/dependencies.ts", "src/runs/child-env.ts"].includes(path),
 		);
 		expect(heavy).toEqual([]);
 		const libraries = paths.filter((path) => /node_modules\/(zod|execa|split2|p-limit)\//.test(path));

@@ -2,6 +2,7 @@
  * The `details` of a `subagent` tool result and the argument fields its call line shows: what the tool
  * (`tools/`) produces and the renderer (`ui/`) reads, so neither imports the other.
  */
+import type { SendReceipt } from "./child-input.ts";
 import type { CallMode, ChildRun } from "./child-run.ts";
 
 /**
@@ -60,6 +61,8 @@ export interface JobDetails {
 /** `details` of a `subagent_jobs` result: the jobs concerned, their children bounded. */
 export interface JobsToolDetails<J extends JobSummary = JobSummary> {
 	jobs: J[];
+	/** The receipt of a `send`. */
+	receipt?: SendReceipt;
 }
 
 /** The fields of one child's arguments that name and preview it (a subset of the tool's arguments). */

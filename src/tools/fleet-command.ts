@@ -5,7 +5,6 @@
  * channels of running calls and the interactive runs.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { FleetActions, FleetEntry } from "../core/fleet.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness } from "../core/launch-spec.ts";
@@ -16,7 +15,7 @@ import type { JobRegistry } from "../runs/jobs.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { childTitle } from "../ui/card.ts";
 import { type FleetOutcome, FleetView } from "../ui/fleet-view.ts";
-import { formatElapsed, outcomeCounts } from "../ui/format.ts";
+import { formatElapsed, outcomeCounts, receiptInWords } from "../ui/format.ts";
 import { attachTerminal } from "./attach-command.ts";
 import { FLEET_COMMAND, JOBS_COMMAND } from "./tool-info.ts";
 
@@ -29,12 +28,7 @@ export interface FleetDeps {
 	interactive?: InteractiveRuns;
 }
 
-/** A receipt in words, for the user: what happened, without the tool's internal codes. */
-export function receiptInWords(receipt: SendReceipt | StopReceipt): string {
-	if (receipt.status === "refused") return `not sent: ${receipt.message}`;
-	if (receipt.status === "requested") return `asked to stop: ${receipt.ack}`;
-	return `${receipt.status === "queued" ? "queued" : "delivered"}: ${receipt.ack}`;
-}
+export { receiptInWords };
 
 /** The fleet view's actions over `deps`. */
 export function fleetActions(deps: FleetDeps): FleetActions {

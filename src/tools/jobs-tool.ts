@@ -6,6 +6,7 @@
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
+import type { JobsToolDetails } from "../core/details.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
 import { childTitle } from "../ui/card.ts";
@@ -13,10 +14,7 @@ import { phaseLabel } from "../ui/format.ts";
 import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
 
 /** `details` of every `subagent_jobs` result: the jobs concerned, their children bounded (`childDetails`). */
-export interface JobsDetails {
-	jobs: Job[];
-	/** The receipt of a `send`. */
-	receipt?: SendReceipt;
+export interface JobsDetails extends JobsToolDetails<Job> {
 	/** What a `stop` did. */
 	stop?: StopOutcome;
 }

@@ -2,6 +2,7 @@
  * Plain-text formatting of usage, tool calls and status for renders (docs/rules.md §Results). Pure.
  */
 
+import type { SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { ChildPhase } from "../core/child-run.ts";
 import type { Usage } from "../core/run-event.ts";
 import type { ChildActivity } from "../core/run-result.ts";
@@ -143,4 +144,11 @@ export function sumUsages(usages: readonly Usage[]): Usage {
  */
 export function sessionLine(nativeSessionId: string): string {
 	return `session: ${nativeSessionId} (resume with resume_session_id)`;
+}
+
+/** A receipt in words, for the user: what happened, without the tool's internal codes. */
+export function receiptInWords(receipt: SendReceipt | StopReceipt): string {
+	if (receipt.status === "refused") return `not sent: ${receipt.message}`;
+	if (receipt.status === "requested") return `asked to stop: ${receipt.ack}`;
+	return `${receipt.status === "queued" ? "queued" : "delivered"}: ${receipt.ack}`;
 }

@@ -12,7 +12,7 @@ import type {
 import { Container, Spacer, Text, TruncatedText } from "@earendil-works/pi-tui";
 import type { JobDetails, JobStatus, JobSummary, JobsToolDetails } from "../core/details.ts";
 import { renderCards } from "./card.ts";
-import { formatElapsed } from "./format.ts";
+import { formatElapsed, receiptInWords } from "./format.ts";
 
 type Color = Parameters<Theme["fg"]>[0];
 
@@ -77,7 +77,13 @@ export function renderJobsResult(
 	const first = result.content[0];
 	const text = first?.type === "text" ? first.text : "";
 	const jobs = result.details?.jobs ?? [];
-	const summary = jobs.length > 0 && text.startsWith("- ") ? "" : (text.split("\n")[0] ?? "");
+	const receipt = result.details?.receipt;
+	// A send's receipt in words; otherwise the answer's first line, unless it only lists the jobs below.
+	const summary = receipt
+		? receiptInWords(receipt)
+		: jobs.length > 0 && text.startsWith("- ")
+			? ""
+			: (text.split("\n")[0] ?? "");
 	if (summary) container.addChild(new TruncatedText(theme.fg("muted", summary), 0, 0));
 	const now = Date.now();
 	for (const [i, job] of jobs.entries()) {

@@ -258,3 +258,17 @@ describe("a subagent_jobs result", () => {
 		expect(draw(true)).toContain("task: say hi");
 	});
 });
+
+describe("a subagent_jobs send", () => {
+	it("shows its receipt in words, without the tool's codes", () => {
+		const result = {
+			content: [{ type: "text", text: "queued (input-1): pi: steer queued" }],
+			details: { jobs: [], receipt: { status: "queued", inputId: "input-1", ack: "pi: steer queued" } },
+		};
+		const text = renderJobsResult(result as never, { expanded: false, isPartial: false }, theme)
+			.render(120)
+			.join("");
+		expect(text).toContain("queued: pi: steer queued");
+		expect(text).not.toContain("input-1");
+	});
+});

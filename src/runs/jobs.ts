@@ -50,7 +50,10 @@ export interface JobLogger {
 	error(message: string): void;
 }
 
-/** Finished jobs kept for listing and `result`; older ones are forgotten first. */
+/**
+ * Finished jobs kept for listing and `result`; the one that finished longest ago is forgotten first. A job
+ * whose result a `wait` promised is kept on top of these until its result is read (`result`).
+ */
 export const MAX_FINISHED_JOBS = 20;
 
 interface Entry {
@@ -60,6 +63,10 @@ interface Entry {
 	stopping: boolean;
 	/** Aborted by a graceful stop: children not yet started never start. */
 	noMoreStarts: AbortController;
+	/** A `wait` said the result can be read now: kept, whatever the pruning, until `result` reads it. */
+	promised: boolean;
+	/** Position in the order jobs finished (1 for the first); 0 while running. Ties of `endedAt` need it. */
+	finishedAs: number;
 }
 
 /** The background jobs of one extension load, in memory. */
@@ -68,6 +75,7 @@ export class JobRegistry {
 	readonly #inputs: LiveInputs;
 	readonly #logger: JobLogger;
 	#closing = false;
+	#finishedCount = 0;
 
 	/**
 	 * @param logger where a delivery that threw is reported (never the global console).
@@ -112,6 +120,8 @@ export class JobRegistry {
 			settled: Promise.resolve(),
 			stopping: false,
 			noMoreStarts: new AbortController(),
+			promised: false,
+			finishedAs: 0,
 		};
 		entry.settled = (async () => {
 			let children: ChildRun[] = [];
@@ -129,6 +139,7 @@ export class JobRegistry {
 				error = (caught as Error).message;
 			}
 			job.endedAt = Date.now();
+			entry.finishedAs = ++this.#finishedCount;
 			job.status = entry.stopping
 				? "stopped"
 				: controller.signal.aborted
@@ -168,9 +179,19 @@ export class JobRegistry {
 		return this.#closing;
 	}
 
-	/** The job with this id, while it is kept (running, or among the last finished ones). */
+	/** The job with this id, while it is kept (running, among the last finished ones, or promised). */
 	get(id: string): Job | undefined {
 		return this.#entries.get(id)?.job;
+	}
+
+	/**
+	 * The job with this id for reading its result: like `get`, and a promise made by `wait` is kept (the job
+	 * is pruned like any other finished job from now on, so it stays readable for a while yet).
+	 */
+	readResult(id: string): Job | undefined {
+		const entry = this.#entries.get(id);
+		if (entry && entry.job.status !== "running") entry.promised = false;
+		return entry?.job;
 	}
 
 	/**
@@ -207,6 +228,8 @@ export class JobRegistry {
 		clearTimeout(timer);
 		if (onAbort) signal?.removeEventListener("abort", onAbort);
 		if (entry.job.status === "running") return entry.job;
+		// The caller is told the result can be read now: it must stay readable until it is.
+		entry.promised = true;
 		// The leader has exited; members it left behind were SIGKILLed and may take a moment to go.
 		const groups = entry.job.children.flatMap((child) => (child.result?.pid ? [child.result.pid] : []));
 		while (groups.some(groupExists) && Date.now() < deadline && !signal?.aborted) {
@@ -278,9 +301,12 @@ export class JobRegistry {
 		await Promise.all(running.map((entry) => this.cancel(entry.job.id, reason)));
 	}
 
+	/** Forgets the finished jobs beyond MAX_FINISHED_JOBS, the earliest finished first; promised ones stay. */
 	#prune(): void {
-		const finished = this.list().filter((job) => job.status !== "running");
-		for (const job of finished.slice(MAX_FINISHED_JOBS)) this.#entries.delete(job.id);
+		const finished = [...this.#entries.values()]
+			.filter((entry) => entry.job.status !== "running" && !entry.promised)
+			.sort((a, b) => b.finishedAs - a.finishedAs);
+		for (const entry of finished.slice(MAX_FINISHED_JOBS)) this.#entries.delete(entry.job.id);
 	}
 }
 

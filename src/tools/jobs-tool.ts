@@ -7,7 +7,7 @@
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
 import { childDetails } from "../runs/child-details.ts";
-import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
+import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childLabel } from "./result-text.ts";
 import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
 
@@ -85,7 +85,7 @@ async function stop(jobs: JobRegistry, id: string): Promise<JobsResult> {
 }
 
 function unknownJob(id: string): JobsResult {
-	return reply(`there is no job ${id} (finished jobs are kept for the last 20 only)`, { jobs: [] }, true);
+	return reply(`there is no job ${id} (only the last ${MAX_FINISHED_JOBS} finished jobs are kept)`, { jobs: [] }, true);
 }
 
 async function waitForJob(
@@ -110,7 +110,7 @@ async function waitForJob(
 }
 
 function jobResult(jobs: JobRegistry, id: string): JobsResult {
-	const job = jobs.get(id);
+	const job = jobs.readResult(id);
 	if (!job) return unknownJob(id);
 	if (job.status === "running")
 		return reply(`job ${id} is still running; action "wait" waits for it`, { jobs: [job] }, true);

@@ -149,4 +149,50 @@ describe("job registry", () => {
 		await vi.waitFor(() => expect(jobs.list().every((job) => job.status === "completed")).toBe(true));
 		expect(jobs.list()).toHaveLength(MAX_FINISHED_JOBS);
 	});
+
+	it("prunes finished jobs by finish time: a long job that ends after 20 newer ones stays retrievable", async () => {
+		const jobs = new JobRegistry(logger());
+		const long = controllable();
+		const job = jobs.start("single", "long", long.run, () => "long result");
+		for (let i = 0; i < MAX_FINISHED_JOBS + 1; i++)
+			jobs.start(
+				"single",
+				`j${i}`,
+				async () => [child("completed")],
+				() => "done",
+			);
+		await vi.waitFor(() => expect(jobs.list().filter((j) => j.status === "completed")).toHaveLength(MAX_FINISHED_JOBS));
+		long.end("completed");
+		const waited = await jobs.wait(job.id, 5_000);
+		expect(waited?.status).toBe("completed");
+		expect(jobs.readResult(job.id)?.resultText).toBe("long result");
+		expect(jobs.list()).toHaveLength(MAX_FINISHED_JOBS);
+	});
+
+	it("keeps a job whose result a wait promised until the result is read", async () => {
+		const jobs = new JobRegistry(logger());
+		const job = jobs.start(
+			"single",
+			"promised",
+			async () => [child("completed")],
+			() => "promised result",
+		);
+		expect((await jobs.wait(job.id, 5_000))?.status).toBe("completed");
+		for (let i = 0; i < MAX_FINISHED_JOBS + 3; i++)
+			jobs.start(
+				"single",
+				`j${i}`,
+				async () => [child("completed")],
+				() => "done",
+			);
+		await vi.waitFor(() => expect(jobs.list().every((j) => j.status === "completed")).toBe(true));
+		expect(jobs.readResult(job.id)?.resultText).toBe("promised result");
+		jobs.start(
+			"single",
+			"one more",
+			async () => [child("completed")],
+			() => "done",
+		);
+		await vi.waitFor(() => expect(jobs.get(job.id)).toBeUndefined());
+	});
 });

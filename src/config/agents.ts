@@ -21,12 +21,13 @@
  * reported in `errors` and never hides other agents.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
 import { z } from "zod";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
+import { readUserFile } from "../core/user-file.ts";
 import { CLAUDE_TO_PI_TOOLS, splitForeignKeys } from "./agent-keys.ts";
 import { addZodIssues, requiredString } from "./zod-issues.ts";
 
@@ -211,14 +212,13 @@ function loadAgentsFromDir(dir: string, source: AgentSource): { agents: AgentDef
 	const ambiguous = new Set<string>();
 	for (const name of names) {
 		const filePath = join(dir, name);
-		let content: string;
-		try {
-			if (!statSync(filePath).isFile()) continue;
-			content = readFileSync(filePath, "utf8");
-		} catch (error) {
-			errors.push({ filePath, source, problems: [`cannot read file: ${(error as NodeJS.ErrnoException).code}`] });
+		const read = readUserFile(filePath);
+		if ("problem" in read) {
+			// A directory named `*.md` is not an agent file; anything else that is not a readable file is reported.
+			if (read.reason !== "directory") errors.push({ filePath, source, problems: [read.problem] });
 			continue;
 		}
+		const content = read.text;
 		const problems = new Problems();
 		const agent = parseAgentFile(content, filePath, source, problems);
 		if (!agent) {

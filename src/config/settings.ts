@@ -32,12 +32,14 @@
  * }
  * ```
  */
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
+import { Problems } from "../core/problems.ts";
 import { settingsFilePath } from "./paths.ts";
+import { readJson } from "./read-json.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
 import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
 
@@ -112,22 +114,16 @@ export type EnvironmentPolicy = Settings["environment"];
  */
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
 
-function readSettingsText(file: string): string | undefined {
-	try {
-		return readFileSync(file, "utf8");
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return undefined;
-		throw new ConfigError(`${file}: cannot read settings file (${code})`);
-	}
-}
-
-function parseJson(file: string, text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch (error) {
-		throw new ConfigError(`${file}: malformed JSON: ${(error as Error).message}`);
-	}
+/**
+ * The parsed settings file, or `undefined` when there is none.
+ * @throws ConfigError naming the file: not a regular file, too large, unreadable, malformed JSON, a key
+ *   said twice (see `readJson`).
+ */
+function readSettingsFile(file: string): { value: unknown } | undefined {
+	const problems = new Problems(file);
+	const read = readJson(file, problems, { missing: "absent" });
+	if (!read) throw new ConfigError(problems.list);
+	return "absent" in read ? undefined : read;
 }
 
 /**
@@ -154,9 +150,9 @@ export function parseSettings(raw: unknown, file: string): Settings {
  */
 export function loadSettings(agentDir: string): Settings {
 	const file = settingsFilePath(agentDir);
-	const text = readSettingsText(file);
-	if (text === undefined) return settingsSchema.parse({});
-	return parseSettings(parseJson(file, text), file);
+	const read = readSettingsFile(file);
+	if (read === undefined) return settingsSchema.parse({});
+	return parseSettings(read.value, file);
 }
 
 /**
@@ -172,8 +168,7 @@ export function loadSettings(agentDir: string): Settings {
  */
 export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 	const file = settingsFilePath(agentDir);
-	const text = readSettingsText(file);
-	const raw = text === undefined ? {} : parseJson(file, text);
+	const raw = readSettingsFile(file)?.value ?? {};
 	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
 		throw new ConfigError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
 	}

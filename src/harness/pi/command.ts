@@ -42,7 +42,7 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 	// RPC mode: the same events as json mode, plus commands on stdin (steer, follow_up, abort).
 	const args = [...invocation.args, "--mode", "rpc"];
 	// --offline (= PI_OFFLINE=1, Pi docs/cli.md): a child never installs or updates a package its settings list
-	// (Pi's package manager skips missing sources offline, docs/packages.md) and fetches no model catalog.
+	// (Pi's package manager skips missing sources offline: Pi docs/packages.md) and fetches no model catalog.
 	args.push("--offline");
 	// Sessions are persisted (resumable by id) but in our own directory.
 	args.push("--session-dir", options.sessionDir);

@@ -5,6 +5,7 @@
  */
 import type { Usage as PiUsage } from "@earendil-works/pi-ai";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import { printable } from "../core/printable.ts";
 import type { Usage } from "../core/run-event.ts";
 import { emptyUsage, type RunResult } from "../core/run-result.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
@@ -13,8 +14,8 @@ import { sessionLine } from "../ui/format.ts";
 
 /** Label of a child in results and renders: `agent "task name"` or the harness. */
 export function childLabel(child: ChildRun): string {
-	const who = child.agent ?? child.harness;
-	return child.taskName ? `${who} "${child.taskName}"` : who;
+	const who = printable(child.agent ?? child.harness);
+	return child.taskName ? `${who} "${printable(child.taskName)}"` : who;
 }
 
 /**

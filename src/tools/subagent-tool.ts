@@ -11,6 +11,7 @@ import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { printable } from "../core/printable.ts";
 import { Problems } from "../core/problems.ts";
 import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
@@ -293,6 +294,6 @@ function describePlan(plan: Plan): string {
 	if (plan.mode === "parallel") return `parallel (${plan.specs.length} tasks)`;
 	if (plan.mode === "chain") return `chain (${plan.specs.length} steps)`;
 	const spec = plan.specs[0];
-	const who = spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness;
-	return spec.taskName ? `${who} "${spec.taskName}"` : who;
+	const who = printable(spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness);
+	return spec.taskName ? `${who} "${printable(spec.taskName)}"` : who;
 }

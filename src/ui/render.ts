@@ -8,6 +8,7 @@ import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
 import { type Component, Container, Markdown, Spacer, Text } from "@earendil-works/pi-tui";
 import type { ChildPhase, ChildRun } from "../core/child-run.ts";
 import type { ChildCallPreview, SubagentCallPreview, SubagentDetails } from "../core/details.ts";
+import { printable } from "../core/printable.ts";
 import type { ToolActivity } from "../core/run-result.ts";
 import {
 	ACTIVITY_LABELS,
@@ -50,14 +51,14 @@ export function renderSubagentCall(
 		let text = title + theme.fg("accent", kind);
 		if (context?.executionStarted) return new Text(text, 0, 0);
 		for (const [i, item] of items.slice(0, 4).entries()) {
-			const label = item.task_name ? `"${item.task_name}"` : oneLine(item.task ?? "", 60);
+			const label = item.task_name ? `"${printable(item.task_name)}"` : oneLine(item.task ?? "", 60);
 			text += `\n  ${theme.fg("muted", `${i + 1}.`)} ${theme.fg("accent", childName(item))} ${theme.fg("dim", label)}`;
 		}
 		if (items.length > 4) text += `\n  ${theme.fg("muted", `… +${items.length - 4} more`)}`;
 		return new Text(text, 0, 0);
 	}
 	return new Text(
-		`${title}${theme.fg("accent", childName(args))} ${theme.fg("dim", (args.task_name ? `"${args.task_name}" ` : "") + oneLine(args.task ?? "", 80))}`,
+		`${title}${theme.fg("accent", childName(args))} ${theme.fg("dim", (args.task_name ? `"${printable(args.task_name)}" ` : "") + oneLine(args.task ?? "", 80))}`,
 		0,
 		0,
 	);
@@ -65,7 +66,7 @@ export function renderSubagentCall(
 
 /** What a call's child runs: the agent, the roster entry, or the harness of an ad-hoc run. */
 function childName(item: ChildCallPreview): string {
-	return item.agent ?? item.roster_entry ?? item.agent_type ?? "?";
+	return printable(item.agent ?? item.roster_entry ?? item.agent_type ?? "?");
 }
 
 /**
@@ -136,8 +137,8 @@ function renderChild(container: Container, child: ChildRun, view: ChildView, the
 	const result = child.result;
 	const icon = theme.fg(PHASE_COLORS[child.phase], PHASE_ICONS[child.phase]);
 	const number = view.numbered ? theme.fg("muted", `${child.index + 1}. `) : "";
-	const name = theme.fg("accent", child.agent ?? child.harness);
-	const label = child.taskName ? ` ${theme.fg("dim", `"${child.taskName}"`)}` : "";
+	const name = theme.fg("accent", printable(child.agent ?? child.harness));
+	const label = child.taskName ? ` ${theme.fg("dim", `"${printable(child.taskName)}"`)}` : "";
 	const harness = child.agent ? theme.fg("muted", ` [${child.harness}]`) : "";
 	const status = theme.fg("muted", statusOf(child, view.now));
 	container.addChild(new Text(`${icon} ${number}${name}${label}${harness} ${status}`, 0, 0));
@@ -146,7 +147,7 @@ function renderChild(container: Container, child: ChildRun, view: ChildView, the
 		if (result?.nativeSessionId)
 			container.addChild(new Text(theme.fg("dim", sessionLine(result.nativeSessionId)), 0, 0));
 		if (result?.artifactPath)
-			container.addChild(new Text(theme.fg("dim", `full answer: ${result.artifactPath}`), 0, 0));
+			container.addChild(new Text(theme.fg("dim", `full answer: ${printable(result.artifactPath)}`), 0, 0));
 	}
 	const tools = result?.tools ?? [];
 	const toolLine = (tool: ToolActivity) => {

@@ -7,7 +7,7 @@ import { formatToolCall, oneLine, sessionLine } from "../../src/ui/format.ts";
 
 const HOSTILE = "evil\u001b[2J\rforged\u202e\u2028x";
 const ESCAPED = "evil\\u001b[2J\\u000dforged\\u202e\\u2028x";
-const RAW = /[\u0000-\u001f\u007f\u202e\u2028]/;
+const RAW = /[\p{Cc}\u202e\u2028]/u;
 
 describe("escaping text from files and children", () => {
 	it("writes control, format and line-separator characters as \\uXXXX, idempotently", () => {

@@ -4,6 +4,7 @@
  * printed: previews, counts, ids and paths. The whole answer is in the artifact file (`artifactPath`).
  */
 import type { ChildRun } from "../core/child-run.ts";
+import { clipChars } from "../core/field-limits.ts";
 import type { RunResult } from "../core/run-result.ts";
 
 /** Characters of the final answer kept in `details`; a longer answer also goes to an artifact file. */
@@ -81,12 +82,8 @@ function resultDetails(run: RunResult): RunResult {
 	return bounded;
 }
 
-/** `text`, or its first `max` characters and `… [N more characters]` (never splitting a surrogate pair). */
-export function clip(text: string, max: number): string {
-	if (text.length <= max) return text;
-	const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-	return `${text.slice(0, end)}… [${text.length - end} more characters]`;
-}
+/** `text`, or its first `max` characters and `… [N more characters]` (see `clipChars`). */
+export const clip = clipChars;
 
 /** The last `max` characters of `text`, marked when cut. */
 function clipTail(text: string, max: number): string {
@@ -100,10 +97,6 @@ function boundJson(value: unknown): unknown {
 	const json = JSON.stringify(value);
 	if (json === undefined || json.length <= DETAILS_ITEM_CHARS) return value;
 	return clip(json, DETAILS_ITEM_CHARS);
-}
-
-function isHighSurrogate(code: number): boolean {
-	return code >= 0xd800 && code <= 0xdbff;
 }
 
 function isLowSurrogate(code: number): boolean {

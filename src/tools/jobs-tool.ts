@@ -6,6 +6,7 @@
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
+import { overLimit } from "../core/field-limits.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childLabel } from "./result-text.ts";
@@ -45,6 +46,12 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 			}
 			const id = params.job_id;
 			if (!id) return reply(`${action} needs job_id`, { jobs: [] }, true);
+			const tooLong = [
+				overLimit("job_id", id),
+				typeof params.child === "string" ? overLimit("child", params.child) : undefined,
+				params.text === undefined ? undefined : overLimit("task", params.text, "text"),
+			].filter((problem) => problem !== undefined);
+			if (tooLong.length > 0) return reply(`subagent_jobs: ${tooLong.join("; ")}`, { jobs: [] }, true);
 			if (action === "send") return send(jobs, id, params);
 			if (action === "stop") return stop(jobs, id);
 			if (action === "wait") return waitForJob(jobs, id, params.timeout_ms ?? DEFAULT_WAIT_MS, signal);

@@ -51,14 +51,14 @@ export function renderSubagentCall(
 		let text = title + theme.fg("accent", kind);
 		if (context?.executionStarted) return new Text(text, 0, 0);
 		for (const [i, item] of items.slice(0, 4).entries()) {
-			const label = item.task_name ? `"${printable(item.task_name)}"` : oneLine(item.task ?? "", 60);
+			const label = item.task_name ? `"${oneLine(item.task_name, 60)}"` : oneLine(item.task ?? "", 60);
 			text += `\n  ${theme.fg("muted", `${i + 1}.`)} ${theme.fg("accent", childName(item))} ${theme.fg("dim", label)}`;
 		}
 		if (items.length > 4) text += `\n  ${theme.fg("muted", `… +${items.length - 4} more`)}`;
 		return new Text(text, 0, 0);
 	}
 	return new Text(
-		`${title}${theme.fg("accent", childName(args))} ${theme.fg("dim", (args.task_name ? `"${printable(args.task_name)}" ` : "") + oneLine(args.task ?? "", 80))}`,
+		`${title}${theme.fg("accent", childName(args))} ${theme.fg("dim", (args.task_name ? `"${oneLine(args.task_name, 60)}" ` : "") + oneLine(args.task ?? "", 80))}`,
 		0,
 		0,
 	);
@@ -66,7 +66,8 @@ export function renderSubagentCall(
 
 /** What a call's child runs: the agent, the roster entry, or the harness of an ad-hoc run. */
 function childName(item: ChildCallPreview): string {
-	return printable(item.agent ?? item.roster_entry ?? item.agent_type ?? "?");
+	// The call line shows the arguments as the model gave them, before the tool boundary checked them.
+	return oneLine(item.agent ?? item.roster_entry ?? item.agent_type ?? "?", 60);
 }
 
 /**

@@ -30,6 +30,32 @@ type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
+/** Pi children's private session directory (docs/rules.md §Child sessions). */
+const piSessionDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "sessions");
+/** Where each live parent holds the child sessions it may resume (docs/rules.md §Child sessions). */
+const holdsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "holds");
+
+type Retention = typeof import("./harness/pi/session-retention.ts");
+type Records = typeof import("./sessions/launch-records.ts");
+
+/** Launch records whose every change rewrites this load's hold on the child sessions it may resume. */
+function heldLaunchRecords(records: Records, hold: InstanceType<Retention["SessionHold"]>) {
+	const sessions: InstanceType<Records["LaunchRecords"]> = new records.LaunchRecords(() => hold.write(sessions.ids()));
+	return { hold, sessions };
+}
+
+/** The child-session retention with the settings' `child_sessions`; none while the settings file is malformed. */
+function pruneChildSessions(
+	retention: Retention,
+	agentDir: string,
+	kept: { max_age_days: number; max_total_bytes: number } | undefined,
+	held: string[],
+): void {
+	if (!kept) return;
+	const policy = { maxAgeMs: kept.max_age_days * 24 * 60 * 60 * 1000, maxTotalBytes: kept.max_total_bytes };
+	retention.pruneChildSessions(piSessionDir(agentDir), holdsDir(agentDir), policy, { alsoHeld: held });
+}
+
 /** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
 async function loadAdapters(agentDir: string) {
 	const claude = await import("./harness/claude/adapter.ts");
@@ -41,7 +67,7 @@ async function loadAdapters(agentDir: string) {
 	return {
 		pi: piHarness.createPiAdapter({
 			invocation: () => invocation.resolvePiInvocation(),
-			sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
+			sessionDir: piSessionDir(agentDir),
 			agentDir,
 		}),
 		codex: codex.createCodexAdapter({
@@ -75,10 +101,11 @@ async function loadRuntime(
 	const records = await import("./sessions/launch-records.ts");
 	const trust = await import("./launch/trust.ts");
 	const tools = await import("./tools/tools.ts");
+	const retention = await import("./harness/pi/session-retention.ts");
 	const adapters = await loadAdapters(agentDir);
 	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = (await import("p-limit")).default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
-	const sessions = new records.LaunchRecords();
+	const { hold, sessions } = heldLaunchRecords(records, new retention.SessionHold(holdsDir(agentDir)));
 	const inputs = new live.LiveInputs();
 	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
 	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
@@ -105,11 +132,7 @@ async function loadRuntime(
 		interactive,
 		deliverJob: (job, text, details, display) => {
 			jobUsage.add(tools.totalUsage(details.children));
-			pi.sendMessage(
-				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display, details },
-				// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
-				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
-			);
+			sendJobMessage(pi, jobs.JOB_MESSAGE_TYPE, job, { content: text, display, details });
 			widget.refresh();
 		},
 	});
@@ -125,16 +148,41 @@ async function loadRuntime(
 			tools.handleSendCommand(inputs, args, ctx),
 		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
 			tools.handleAttachCommand(interactive, args, ctx),
-		/** Rereads settings and the roster; returns the problems a user should see. */
+		/** This session has ended: its hold on child sessions goes. */
+		release: () => hold.release(),
+		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
 			sessions.rebuild(branch);
 			for (const other of visited) sessions.addFrom(other);
+			pruneChildSessions(retention, agentDir, config.runtime.settings?.child_sessions, sessions.ids());
 			const limits = config.toolState().limits;
 			if (limits) globalLimit.concurrency = limits.globalConcurrency;
 			return config.problems;
 		},
 	};
+}
+
+/** A finished job's report as a follow-up message; a cancelled or stopped one (ended on request or with its session) starts no turn. */
+function sendJobMessage(
+	pi: ExtensionAPI,
+	customType: string,
+	job: { status: string },
+	message: { content: string; display: boolean; details: unknown },
+): void {
+	const triggerTurn = job.status !== "cancelled" && job.status !== "stopped";
+	pi.sendMessage({ customType, ...message }, { triggerTurn, deliverAs: "followUp" });
+}
+
+/** The session ends: the widget, running jobs (each reporting its cancellation), tmux, and this load's hold. */
+async function shutDown(
+	loaded: Runtime,
+	reason: Parameters<typeof import("./runs/job-messages.ts").shutdownReason>[0],
+) {
+	loaded.widget.close();
+	const { shutdownReason } = await import("./runs/job-messages.ts");
+	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
+	loaded.release();
 }
 
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
@@ -180,10 +228,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// cancellation is reported to the session that started it (it is still bound while this runs); the
 	// tmux server of interactive children goes too.
 	pi.on("session_shutdown", async (event) => {
-		if (!loaded) return;
-		loaded.widget.close();
-		const { shutdownReason } = await import("./runs/job-messages.ts");
-		await Promise.all([loaded.jobs.close(shutdownReason(event.reason)), loaded.interactive.close()]);
+		if (loaded) await shutDown(loaded, event.reason);
 	});
 	pi.on("session_start", async (event, ctx) => {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").

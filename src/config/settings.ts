@@ -28,6 +28,10 @@
  *     "include": null,               // null: all; else only these names (a trailing * matches a prefix)
  *     "exclude": []                  // names removed from every child (a trailing * matches a prefix)
  *   },
+ *   "child_sessions": {              // retention of pi children's session files (docs/rules.md §Child sessions)
+ *     "max_age_days": 30,            // files not written for this long are removed at session start
+ *     "max_total_bytes": 1073741824  // above this total (1 GiB), the oldest are removed too
+ *   },
  *   "roster": { "enabled": false, "roles": [] }   // the personal roster (inline entry shape)
  * }
  * ```
@@ -93,6 +97,12 @@ export const environmentSchema = strictSection({
 	exclude: variableNames.default([]),
 });
 
+/** Retention of pi children's session files under `<agent dir>/pi-native-subagents/sessions`. */
+export const childSessionsSchema = strictSection({
+	max_age_days: integer(1, 30, "days"),
+	max_total_bytes: integer(1, 1024 * 1024 * 1024, "bytes"),
+});
+
 /** The whole settings file. */
 export const settingsSchema = strictSection({
 	limits: limitsSchema.prefault({}),
@@ -100,6 +110,7 @@ export const settingsSchema = strictSection({
 	interactive: interactiveSchema.prefault({}),
 	max_sub_agent_depth: integer(0, 1, "levels of delegation below the root"),
 	environment: environmentSchema.prefault({}),
+	child_sessions: childSessionsSchema.prefault({}),
 	roster: inlineRosterSchema.prefault({}),
 });
 

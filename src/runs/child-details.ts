@@ -4,7 +4,7 @@
  * printed: previews, counts, ids and paths. The whole answer is in the artifact file (`artifactPath`).
  */
 import type { ChildRun } from "../core/child-run.ts";
-import { clipChars } from "../core/field-limits.ts";
+import { clipChars } from "../core/bounds.ts";
 import type { RunResult } from "../core/run-result.ts";
 
 /** Characters of the final answer kept in `details`; a longer answer also goes to an artifact file. */

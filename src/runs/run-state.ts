@@ -2,7 +2,7 @@
  * Folds RunEvents into a RunResult as they arrive (docs/architecture.md). Pure: no I/O.
  */
 
-import { REPORTED_LIMITS } from "../core/field-limits.ts";
+import { REPORTED_LIMITS } from "../core/bounds.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
 import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
@@ -231,7 +231,7 @@ export class RunState {
 	}
 }
 
-/** A string a child reported, cut to its REPORTED_LIMITS bound (core/field-limits.ts) and detached. */
+/** A string a child reported, cut to its REPORTED_LIMITS bound (core/bounds.ts) and detached. */
 function reported(text: string, field: Exclude<keyof typeof REPORTED_LIMITS, "nativeSessionId">): string {
 	return truncate(text, REPORTED_LIMITS[field]);
 }

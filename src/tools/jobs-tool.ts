@@ -6,7 +6,7 @@
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
-import { overLimit } from "../core/field-limits.ts";
+import { overLimit } from "../core/bounds.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childLabel } from "./result-text.ts";

@@ -4,7 +4,7 @@
  */
 
 import type { CallMode } from "../core/child-run.ts";
-import { overLimit } from "../core/field-limits.ts";
+import { overLimit } from "../core/bounds.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "../launch/child-call.ts";
 import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
@@ -163,7 +163,7 @@ const BOUNDED_FIELDS = ["agent", "roster_entry", "task_name", "model", "effort",
 const RESOURCE_LISTS = ["skills", "plugins", "extensions", "packages", "mcp_servers"] as const;
 
 /**
- * Adds a problem for each string of `item` over its limit in ARGUMENT_LIMITS (core/field-limits.ts), named
+ * Adds a problem for each string of `item` over its limit in ARGUMENT_LIMITS (core/bounds.ts), named
  * by its field (`allowed_tools[3]`, `resources.skills[0]`). @returns true when it added any.
  */
 function addBoundProblems(item: ChildArgs, problems: Problems): boolean {

@@ -39,6 +39,7 @@ describe("settings file", () => {
 			interactive: { stay_open: false, inactivity_timeout_ms: null },
 			max_sub_agent_depth: 1,
 			environment: { include: null, exclude: [] },
+			child_sessions: { max_age_days: 30, max_total_bytes: 1_073_741_824 },
 			roster: { enabled: false, roles: [] },
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChildRun } from "../../src/core/child-run.ts";
-import { REPORTED_LIMITS } from "../../src/core/field-limits.ts";
+import { REPORTED_LIMITS } from "../../src/core/bounds.ts";
 import type { RunResult } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { childDetails, MAX_CHILD_DETAILS_BYTES } from "../../src/runs/child-details.ts";

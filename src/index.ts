@@ -3,18 +3,20 @@
  * the lifecycle hooks, and imports nothing else: the modules a call runs (configuration with zod, launch
  * resolution, harness adapters, the process core with execa) are imported when the first call, command or
  * session start needs them, so every Pi session — and every pi child that loads the extension to delegate
- * further — pays almost nothing for it (README.md "Start-up cost").
+ * further — pays almost nothing for it (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
+import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
+	AGENTS_COMMAND,
 	ATTACH_COMMAND,
 	jobsToolInfo,
 	ROSTER_COMMAND,
@@ -30,30 +32,13 @@ type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
-/** Pi children's private session directory (docs/rules.md §Child sessions). */
-const piSessionDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "sessions");
-/** Where each live parent holds the child sessions it may resume (docs/rules.md §Child sessions). */
-const holdsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "holds");
-
-type Retention = typeof import("./harness/pi/session-retention.ts");
 type Records = typeof import("./sessions/launch-records.ts");
+type SessionHold = InstanceType<typeof import("./harness/pi/session-retention.ts").SessionHold>;
 
 /** Launch records whose every change rewrites this load's hold on the child sessions it may resume. */
-function heldLaunchRecords(records: Records, hold: InstanceType<Retention["SessionHold"]>) {
+function heldLaunchRecords(records: Records, hold: SessionHold) {
 	const sessions: InstanceType<Records["LaunchRecords"]> = new records.LaunchRecords(() => hold.write(sessions.ids()));
 	return { hold, sessions };
-}
-
-/** The child-session retention with the settings' `child_sessions`; none while the settings file is malformed. */
-function pruneChildSessions(
-	retention: Retention,
-	agentDir: string,
-	kept: { max_age_days: number; max_total_bytes: number } | undefined,
-	held: string[],
-): void {
-	if (!kept) return;
-	const policy = { maxAgeMs: kept.max_age_days * 24 * 60 * 60 * 1000, maxTotalBytes: kept.max_total_bytes };
-	retention.pruneChildSessions(piSessionDir(agentDir), holdsDir(agentDir), policy, { alsoHeld: held });
 }
 
 /** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
@@ -67,7 +52,7 @@ async function loadAdapters(agentDir: string) {
 	return {
 		pi: piHarness.createPiAdapter({
 			invocation: () => invocation.resolvePiInvocation(),
-			sessionDir: piSessionDir(agentDir),
+			sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
 			agentDir,
 		}),
 		codex: codex.createCodexAdapter({
@@ -105,7 +90,7 @@ async function loadRuntime(
 	const adapters = await loadAdapters(agentDir);
 	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = (await import("p-limit")).default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
-	const { hold, sessions } = heldLaunchRecords(records, new retention.SessionHold(holdsDir(agentDir)));
+	const { hold, sessions } = heldLaunchRecords(records, new retention.SessionHold(retention.holdsDir(agentDir)));
 	const inputs = new live.LiveInputs();
 	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
 	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
@@ -144,10 +129,7 @@ async function loadRuntime(
 		widget,
 		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
-		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
-			tools.handleSendCommand(inputs, args, ctx),
-		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
-			tools.handleAttachCommand(interactive, args, ctx),
+		...commandHandlers(tools, inputs, interactive, agentDir),
 		/** This session has ended: its hold on child sessions goes. */
 		release: () => hold.release(),
 		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
@@ -155,7 +137,7 @@ async function loadRuntime(
 			config.reload();
 			sessions.rebuild(branch);
 			for (const other of visited) sessions.addFrom(other);
-			pruneChildSessions(retention, agentDir, config.runtime.settings?.child_sessions, sessions.ids());
+			retention.applyRetention(agentDir, config.runtime.settings?.child_sessions, sessions.ids());
 			const limits = config.toolState().limits;
 			if (limits) globalLimit.concurrency = limits.globalConcurrency;
 			return config.problems;
@@ -183,6 +165,49 @@ async function shutDown(
 	const { shutdownReason } = await import("./runs/job-messages.ts");
 	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
 	loaded.release();
+}
+
+/** `/subagent-send`, `/subagent-attach`, `/subagent-agents` and the session-start report of broken agent files. */
+function commandHandlers(
+	tools: typeof import("./tools/tools.ts"),
+	inputs: Parameters<typeof tools.handleSendCommand>[0],
+	interactive: Parameters<typeof tools.handleAttachCommand>[0],
+	agentDir: string,
+) {
+	const reported = new Set<string>();
+	return {
+		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
+			tools.handleSendCommand(inputs, args, ctx),
+		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
+			tools.handleAttachCommand(interactive, args, ctx),
+		agents: (ctx: Parameters<typeof tools.agentsCommand>[1]) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
+		/** Problems of agent files not reported before in this process (each is reported once). */
+		newAgentProblems(cwd: string): string[] {
+			const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
+			for (const line of fresh) reported.add(line);
+			return fresh;
+		},
+	};
+}
+
+/** The user commands, each loading the runtime first. */
+function registerCommands(pi: ExtensionAPI, runtime: (ctx: ExtensionContext) => Promise<Runtime>): void {
+	pi.registerCommand(ROSTER_COMMAND.name, {
+		description: ROSTER_COMMAND.description,
+		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
+	});
+	pi.registerCommand(SEND_COMMAND.name, {
+		description: SEND_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
+	});
+	pi.registerCommand(AGENTS_COMMAND.name, {
+		description: AGENTS_COMMAND.description,
+		handler: async (_args, ctx) => (await runtime(ctx)).agents(ctx),
+	});
+	pi.registerCommand(ATTACH_COMMAND.name, {
+		description: ATTACH_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
+	});
 }
 
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
@@ -213,7 +238,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const notify = (ctx: ExtensionContext, problems: readonly string[]) => {
 		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	};
+	// A clone without `npm install`: one line with the install command, never a module-not-found stack.
+	const missing = missingDependencies();
+	const missingMessage = missing.length > 0 ? missingDependenciesMessage(missing) : undefined;
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
+		if (missingMessage) return Promise.reject(new Error(missingMessage));
 		loading ??= loadRuntime(pi, agentDir, jobUsage, () => context, startTrust).then((built) => {
 			const problems = built.reload(branch, visited);
 			built.widget.attach(setWidget);
@@ -234,7 +263,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		// Retention (README.md "Artifacts"): old and excess session directories go; this session's stays.
+		// Retention (docs/tools.md §Artifacts): old and excess session directories go; this session's stays.
 		const artifacts = await import("./runs/artifacts.ts");
 		const root = artifacts.artifactRoot();
 		artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, ctx.sessionManager.getSessionId())) });
@@ -242,9 +271,12 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
-		if (loaded) return notify(ctx, loaded.reload(branch, []));
+		if (missingMessage) return notify(ctx, [missingMessage]);
+		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
-		if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		// With a UI, agent files that fail to load are reported once, when the session starts.
+		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -262,16 +294,5 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
-	pi.registerCommand(ROSTER_COMMAND.name, {
-		description: ROSTER_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
-	});
-	pi.registerCommand(SEND_COMMAND.name, {
-		description: SEND_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
-	});
-	pi.registerCommand(ATTACH_COMMAND.name, {
-		description: ATTACH_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
-	});
+	registerCommands(pi, runtime);
 }

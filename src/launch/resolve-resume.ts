@@ -12,7 +12,8 @@
  * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
  * - a session that is running now is never resumed.
  */
-import { type AgentDefinition, parseAgentFile } from "../config/agents.ts";
+import type { AgentFormat } from "../config/agent-definition.ts";
+import { type AgentDefinition, parseAgentFileAs } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
@@ -242,7 +243,8 @@ function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition
 		problems.add(`the session's agent definition ${file} cannot be read (it ${read.problem}); start a new session`);
 		return undefined;
 	}
-	return parseAgentFile(read.text, file, record.provenance.agentSource ?? "user", problems.at(file));
+	const format = (record.provenance.agentFormat ?? "pi") as AgentFormat;
+	return parseAgentFileAs(format, read.text, file, record.provenance.agentSource ?? "user", problems.at(file));
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What a background job is (README.md "Background jobs"): its record, status, stop outcome and the bounds of
+ * What a background job is (docs/background-jobs.md §Background jobs): its record, status, stop outcome and the bounds of
  * their retention; the registry that runs them is `jobs.ts`.
  */
 import type { StopReceipt } from "../core/child-input.ts";

@@ -93,6 +93,7 @@ export class RunState {
 				}
 				return true;
 			case "thinking":
+			case "structured_output":
 				return false;
 			case "tool_start":
 				result.activity = "tool";
@@ -150,6 +151,14 @@ export class RunState {
 		this.addDiagnostic(
 			`the child reported a native session id of ${id.length} characters, more than the limit of ${limit}; it is ignored (this run cannot be resumed)`,
 		);
+	}
+
+	/**
+	 * A further turn of the same run starts (the structured result's repair turn): the verdict of the turn
+	 * that ended no longer stands.
+	 */
+	reopenTurn(): void {
+		this.terminal = undefined;
 	}
 
 	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */

@@ -1,5 +1,5 @@
 /**
- * The background branch of the `subagent` tool (README.md "Background jobs"): when a job may start, starting
+ * The background branch of the `subagent` tool (docs/background-jobs.md §Background jobs): when a job may start, starting
  * it, its job-end notice, and its one report as a follow-up message.
  */
 import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";

@@ -1,12 +1,12 @@
 /**
- * The `subagent_jobs` tool (README.md "Background jobs", "Talking to running children"): lists background
+ * The `subagent_jobs` tool (docs/background-jobs.md §Background jobs, §Talking to running children): lists background
  * jobs, cancels one, sends a running child a message, stops a job gracefully, waits for one without
  * cancelling it, and reads a finished job's result again. Nothing here consumes a result. Job state is
  * memory-only and bounded (docs/rules.md §Background jobs); a job id is not a native session id.
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import type { SendReceipt } from "../core/child-input.ts";
 import { overLimit } from "../core/bounds.ts";
+import type { SendReceipt } from "../core/child-input.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childLabel } from "./result-text.ts";

@@ -44,7 +44,10 @@ export function buildResultText(
 			deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text,
 		);
 		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";
-		const note = interactiveNote(result);
+		const note =
+			interactiveNote(result) +
+			(result.outputFile ? `\n\n[answer also written to ${result.outputFile}]` : "") +
+			(result.outputError ? `\n\n[${result.outputError}]` : "");
 		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}${session}${note}`;
 		const partial = answer ? `\n\nPartial output:\n${answer}` : "";
 		return `${head}${describeFailure(result)}${partial}${session}${note}`;
@@ -61,9 +64,9 @@ export function buildResultText(
 
 /**
  * `last` (the last turn's own answer, "" for none) preceded by the answers a child gave before each follow-up
- * it took (README.md "Talking to running children"), so the result has every turn's answer, each under its
- * own heading; `last` alone when it took none. A last turn without text says so rather than borrowing an
- * earlier turn's answer.
+ * it took (docs/background-jobs.md §Talking to running children), so the result has every turn's answer,
+ * each under its own heading; `last` alone when it took none. A last turn without text says so rather than
+ * borrowing an earlier turn's answer.
  */
 function withEarlierAnswers(result: RunResult, last: string): string {
 	const followUps = (result.inputs ?? []).filter((input) => input.mode === "follow_up" && input.status === "delivered");

@@ -3,11 +3,12 @@
  * (`agent`, `roster_entry` or `agent_type`). Shape checks only; the launch layer resolves names and paths.
  */
 
-import type { CallMode } from "../core/child-run.ts";
 import { overLimit } from "../core/bounds.ts";
+import type { CallMode } from "../core/child-run.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "../launch/child-call.ts";
 import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
+import { checkOutputSchema } from "../runs/structured-output.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 
 export interface SelectedCall {
@@ -98,9 +99,12 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
 	// First: the checks below quote values, and nothing over its bound may reach a message.
 	if (addBoundProblems(item, problems)) return undefined;
-	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness).
+	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
+	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
 	const kinds = CHILD_KEYS.filter(
-		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
+		(key) =>
+			item[key] !== undefined &&
+			!(key === "agent_type" && (item.roster_entry !== undefined || item.agent !== undefined)),
 	);
 	const before = problems.size;
 	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.
@@ -137,6 +141,7 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 			if (item[field] !== undefined) problems.add(`${field} applies only with interactive: true`);
 		}
 	}
+	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
 	if (problems.size > before) return undefined;
 	return {
 		agent: item.agent,
@@ -156,6 +161,7 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 		interactive: item.interactive,
 		stayOpen: item.stay_open,
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
+		outputSchema: item.output_schema,
 	};
 }
 

@@ -1,5 +1,5 @@
 /**
- * A pi child never installs a package (SECURITY.md "What runs"): a package listed in the settings of the
+ * A pi child never installs a package (SECURITY.md "What a child can do"): a package listed in the settings of the
  * child's own home is not installed, although the parent's environment does not set `PI_OFFLINE`. The
  * home's `npmCommand` is a recorder, so any npm call pi makes leaves a line behind (before `--offline`:
  * `install pi-package-that-must-not-install@1.0.0 --prefix …`).

@@ -22,6 +22,17 @@ function controllable() {
 	return { run, end: (phase: ChildRun["phase"]) => end(phase) };
 }
 
+/** Starts `count` jobs that complete at once. */
+function startQuickJobs(jobs: JobRegistry, count: number): void {
+	for (let i = 0; i < count; i++)
+		jobs.start(
+			"single",
+			`j${i}`,
+			async () => [child("completed")],
+			() => "done",
+		);
+}
+
 describe("job registry", () => {
 	it("reports completion through finish, once, with the final children", async () => {
 		const jobs = new JobRegistry(logger());
@@ -139,13 +150,7 @@ describe("job registry", () => {
 
 	it("keeps a bounded number of finished jobs", async () => {
 		const jobs = new JobRegistry(logger());
-		for (let i = 0; i < MAX_FINISHED_JOBS + 5; i++)
-			jobs.start(
-				"single",
-				`j${i}`,
-				async () => [child("completed")],
-				() => "done",
-			);
+		startQuickJobs(jobs, MAX_FINISHED_JOBS + 5);
 		await vi.waitFor(() => expect(jobs.list().every((job) => job.status === "completed")).toBe(true));
 		expect(jobs.list()).toHaveLength(MAX_FINISHED_JOBS);
 	});
@@ -154,13 +159,7 @@ describe("job registry", () => {
 		const jobs = new JobRegistry(logger());
 		const long = controllable();
 		const job = jobs.start("single", "long", long.run, () => "long result");
-		for (let i = 0; i < MAX_FINISHED_JOBS + 1; i++)
-			jobs.start(
-				"single",
-				`j${i}`,
-				async () => [child("completed")],
-				() => "done",
-			);
+		startQuickJobs(jobs, MAX_FINISHED_JOBS + 1);
 		await vi.waitFor(() => expect(jobs.list().filter((j) => j.status === "completed")).toHaveLength(MAX_FINISHED_JOBS));
 		long.end("completed");
 		const waited = await jobs.wait(job.id, 5_000);
@@ -178,21 +177,10 @@ describe("job registry", () => {
 			() => "promised result",
 		);
 		expect((await jobs.wait(job.id, 5_000))?.status).toBe("completed");
-		for (let i = 0; i < MAX_FINISHED_JOBS + 3; i++)
-			jobs.start(
-				"single",
-				`j${i}`,
-				async () => [child("completed")],
-				() => "done",
-			);
+		startQuickJobs(jobs, MAX_FINISHED_JOBS + 3);
 		await vi.waitFor(() => expect(jobs.list().every((j) => j.status === "completed")).toBe(true));
 		expect(jobs.readResult(job.id)?.resultText).toBe("promised result");
-		jobs.start(
-			"single",
-			"one more",
-			async () => [child("completed")],
-			() => "done",
-		);
+		startQuickJobs(jobs, 1);
 		await vi.waitFor(() => expect(jobs.get(job.id)).toBeUndefined());
 	});
 });

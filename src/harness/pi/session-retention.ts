@@ -13,6 +13,11 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-write.ts";
 import { readUserFile } from "../../core/user-file.ts";
 
+/** Pi children's private session directory (`--session-dir`). */
+export const childSessionsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "sessions");
+/** Where each live parent holds the child sessions it may resume. */
+export const holdsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "holds");
+
 /** Files written within this long are kept whatever their size (ms: 24 hours). */
 export const RECENT_MS = 24 * 60 * 60 * 1000;
 
@@ -135,4 +140,18 @@ function safeReaddir(dir: string): string[] {
 	} catch {
 		return [];
 	}
+}
+
+/**
+ * The retention with the settings' `child_sessions` (days, bytes) over `<agent dir>`'s child sessions, `held`
+ * kept besides the live holds; nothing when `kept` is undefined (a malformed settings file).
+ */
+export function applyRetention(
+	agentDir: string,
+	kept: { max_age_days: number; max_total_bytes: number } | undefined,
+	held: Iterable<string>,
+): string[] {
+	if (!kept) return [];
+	const policy = { maxAgeMs: kept.max_age_days * 24 * 60 * 60 * 1000, maxTotalBytes: kept.max_total_bytes };
+	return pruneChildSessions(childSessionsDir(agentDir), holdsDir(agentDir), policy, { alsoHeld: held });
 }

@@ -42,6 +42,15 @@ type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
+type Records = typeof import("./sessions/launch-records.ts");
+type SessionHold = InstanceType<typeof import("./harness/pi/session-retention.ts").SessionHold>;
+
+/** Launch records whose every change rewrites this load's hold on the child sessions it may resume. */
+function heldLaunchRecords(records: Records, hold: SessionHold) {
+	const sessions: InstanceType<Records["LaunchRecords"]> = new records.LaunchRecords(() => hold.write(sessions.ids()));
+	return { hold, sessions };
+}
+
 /** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
 async function loadAdapters(agentDir: string) {
 	const claude = await import("./harness/claude/adapter.ts");
@@ -87,10 +96,11 @@ async function loadRuntime(
 	const records = await import("./sessions/launch-records.ts");
 	const trust = await import("./launch/trust.ts");
 	const tools = await import("./tools/tools.ts");
+	const retention = await import("./harness/pi/session-retention.ts");
 	const adapters = await loadAdapters(agentDir);
 	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
 	const globalLimit = (await import("p-limit")).default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
-	const sessions = new records.LaunchRecords();
+	const { hold, sessions } = heldLaunchRecords(records, new retention.SessionHold(retention.holdsDir(agentDir)));
 	const inputs = new live.LiveInputs();
 	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
 	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
@@ -119,11 +129,7 @@ async function loadRuntime(
 		interactive,
 		deliverJob: (job, text, details, display) => {
 			jobUsage.add(tools.totalUsage(details.children));
-			pi.sendMessage(
-				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display, details },
-				// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
-				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
-			);
+			sendJobMessage(pi, jobs.JOB_MESSAGE_TYPE, job, { content: text, display, details });
 			widget.refresh();
 		},
 	});
@@ -136,16 +142,41 @@ async function loadRuntime(
 		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
 		commands: commandHandlers(tools, config, agentDir, { fleet, jobs: registry, inputs, adapters, interactive }),
 		newAgentProblems: agentProblemReporter(tools, agentDir),
-		/** Rereads settings and the roster; returns the problems a user should see. */
+		/** This session has ended: its hold on child sessions goes. */
+		release: () => hold.release(),
+		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
 			sessions.rebuild(branch);
 			for (const other of visited) sessions.addFrom(other);
+			retention.applyRetention(agentDir, config.runtime.settings?.child_sessions, sessions.ids());
 			const limits = config.toolState().limits;
 			if (limits) globalLimit.concurrency = limits.globalConcurrency;
 			return config.problems;
 		},
 	};
+}
+
+/** A finished job's report as a follow-up message; a cancelled or stopped one (ended on request or with its session) starts no turn. */
+function sendJobMessage(
+	pi: ExtensionAPI,
+	customType: string,
+	job: { status: string },
+	message: { content: string; display: boolean; details: unknown },
+): void {
+	const triggerTurn = job.status !== "cancelled" && job.status !== "stopped";
+	pi.sendMessage({ customType, ...message }, { triggerTurn, deliverAs: "followUp" });
+}
+
+/** The session ends: the widget, running jobs (each reporting its cancellation), tmux, and this load's hold. */
+async function shutDown(
+	loaded: Runtime,
+	reason: Parameters<typeof import("./runs/job-messages.ts").shutdownReason>[0],
+) {
+	loaded.widget.close();
+	const { shutdownReason } = await import("./runs/job-messages.ts");
+	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
+	loaded.release();
 }
 
 type CommandHandler = (args: string, ctx: ExtensionCommandContext) => Promise<void> | void;
@@ -229,10 +260,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// cancellation is reported to the session that started it (it is still bound while this runs); the
 	// tmux server of interactive children goes too.
 	pi.on("session_shutdown", async (event) => {
-		if (!loaded) return;
-		loaded.widget.close();
-		const { shutdownReason } = await import("./runs/job-messages.ts");
-		await Promise.all([loaded.jobs.close(shutdownReason(event.reason)), loaded.interactive.close()]);
+		if (loaded) await shutDown(loaded, event.reason);
 	});
 	pi.on("session_start", async (event, ctx) => {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").

@@ -12,7 +12,6 @@
  * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
  * - a session that is running now is never resumed.
  */
-import { readFileSync } from "node:fs";
 import type { AgentFormat } from "../config/agent-definition.ts";
 import { type AgentDefinition, parseAgentFileAs } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
@@ -21,6 +20,7 @@ import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
 import type { InteractiveOptions, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
+import { readUserFile } from "../core/user-file.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
@@ -240,17 +240,13 @@ function checkChildRoster(record: LaunchRecord, problems: Problems): void {
  */
 function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition | undefined {
 	const file = record.provenance.agentFile as string;
-	let content: string;
-	try {
-		content = readFileSync(file, "utf8");
-	} catch (error) {
-		problems.add(
-			`the session's agent definition ${file} cannot be read (${(error as NodeJS.ErrnoException).code}); start a new session`,
-		);
+	const read = readUserFile(file);
+	if ("problem" in read) {
+		problems.add(`the session's agent definition ${file} cannot be read (it ${read.problem}); start a new session`);
 		return undefined;
 	}
 	const format = (record.provenance.agentFormat ?? "pi") as AgentFormat;
-	return parseAgentFileAs(format, content, file, record.provenance.agentSource ?? "user", problems.at(file));
+	return parseAgentFileAs(format, read.text, file, record.provenance.agentSource ?? "user", problems.at(file));
 }
 
 /**

@@ -222,7 +222,12 @@ export class HeadlessInputChannel implements ChildInputChannel {
 			const sent = this.#result.inputs?.find((input) => input.id === id);
 			if (!sent) return;
 			sent.status = "delivered";
-			if (sent.mode === "follow_up") sent.answerBefore = this.#result.finalAnswer;
+			if (sent.mode === "follow_up") {
+				// The follow-up starts a turn of its own: its answer is only what that turn says.
+				sent.answerBefore = this.#result.finalAnswer;
+				this.#result.finalAnswer = "";
+				delete this.#result.finalAnswerWarning;
+			}
 			this.#onChange();
 			return;
 		}

@@ -2,6 +2,7 @@
  * Folds RunEvents into a RunResult as they arrive (docs/architecture.md). Pure: no I/O.
  */
 
+import { REPORTED_LIMITS } from "../core/bounds.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
 import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
@@ -73,10 +74,10 @@ export class RunState {
 		result.lastEventAt = Date.now();
 		switch (event.type) {
 			case "session":
-				result.nativeSessionId = event.nativeSessionId;
+				this.setSessionId(event.nativeSessionId);
 				return true;
 			case "assistant_text":
-				if (event.model) result.model = event.model;
+				if (event.model) result.model = reported(event.model, "model");
 				if (!event.final) {
 					this.addPartial(event.text);
 					// The first delta of a message changes what a renderer shows; the rest do not.
@@ -98,29 +99,31 @@ export class RunState {
 			case "tool_start":
 				result.activity = "tool";
 				this.pushTool({
-					toolCallId: event.toolCallId,
-					toolName: event.toolName,
+					toolCallId: reported(event.toolCallId, "toolCallId"),
+					toolName: reported(event.toolName, "toolName"),
 					args: boundArgs(event.args),
 					pending: true,
 				});
-				this.pushTranscript({ kind: "tool", toolCallId: event.toolCallId });
+				this.pushTranscript({ kind: "tool", toolCallId: reported(event.toolCallId, "toolCallId") });
 				return true;
 			case "tool_end":
 				this.endTool(event);
 				return true;
 			case "usage":
-				if (event.model) result.model = event.model;
+				if (event.model) result.model = reported(event.model, "model");
 				addUsage(result.usage, event.usage);
 				return true;
 			case "error":
-				this.lastError = event.message;
+				this.lastError = reported(event.message, "error");
 				return true;
 			case "diagnostic":
 				this.addDiagnostic(event.message);
 				return false;
 			case "permission_denied": {
-				const { toolName, input } = event.denial;
-				result.permissionDenials = [...(result.permissionDenials ?? []), event.denial].slice(-MAX_PERMISSION_DENIALS);
+				const toolName = reported(event.denial.toolName, "toolName");
+				const input = boundArgs(event.denial.input);
+				const denial = { ...event.denial, toolName, input };
+				result.permissionDenials = [...(result.permissionDenials ?? []), denial].slice(-MAX_PERMISSION_DENIALS);
 				this.addDiagnostic(`permission denied: ${toolName}${input === undefined ? "" : ` ${JSON.stringify(input)}`}`);
 				return true;
 			}
@@ -128,9 +131,27 @@ export class RunState {
 				// A failure already reported stands: a later "completed" (codex finishing the turn of a thread it
 				// started instead of the one to resume) must not turn it into a success.
 				if (this.terminal && this.terminal.status !== "completed") return false;
-				this.terminal = { status: event.status, error: event.error };
+				this.terminal = {
+					status: event.status,
+					error: event.error === undefined ? undefined : reported(event.error, "error"),
+				};
 				return true;
 		}
+	}
+
+	/**
+	 * The child's native session id, unless it is longer than REPORTED_LIMITS allows: a cut id would name
+	 * another session, so such an id is dropped with a diagnostic and the run cannot be resumed.
+	 */
+	private setSessionId(id: string): void {
+		const limit = REPORTED_LIMITS.nativeSessionId;
+		if (id.length <= limit) {
+			this.result.nativeSessionId = id;
+			return;
+		}
+		this.addDiagnostic(
+			`the child reported a native session id of ${id.length} characters, more than the limit of ${limit}; it is ignored (this run cannot be resumed)`,
+		);
 	}
 
 	/**
@@ -144,7 +165,8 @@ export class RunState {
 	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */
 	private endTool(event: ToolEndEvent): void {
 		const result = this.result;
-		const tool = findPendingTool(result.tools, event.toolCallId);
+		const toolCallId = reported(event.toolCallId, "toolCallId");
+		const tool = findPendingTool(result.tools, toolCallId);
 		const output = truncate(event.output, MAX_TOOL_OUTPUT_CHARS);
 		if (tool) {
 			tool.output = output;
@@ -152,8 +174,8 @@ export class RunState {
 			tool.pending = false;
 		} else {
 			this.pushTool({
-				toolCallId: event.toolCallId,
-				toolName: event.toolName,
+				toolCallId,
+				toolName: reported(event.toolName, "toolName"),
 				args: undefined,
 				output,
 				isError: event.isError,
@@ -217,6 +239,11 @@ export class RunState {
 		if (transcript.length >= MAX_TRANSCRIPT_ITEMS) transcript.shift();
 		transcript.push(item);
 	}
+}
+
+/** A string a child reported, cut to its REPORTED_LIMITS bound (core/bounds.ts) and detached. */
+function reported(text: string, field: Exclude<keyof typeof REPORTED_LIMITS, "nativeSessionId">): string {
+	return truncate(text, REPORTED_LIMITS[field]);
 }
 
 /**

@@ -19,11 +19,22 @@ const RESTRICTION: Record<RecordKind, number> = { plain: 0, selected: 1, roster:
 export class LaunchRecords {
 	readonly #known = new Map<string, LaunchRecord>();
 	readonly #active = new Map<string, number>();
+	readonly #onChange: () => void;
+
+	/** @param onChange called after each change of `ids()` (the retention's hold is rewritten there). */
+	constructor(onChange: () => void = () => {}) {
+		this.#onChange = onChange;
+	}
 
 	/** Forgets everything and reads the records on `branch` (session start and reload). */
 	rebuild(branch: readonly BranchEntry[]): void {
 		this.#known.clear();
 		this.addFrom(branch);
+	}
+
+	/** Every native session id this load has a record of or runs now: what it may still resume. */
+	ids(): string[] {
+		return [...new Set([...this.#known.keys(), ...this.#active.keys()])];
 	}
 
 	/**
@@ -40,11 +51,13 @@ export class LaunchRecords {
 			if (known && RESTRICTION[parsed.data.kind] < RESTRICTION[known.kind]) continue;
 			this.#known.set(parsed.data.nativeSessionId, parsed.data);
 		}
+		this.#onChange();
 	}
 
 	/** Adds (or replaces) the record of `record.nativeSessionId`. */
 	add(record: LaunchRecord): void {
 		this.#known.set(record.nativeSessionId, record);
+		this.#onChange();
 	}
 
 	/** The record of a native session, if this load knows one. */
@@ -55,6 +68,7 @@ export class LaunchRecords {
 	/** Marks a native session as running (counted: one session may be claimed more than once). */
 	claim(nativeSessionId: string): void {
 		this.#active.set(nativeSessionId, (this.#active.get(nativeSessionId) ?? 0) + 1);
+		this.#onChange();
 	}
 
 	/**
@@ -73,6 +87,7 @@ export class LaunchRecords {
 		const count = (this.#active.get(nativeSessionId) ?? 0) - 1;
 		if (count > 0) this.#active.set(nativeSessionId, count);
 		else this.#active.delete(nativeSessionId);
+		this.#onChange();
 	}
 
 	/** Whether the native session runs now (claimed and not yet released). */

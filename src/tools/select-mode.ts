@@ -3,6 +3,7 @@
  * (`agent`, `roster_entry` or `agent_type`). Shape checks only; the launch layer resolves names and paths.
  */
 
+import { overLimit } from "../core/bounds.ts";
 import type { CallMode } from "../core/child-run.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "../launch/child-call.ts";
@@ -96,6 +97,8 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 }
 
 function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
+	// First: the checks below quote values, and nothing over its bound may reach a message.
+	if (addBoundProblems(item, problems)) return undefined;
 	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
 	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
 	const kinds = CHILD_KEYS.filter(
@@ -160,4 +163,35 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
 		outputSchema: item.output_schema,
 	};
+}
+
+const BOUNDED_FIELDS = ["agent", "roster_entry", "task_name", "model", "effort", "resume_session_id", "cwd"] as const;
+const RESOURCE_LISTS = ["skills", "plugins", "extensions", "packages", "mcp_servers"] as const;
+
+/**
+ * Adds a problem for each string of `item` over its limit in ARGUMENT_LIMITS (core/bounds.ts), named
+ * by its field (`allowed_tools[3]`, `resources.skills[0]`). @returns true when it added any.
+ */
+function addBoundProblems(item: ChildArgs, problems: Problems): boolean {
+	const found: Array<string | undefined> = [];
+	for (const field of BOUNDED_FIELDS) {
+		const value = item[field];
+		if (typeof value === "string") found.push(overLimit(field, value));
+	}
+	for (const field of ["task", "prompt"] as const) {
+		const value = item[field];
+		if (typeof value === "string") found.push(overLimit("task", value, field));
+	}
+	if (typeof item.roster_file === "string") found.push(overLimit("roster_file", item.roster_file));
+	for (const field of ["allowed_tools", "disallowed_tools"] as const) {
+		for (const [i, tool] of (item[field] ?? []).entries()) found.push(overLimit("tool", tool, `${field}[${i}]`));
+	}
+	for (const list of RESOURCE_LISTS) {
+		for (const [i, path] of (item.resources?.[list] ?? []).entries()) {
+			found.push(overLimit("resource", path, `resources.${list}[${i}]`));
+		}
+	}
+	const problemsFound = found.filter((problem): problem is string => problem !== undefined);
+	for (const problem of problemsFound) problems.add(problem);
+	return problemsFound.length > 0;
 }

@@ -11,6 +11,7 @@ import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { printable } from "../core/printable.ts";
 import { Problems } from "../core/problems.ts";
 import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
@@ -162,7 +163,8 @@ async function executeSubagent(
 	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
 	const problems = new Problems();
 	// Before anything is resolved (no trust prompt) for a job that could not start or deliver its result.
-	if (params.background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	const host = { mode: ctx.mode, depth: state.depth.depth };
+	if (params.background && !checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
 		return refusal(new LaunchError(problems.list).message);
 	}
 	const plan = await planCall(deps, state, limits, params, ctx, problems);
@@ -217,7 +219,8 @@ function startBackgroundJob(call: AcceptedCall, ctx: ExtensionContext): AgentToo
 	const { deps, plan, limits } = call;
 	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
 	const problems = new Problems();
-	if (!checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	const host = { mode: ctx.mode, depth: call.state.depth.depth };
+	if (!checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
 		for (const id of call.resumed) deps.sessions.release(id);
 		return refusal(new LaunchError(problems.list).message);
 	}

@@ -1,4 +1,5 @@
-import { mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -103,5 +104,26 @@ describe("resume policy", () => {
 		);
 		const { problems } = resolve({ resumeSessionId: "ros-1" }, withRecord(saved));
 		expect(problems).toEqual(['resume_session_id "ros-1": the roster could not be loaded: no roster']);
+	});
+
+	it("refuses a resume whose agent file became a FIFO or a symlink to a device, without reading it", () => {
+		const fifo = join(cwd, "scout-fifo.md");
+		execFileSync("mkfifo", [fifo]);
+		const linked = join(cwd, "scout-stdin.md");
+		symlinkSync("/dev/null", linked);
+		for (const [file, id, kind] of [
+			[fifo, "agent-fifo", "a FIFO"],
+			[linked, "agent-device", "a character device"],
+		]) {
+			const saved = recordFor(
+				launchSpec({ harness: "pi", cwd, provenance: { agentName: "scout", agentFile: file, agentSource: "project" } }),
+				id,
+			);
+			const { spec, problems } = resolve({ resumeSessionId: id }, withRecord(saved));
+			expect(spec).toBeUndefined();
+			expect(problems).toEqual([
+				`resume_session_id "${id}": the session's agent definition ${file} cannot be read (it is not a regular file (${kind})); start a new session`,
+			]);
+		}
 	});
 });

@@ -48,6 +48,9 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 	const invocation = options.invocation();
 	// RPC mode: the same events as json mode, plus commands on stdin (steer, follow_up, abort).
 	const args = [...invocation.args, "--mode", "rpc"];
+	// --offline (= PI_OFFLINE=1, Pi docs/cli.md): a child never installs or updates a package its settings list
+	// (Pi's package manager skips missing sources offline: Pi docs/packages.md) and fetches no model catalog.
+	args.push("--offline");
 	// Sessions are persisted (resumable by id) but in our own directory.
 	args.push("--session-dir", options.sessionDir);
 	// --session <file>: the exact file, not the id: pi matches ids by prefix and, for a session of another

@@ -3,7 +3,7 @@
  * extension; its model starts an interactive child that stays open; the command hands the terminal to the
  * child's tmux session, where a follow-up is typed, and detaching gives the terminal back to Pi's TUI.
  */
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -14,6 +14,7 @@ import { EXTENSION_PATH } from "../support/extension-session.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { waitUntil } from "../support/processes.ts";
+import { removeTree } from "../support/teardown.ts";
 
 let server: FakeModelServer;
 let home: PiHome;
@@ -33,9 +34,10 @@ afterAll(async () => {
 	for (const dir of readdirSync(tmp).filter((name) => name.startsWith("pi-subagents-tmux-"))) {
 		await execa("tmux", ["-S", join(tmp, dir, "sock"), "kill-server"], { reject: false });
 	}
+	// The killed Pi's lifeline ends its children; its compile cache may still be written meanwhile.
+	await home.cleanup();
 	await server.close();
-	home.cleanup();
-	rmSync(tmp, { recursive: true, force: true });
+	await removeTree(tmp);
 });
 
 /** Output written since `from` (an index into the whole output). */

@@ -80,7 +80,7 @@ describe("background jobs", () => {
 		expect(job.status).toBe("cancelled");
 		const pid = job.children[0]?.result?.pid as number;
 		expect(pid).toBeGreaterThan(0);
-		await waitUntil(() => !isAlive(pid) && groupMembers(pid).length === 0, "the child to die", 5_000);
+		await waitUntil(() => !isAlive(pid) && groupMembers(pid).length === 0, "the child to die");
 		await waitUntil(() => deliveries().some((text) => text.includes(`Background job ${jobId}`)), "the report", 10_000);
 		expect(deliveries().find((text) => text.includes(`Background job ${jobId}`))).toContain("cancelled");
 		await env.session.waitForIdle();
@@ -149,7 +149,7 @@ describe("background jobs", () => {
 			// The leader was reaped before shutdown resolved; the rest of its group was SIGKILLed then, and a
 			// killed process disappears asynchronously: wait for the final state instead of racing it.
 			expect(isAlive(pid)).toBe(false);
-			await waitUntil(() => groupMembers(pid).length === 0, "the child's group to be empty", 5_000);
+			await waitUntil(() => groupMembers(pid).length === 0, "the child's group to be empty");
 			// The model that started the job is told it was cancelled, in the session that started it.
 			expect(deliveries(session).find((text) => text.includes(`Background job ${jobId}`))).toContain(
 				"cancelled (the session ended; its children were stopped)",

@@ -6,13 +6,14 @@
  * settings say `silent` never shows it.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeModelServer, type RecordedRequest, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { isRunning, processTree, waitUntil } from "../support/processes.ts";
+import { waitUntil } from "../support/processes.ts";
+import { removeTree } from "../support/teardown.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -30,16 +31,6 @@ const pane = (name: string) => `=${name}:`;
 const screen = (name = "pi") => tmux("capture-pane", "-p", "-t", pane(name));
 /** The screen with its scrollback. */
 const scrollback = (name: string) => tmux("capture-pane", "-p", "-S", "-", "-t", pane(name));
-
-/** The pid of a pane's process (pi: the pane's script execs it), or `undefined` when the pane is gone. */
-function panePid(target: string): number | undefined {
-	try {
-		const pid = Number(tmux("display-message", "-p", "-t", pane(target), "#{pane_pid}").trim());
-		return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-	} catch {
-		return undefined;
-	}
-}
 
 /** Starts an interactive pi with `piHome` in tmux session `name`. */
 function startPi(name: string, piHome: PiHome): void {
@@ -69,24 +60,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	// Pi writes its compile cache into the home while it exits: the homes may go only once the panes' pi and
-	// every process under them are gone, not merely signalled.
-	const panes = socket ? ["pi", "silent"].map(panePid) : [];
-	const tree = panes.flatMap((pane) => (pane === undefined ? [] : processTree(pane)));
 	try {
 		tmux("kill-server");
 	} catch {
 		// Already gone.
 	}
-	await waitUntil(
-		() => tree.every((target) => !isRunning(target)),
-		"the tmux-run pi and its descendants to exit",
-		15_000,
-	);
+	// Pi writes its compile cache into the home while it exits: each home goes only once no process uses it.
+	await home?.cleanup();
+	await silentHome?.cleanup();
 	await server?.close();
-	rmSync(dir, { recursive: true, force: true });
-	home?.cleanup();
-	silentHome?.cleanup();
+	await removeTree(dir);
 });
 
 /** Types `text` into the pi of tmux session `target` and submits it. */

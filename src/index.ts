@@ -30,8 +30,11 @@ type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
-/** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
-async function loadAdapters(agentDir: string) {
+/**
+ * The three harness adapters, their modules imported one at a time (see `loadRuntime`). Exported for the
+ * benchmarks, which build their baselines' commands with the very adapters a call uses (bench/launch.ts).
+ */
+export async function loadAdapters(agentDir: string) {
 	const claude = await import("./harness/claude/adapter.ts");
 	const claudeCommand = await import("./harness/claude/command.ts");
 	const codex = await import("./harness/codex/adapter.ts");

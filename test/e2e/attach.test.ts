@@ -89,7 +89,7 @@ describe("/subagent-attach", () => {
 		terminal.write("/subagent-attach");
 		// Enter only once Pi's editor shows the typed command (keys typed before it reads them are not lost, but
 		// an Enter taken before the text would submit an empty line).
-		await waitUntil(() => since(beforeAttach).includes("/subagent-attach"), "Pi's editor to show the command", 10_000);
+		await waitUntil(() => since(beforeAttach).includes("/subagent-attach"), "Pi's editor to show the command");
 		terminal.write("\r");
 		// tmux's status line names the child's session (cut to 10 columns): the terminal shows the child's pane.
 		await waitUntil(() => /\[pi-[0-9a-f]{6}/.test(since(beforeAttach)), "the child's tmux session", 20_000);
@@ -100,7 +100,6 @@ describe("/subagent-attach", () => {
 		await waitUntil(
 			() => since(beforeTyping).includes("follow-up from the user"),
 			"the child's editor to show the text",
-			10_000,
 		);
 		terminal.write("\r");
 		await server.waitFor((requests) => requests.some((r) => r.lastUserText === "follow-up from the user"), 20_000);
@@ -108,8 +107,8 @@ describe("/subagent-attach", () => {
 
 		const beforeDetach = output.length;
 		terminal.write("\x02d");
-		await waitUntil(() => since(beforeDetach).includes("[detached"), "tmux to detach", 10_000);
+		await waitUntil(() => since(beforeDetach).includes("[detached"), "tmux to detach");
 		// Pi's TUI redraws in full: the parent's conversation is on the screen again.
-		await waitUntil(() => since(beforeDetach).includes("parent done"), "Pi's TUI to come back", 10_000);
+		await waitUntil(() => since(beforeDetach).includes("parent done"), "Pi's TUI to come back");
 	}, 120_000);
 });

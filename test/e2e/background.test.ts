@@ -52,11 +52,7 @@ describe("background jobs", () => {
 		expect(listed.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("running");
 		release();
 
-		await waitUntil(
-			() => deliveries().some((text) => text.includes("background answer")),
-			"the follow-up message",
-			15_000,
-		);
+		await waitUntil(() => deliveries().some((text) => text.includes("background answer")), "the follow-up message");
 		const message = deliveries().find((text) => text.includes("background answer")) as string;
 		expect(message).toContain(`Background job ${jobId} (echo) completed. Usage: 1 turn ↑`);
 		expect(message).toMatch(/Usage: 1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} ctx:[\d.]+k?\./);
@@ -81,7 +77,7 @@ describe("background jobs", () => {
 		const pid = job.children[0]?.result?.pid as number;
 		expect(pid).toBeGreaterThan(0);
 		await waitUntil(() => !isAlive(pid) && groupMembers(pid).length === 0, "the child to die");
-		await waitUntil(() => deliveries().some((text) => text.includes(`Background job ${jobId}`)), "the report", 10_000);
+		await waitUntil(() => deliveries().some((text) => text.includes(`Background job ${jobId}`)), "the report");
 		expect(deliveries().find((text) => text.includes(`Background job ${jobId}`))).toContain("cancelled");
 		await env.session.waitForIdle();
 		const again = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "cancel", job_id: jobId });

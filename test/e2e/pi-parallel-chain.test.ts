@@ -146,11 +146,7 @@ describe("parallel calls", () => {
 		expect(phases.filter((p) => p === "skipped")).toHaveLength(2);
 		const pids = result.details.children.flatMap((child) => (child.result?.pid ? [child.result.pid] : []));
 		expect(pids).toHaveLength(4);
-		await waitUntil(
-			() => pids.every((pid) => !isAlive(pid) && groupMembers(pid).length === 0),
-			"children to die",
-			5_000,
-		);
+		await waitUntil(() => pids.every((pid) => !isAlive(pid) && groupMembers(pid).length === 0), "children to die");
 		expect(env.server.requests.length - before).toBe(4);
 		const text = textOf(result);
 		expect(text).toContain("0/6 tasks completed");

@@ -144,12 +144,16 @@ function realpathOr(path: string): string {
 }
 
 /**
- * Waits until `check()` is true, polling every 50 ms; rejects with `what` after `timeoutMs`. The default is
+ * Waits until `check()` (which may be async) is true, polling every 50 ms; rejects with `what` after `timeoutMs`. The default is
  * generous on purpose: it only turns a hang into a named failure, and a loaded machine is slow, not broken.
  */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
+export async function waitUntil(
+	check: () => boolean | Promise<boolean>,
+	what: string,
+	timeoutMs = WAIT_LIMIT_MS,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
+	while (!(await check())) {
 		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}

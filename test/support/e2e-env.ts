@@ -58,7 +58,7 @@ export async function startE2eEnv(
 		mode: options.mode,
 		keepUpdates: options.keepUpdates,
 	});
-	return {
+	const env: E2eEnv = {
 		server,
 		home,
 		workDir,
@@ -66,9 +66,10 @@ export async function startE2eEnv(
 		native,
 		async close() {
 			try {
-				// As Pi does when it exits: running jobs are cancelled and awaited, the tmux server goes.
-				await session.shutdown();
-				session.dispose();
+				// As Pi does when it exits: running jobs are cancelled and awaited, the tmux server goes. The
+				// session now in use: a test may have replaced the first one.
+				await env.session.shutdown();
+				env.session.dispose();
 				await releaseDirectories([home.dir, ...(native?.dirs ?? [])]);
 			} finally {
 				await server.close();
@@ -79,6 +80,7 @@ export async function startE2eEnv(
 			}
 		},
 	};
+	return env;
 }
 
 /** The text content of a tool result, joined. */

@@ -64,7 +64,9 @@ export async function buildLaunch(
 		consents: new ConsentRecord(),
 	};
 	const ui = { confirm: async () => false };
-	const context = { cwd, isProjectTrusted: () => where.projectTrusted, hasUI: false, ui };
+	// The benchmarks' sessions are in memory (test/support/extension-session.ts): no session file to fork from.
+	const sessionManager = { getSessionFile: () => undefined };
+	const context = { cwd, isProjectTrusted: () => where.projectTrusted, hasUI: false, ui, sessionManager };
 	const problems = new Problems();
 	const plan = await planCall(deps, state, state.limits, args, context, problems);
 	if (!plan) throw new Error(`the call would be refused:\n  ${problems.list.join("\n  ")}`);

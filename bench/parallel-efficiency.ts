@@ -28,7 +28,7 @@ import { fixed } from "./table.ts";
 import type { WorkComparison } from "./work.ts";
 
 const AGENT = "echo";
-/** Children of one call running at once: the package's default (setting `limits.concurrency`). */
+/** Children of one call running at once: the package's default (setting `limits.concurrency`, docs/settings.md §Settings file). */
 const CONCURRENCY = DEFAULT_LIMITS.concurrency;
 
 export interface ParallelEfficiencyOptions {

@@ -45,6 +45,12 @@ export interface RunResult {
 	cwd: string;
 	/** Last non-empty assistant text. */
 	finalAnswer: string;
+	/**
+	 * The child's structured result, set only when the spec had an `outputSchema` and the result validated
+	 * against it (docs/structured-output.md); a result that did not validate after the repair turn fails
+	 * the run instead, its raw text kept in `finalAnswer`.
+	 */
+	structuredOutput?: unknown;
 	/** Set when the final answer had to fall back (e.g. to partial text of an unfinished message). */
 	finalAnswerWarning?: string;
 	/** Why the run did not complete; absent on success. */
@@ -71,11 +77,15 @@ export interface RunResult {
 	inputs?: SentInput[];
 	/**
 	 * Absolute path of the file with the full answer, when the text for the model or `details` shows only
-	 * part of it (README.md "Artifacts").
+	 * part of it (docs/tools.md §Artifacts).
 	 */
 	artifactPath?: string;
 	/** Why that file could not be written, when it could not. */
 	artifactError?: string;
+	/** Absolute path the final answer was also written to (an agent's `output` key). */
+	outputFile?: string;
+	/** Why the answer could not be written to the agent's `output` file. */
+	outputError?: string;
 	/** In `details` only: the whole answer's size in bytes when `finalAnswer` there is a preview. */
 	finalAnswerBytes?: number;
 	/** Wall time, ms. */
@@ -86,7 +96,7 @@ export interface RunResult {
 	activity?: ChildActivity;
 	/** The command that ran, for error messages: `file arg…` with the task text elided. */
 	command: string;
-	/** Set for a run in the harness's TUI (README.md "Interactive runs"). */
+	/** Set for a run in the harness's TUI (docs/interactive.md). */
 	interactive?: InteractiveInfo;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Planning one `subagent` call (README.md "The subagent tool"): the mode, the launch resolution with the
+ * Planning one `subagent` call (docs/tools.md §The subagent tool): the mode, the launch resolution with the
  * trust gate, and each harness's check of its spec, before anything starts. The tool runs it for every call;
  * the benchmarks build their baselines with it (bench/launch.ts), so both launch a child the same way.
  */
@@ -38,9 +38,13 @@ export interface PlanningDeps {
 	interactive?: InteractiveRuns;
 }
 
-/** What planning reads of the tool call's context: its cwd, Pi's trust of it, and a UI to confirm in. */
+/**
+ * What planning reads of the tool call's context: its cwd, Pi's trust of it, a UI to confirm in, and the
+ * parent's session file.
+ */
 export type PlanningContext = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "hasUI"> & {
 	ui: Pick<ExtensionContext["ui"], "confirm">;
+	sessionManager: Pick<ExtensionContext["sessionManager"], "getSessionFile">;
 };
 
 /**
@@ -75,6 +79,7 @@ export async function planCall(
 		maxDepth: state.depth.maxDepth,
 		limits: limits.run,
 		interactiveDefaults: limits.interactive,
+		parentSessionFile: ctx.sessionManager.getSessionFile(),
 	};
 	const specs = await resolveChildCalls(
 		call.calls,

@@ -7,6 +7,7 @@ import type { CallMode } from "../core/child-run.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "../launch/child-call.ts";
 import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
+import { checkOutputSchema } from "../runs/structured-output.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 
 export interface SelectedCall {
@@ -95,9 +96,12 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 }
 
 function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
-	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness).
+	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
+	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
 	const kinds = CHILD_KEYS.filter(
-		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
+		(key) =>
+			item[key] !== undefined &&
+			!(key === "agent_type" && (item.roster_entry !== undefined || item.agent !== undefined)),
 	);
 	const before = problems.size;
 	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.
@@ -134,6 +138,7 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 			if (item[field] !== undefined) problems.add(`${field} applies only with interactive: true`);
 		}
 	}
+	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
 	if (problems.size > before) return undefined;
 	return {
 		agent: item.agent,
@@ -153,5 +158,6 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 		interactive: item.interactive,
 		stayOpen: item.stay_open,
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
+		outputSchema: item.output_schema,
 	};
 }

@@ -1,6 +1,6 @@
 /**
  * The `subagent` tool's argument schema (TypeBox; Pi validates it as JSON Schema). `prompt` is folded into `task` by
- * `prepareSubagentArguments` (README.md "The subagent tool"). Field names follow docs/rules.md §Calling the tool.
+ * `prepareSubagentArguments` (docs/tools.md §The subagent tool). Field names follow docs/rules.md §Calling the tool.
  */
 import { type Static, Type } from "typebox";
 import { HARNESSES } from "../core/launch-spec.ts";
@@ -37,11 +37,21 @@ const resources = Type.Object(
 
 /** Fields every child has, in single mode (top level) and in `tasks` / `chain` items. */
 const childFields = {
-	agent: Type.Optional(Type.String({ description: "Name of a Markdown agent definition to run." })),
+	agent: Type.Optional(
+		Type.String({
+			description:
+				"Name (or alias) of an agent definition to run: this package's or pi-subagents' Markdown, a Claude Code agent (.claude/agents) or a codex custom agent (.codex/agents). Qualify by format to pick one file: pi:scout, claude:reviewer, codex:fixer. subagent_roster lists them.",
+		}),
+	),
 	roster_entry: Type.Optional(
 		Type.String({ description: "Name of a roster entry to run; its harness, model, effort, cwd and resources apply." }),
 	),
-	agent_type: Type.Optional(stringEnum(HARNESSES, "Ad-hoc run of a harness: pi, codex or claude_code.")),
+	agent_type: Type.Optional(
+		stringEnum(
+			HARNESSES,
+			"Ad-hoc run of a harness: pi, codex or claude_code. With agent: run that agent on this harness instead of its own.",
+		),
+	),
 	task: Type.Optional(
 		Type.String({
 			description: "The text handed to the child (alias: prompt). In a chain, {previous} is the prior step's answer.",
@@ -73,6 +83,13 @@ const childFields = {
 		Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
 			description:
 				"Interactive only: end the run after this many ms without a change on its screen; null: never. Default: settings interactive.inactivity_timeout_ms.",
+		}),
+	),
+	output_schema: Type.Optional(
+		Type.Unsafe<Record<string, unknown>>({
+			type: "object",
+			description:
+				"JSON Schema (at most 64 KiB) the child's result must match; the result is that JSON. Not with interactive.",
 		}),
 	),
 	resume_session_id: Type.Optional(
@@ -108,7 +125,7 @@ export const subagentSchema = Type.Object(
 		agentScope: Type.Optional(
 			stringEnum(
 				["user", "project", "both"] as const,
-				'Where agent definitions are looked up: "user" (default), "project" (nearest .pi/agents) or "both" (project overrides user).',
+				'Where agent definitions are looked up: "user" (default: user directories and the built-ins), "project" (nearest .pi/agents, .claude/agents, .codex/agents) or "both" (project overrides user).',
 			),
 		),
 	},

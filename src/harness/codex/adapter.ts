@@ -1,9 +1,3 @@
-/**
- * The codex harness adapter (docs/harness-support.md): the command builder (`command.ts`), the record parser
- * (`events.ts`) and the rollout reader (`rollout.ts`) behind the shared adapter contract.
- */
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
@@ -25,13 +19,10 @@ export interface CodexAdapterOptions {
 	codexHome: string;
 }
 
-/** `CODEX_HOME`, or codex's default `~/.codex`. */
-export function codexHomeDir(env: NodeJS.ProcessEnv): string {
-	return env.CODEX_HOME || join(homedir(), ".codex");
-}
+export { codexHomeDir } from "../../core/native-homes.ts";
 
 /**
- * Why a running codex child takes no input (README.md "Talking to running children"): `codex exec` reads
+ * Why a running codex child takes no input (docs/background-jobs.md §Talking to running children): `codex exec` reads
  * its whole prompt from stdin to EOF before it starts and reads nothing after.
  */
 export const CODEX_INPUT_REFUSAL =
@@ -43,7 +34,9 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 		harness: "codex",
 		commandEnv: CODEX_COMMAND_ENV,
 		inputRefusal: CODEX_INPUT_REFUSAL,
-		buildCommand: (spec) => buildCodexCommand(spec, options.command()),
+		buildCommand: (spec, runDir) => buildCodexCommand(spec, runDir, options.command()),
+		// --output-schema: the final agent message is the JSON document.
+		structuredResult: { inText: true, howToSubmit: "Answer with only the JSON document of your result." },
 		createParser: (spec) =>
 			new CodexEventParser(
 				spec.session.kind === "resume"

@@ -51,8 +51,11 @@ function heldLaunchRecords(records: Records, hold: SessionHold) {
 	return { hold, sessions };
 }
 
-/** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
-async function loadAdapters(agentDir: string) {
+/**
+ * The three harness adapters, their modules imported one at a time (see `loadRuntime`). Exported for the
+ * benchmarks, which build their baselines' commands with the very adapters a call uses (bench/launch.ts).
+ */
+export async function loadAdapters(agentDir: string) {
 	const claude = await import("./harness/claude/adapter.ts");
 	const claudeCommand = await import("./harness/claude/command.ts");
 	const codex = await import("./harness/codex/adapter.ts");

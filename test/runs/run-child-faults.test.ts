@@ -52,7 +52,7 @@ describe("run results of faulty children", () => {
 		expect(result.status).toBe("completed");
 		expect(result.finalAnswer).toBe("all done");
 		expect(result.signal).toBe("SIGTERM");
-		await waitUntil(() => !isAlive(result.pid as number), "the child to be gone", 2_000);
+		await waitUntil(() => !isAlive(result.pid as number), "the child to be gone");
 	});
 
 	it("kills a child that ignores SIGTERM on abort", async () => {
@@ -137,7 +137,7 @@ describe("run results of faulty children", () => {
 		expect(result.error).toMatch(
 			/^timed out after \d+ ms \(the limit is 500 ms, setting limits\.timeout_ms\); the child's process group was killed$/,
 		);
-		await waitUntil(() => groupMembers(result.pid as number).length === 0, "the group to be gone", 2_000);
+		await waitUntil(() => groupMembers(result.pid as number).length === 0, "the group to be gone");
 	});
 
 	it("fails naming the harness, command, cwd and override variable when the binary is missing", async () => {

@@ -7,15 +7,19 @@
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
+import type { Usage } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
 import { settingsFilePath } from "./config/paths.ts";
+import type { ChildRun } from "./core/child-run.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
+import type { JobDelivery } from "./tools/background.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	ATTACH_COMMAND,
+	graphToolInfo,
 	jobsToolInfo,
 	ROSTER_COMMAND,
 	rosterToolInfo,
@@ -55,6 +59,25 @@ async function loadAdapters(agentDir: string) {
 	};
 }
 
+/** How a finished job's report reaches the session: a follow-up message, its usage joining the next tool result. */
+function jobDelivery(
+	pi: ExtensionAPI,
+	jobUsage: PendingJobUsage,
+	totalUsage: (children: ChildRun[]) => Usage,
+	customType: string,
+	refresh: () => void,
+): JobDelivery["deliverJob"] {
+	return (job, text, details, display) => {
+		jobUsage.add(totalUsage(details.children));
+		pi.sendMessage(
+			{ customType, content: text, display, details },
+			// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
+			{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
+		);
+		refresh();
+	};
+}
+
 /** Builds everything the tools and the command work with; runs once per extension load, on first need. */
 async function loadRuntime(
 	pi: ExtensionAPI,
@@ -86,7 +109,7 @@ async function loadRuntime(
 		() => registry.list(),
 		() => config.runtime.settings?.silent === true,
 	);
-	const subagent = tools.createSubagentTool({
+	const deps: Parameters<typeof tools.createSubagentTool>[0] = {
 		adapters,
 		globalLimit: () => globalLimit,
 		state: () => config.toolState(),
@@ -103,23 +126,21 @@ async function loadRuntime(
 		jobs: registry,
 		inputs,
 		interactive,
-		deliverJob: (job, text, details, display) => {
-			jobUsage.add(tools.totalUsage(details.children));
-			pi.sendMessage(
-				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display, details },
-				// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
-				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
-			);
-			widget.refresh();
-		},
-	});
+		deliverJob: jobDelivery(pi, jobUsage, tools.totalUsage, jobs.JOB_MESSAGE_TYPE, () => widget.refresh()),
+	};
+	const subagent = tools.createSubagentTool(deps);
 	return {
 		config,
 		sessions,
 		jobs: registry,
 		interactive,
 		widget,
-		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
+		tools: {
+			subagent,
+			graph: tools.createGraphTool(deps),
+			roster: tools.createRosterTool(config, agentDir),
+			jobs: tools.createJobsTool(registry),
+		},
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
 		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
 			tools.handleSendCommand(inputs, args, ctx),
@@ -148,6 +169,14 @@ function deferredTool<P extends TSchema, D>(
 		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
 			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
 	};
+}
+
+/** The four tools, each loading the runtime on its first call. */
+function registerTools(pi: ExtensionAPI, runtime: () => Promise<Runtime>): void {
+	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
+	pi.registerTool(deferredTool(graphToolInfo, runtime, (r) => r.tools.graph));
+	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
+	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
 }
 
 export default function piNativeSubagents(pi: ExtensionAPI): void {
@@ -214,9 +243,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	});
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
 	if (atInheritedMaxDepth(process.env)) return;
-	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
-	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
-	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
+	registerTools(pi, runtime);
 	pi.registerCommand(ROSTER_COMMAND.name, {
 		description: ROSTER_COMMAND.description,
 		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),

@@ -26,10 +26,13 @@ export interface StopOutcome {
 	killed: boolean;
 }
 
+/** What a job runs: a `subagent` call's children, or an `agent_graph` run (its nodes' children). */
+export type JobMode = CallMode | "graph";
+
 export interface Job {
 	/** Short id, unique within this extension load. */
 	id: string;
-	mode: CallMode;
+	mode: JobMode;
 	/** e.g. `scout "find auth"` or `parallel (3 tasks)`. */
 	label: string;
 	/** ms since the Unix epoch. */
@@ -84,9 +87,10 @@ export class JobRegistry {
 	 * cancelled or stopped, by a call or by `close`), with the final children (none when `run` threw; the job
 	 * is then `failed` and `finish` gets the error); it delivers the report and returns the result text, kept
 	 * as `job.resultText`. An exception from `finish` goes to the logger, never to the caller.
+	 * @param succeeded whether a run that ended on its own completed (default: every child completed).
 	 */
 	start(
-		mode: CallMode,
+		mode: JobMode,
 		label: string,
 		run: (
 			signal: AbortSignal,
@@ -95,6 +99,7 @@ export class JobRegistry {
 			noMoreStarts: AbortSignal,
 		) => Promise<ChildRun[]>,
 		finish: (job: Job, children: ChildRun[], error?: string) => string | undefined,
+		succeeded: (children: ChildRun[]) => boolean = (children) => children.every((child) => child.phase === "completed"),
 	): Job {
 		const job: Job = {
 			id: randomUUID().slice(0, 8),
@@ -133,7 +138,7 @@ export class JobRegistry {
 				? "stopped"
 				: controller.signal.aborted
 					? "cancelled"
-					: !error && children.every((child) => child.phase === "completed")
+					: !error && succeeded(children)
 						? "completed"
 						: "failed";
 			live.close();

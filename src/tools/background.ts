@@ -4,20 +4,23 @@
  */
 import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { GraphDetails } from "../core/graph-details.ts";
 import type { Problems } from "../core/problems.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { OutputCaps } from "../runs/delivery.ts";
 import { jobMessage } from "../runs/job-messages.ts";
-import type { Job, JobLogger, JobRegistry } from "../runs/jobs.ts";
+import type { Job, JobLogger, JobMode, JobRegistry } from "../runs/jobs.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { buildResultText, sumUsage } from "./result-text.ts";
 
 /** `details` of a job's follow-up message and of the call that started it. */
 export interface JobDetails {
-	mode: CallMode;
+	mode: JobMode;
 	/** Bounded (`childDetails`); empty in the call's own result. */
 	children: ChildRun[];
 	jobId: string;
+	/** Graph jobs: the run's bounded details. */
+	graph?: GraphDetails;
 }
 
 /** How a job's report reaches the session that started it. */
@@ -76,7 +79,7 @@ export function startBackground(
 	delivery: JobDelivery,
 	call: BackgroundCall,
 	ui: ExtensionUIContext,
-): AgentToolResult<JobDetails> {
+): AgentToolResult<JobDetails & { mode: CallMode }> {
 	const notices = call.silent ? undefined : ui;
 	const job = delivery.jobs.start(call.mode, call.label, call.run, (finished, children, error) => {
 		const text = error

@@ -14,9 +14,8 @@ import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
 import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
-import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
-import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
+import type { ConsentRecord, TrustStore } from "../launch/trust.ts";
 import { checkHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { childDetails } from "../runs/child-details.ts";
@@ -26,6 +25,7 @@ import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
+import { launchContextFor } from "./call-context.ts";
 import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
@@ -96,24 +96,7 @@ async function planCall(
 	const limitsOfCall = { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps };
 	const call = selectMode(params, limitsOfCall, problems);
 	if (!call) return undefined;
-	const context: LaunchContext = {
-		cwd: ctx.cwd,
-		agentDir: deps.agentDir,
-		trust: trustPolicy({
-			parentCwd: ctx.cwd,
-			parentTrusted: ctx.isProjectTrusted(),
-			parentHadDecision: deps.startTrust.hadDecision(ctx.cwd),
-			approveFlag: deps.approveFlag,
-			store: deps.trustStore,
-		}),
-		consents: deps.consents,
-		sessionCwd: (harness, id) => deps.adapters[harness]?.sessionCwd?.(id),
-		confirm: ctx.hasUI ? (title, message) => ctx.ui.confirm(title, message) : undefined,
-		depth: state.depth.depth,
-		maxDepth: state.depth.maxDepth,
-		limits: limits.run,
-		interactiveDefaults: limits.interactive,
-	};
+	const context = launchContextFor(deps, state, limits, ctx);
 	const specs = await resolveChildCalls(
 		call.calls,
 		call.labels,

@@ -5,6 +5,7 @@
  * comes (README.md "Start-up cost").
  */
 import { Type } from "typebox";
+import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
 
@@ -22,6 +23,43 @@ export const subagentToolInfo = {
 	prepareArguments: prepareSubagentArguments,
 	renderCall: renderSubagentCall,
 	renderResult: renderSubagentResult,
+};
+
+/** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
+export const graphSchema = Type.Object(
+	{
+		graph: Type.Optional(
+			Type.Record(Type.String(), Type.Unknown(), {
+				description:
+					"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
+			}),
+		),
+		name: Type.Optional(Type.String({ description: "A saved graph (<agent dir>/graphs, .pi/graphs)." })),
+		inputs: Type.Optional(
+			Type.Record(Type.String(), Type.Unknown(), { description: "Checked against the graph's inputs schema." }),
+		),
+		background: Type.Optional(Type.Boolean({ description: "Run as a job (subagent_jobs)." })),
+		agentScope: Type.Optional(
+			Type.Unsafe<"user" | "project" | "both">({
+				type: "string",
+				enum: ["user", "project", "both"],
+				description: "As for subagent; also where saved graphs are looked up.",
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+export const graphToolInfo = {
+	name: "agent_graph",
+	label: "Agent graph",
+	description:
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
+		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs and one line per node. See docs/graphs.md.",
+	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
+	parameters: graphSchema,
+	renderCall: renderGraphCall,
+	renderResult: renderGraphResult,
 };
 
 export const rosterToolInfo = {

@@ -1,6 +1,7 @@
 /** The tools and the command a call runs, in one module the extension imports on first need (src/index.ts). */
 
 export { handleAttachCommand } from "./attach-command.ts";
+export { createGraphTool } from "./graph-tool.ts";
 export { createJobsTool } from "./jobs-tool.ts";
 export { totalUsage } from "./result-text.ts";
 export { createRosterTool, toggleRosterCommand } from "./roster-tool.ts";

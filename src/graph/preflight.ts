@@ -1,0 +1,70 @@
+/**
+ * Every agent node through the same launch resolution a `subagent` call uses (docs/graphs.md
+ * "Validation"): the child fields' shape checks (`toChildCall`), agent and roster lookup, trust of project
+ * agents, depth, paths, resources (`resolveChildCalls`) and the harness's own validation
+ * (`checkHarnessesAccept`). Before anything runs for all nodes at once, and again for each node at dispatch
+ * (an agent removed or a roster disabled meanwhile fails that node closed).
+ */
+import type { AgentScope } from "../config/agents.ts";
+import type { RosterState } from "../config/extension-state.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
+import { type ChildArgs, type ChildCall, toChildCall } from "../launch/child-args.ts";
+import type { LaunchContext } from "../launch/launch-context.ts";
+import { resolveChildCalls } from "../launch/resolve-calls.ts";
+import type { ResumeLookup } from "../launch/resolve-resume.ts";
+import { checkHarnessesAccept } from "../launch/validate-specs.ts";
+import { type AgentNode, nodeLabel } from "./definition.ts";
+
+/** What resolution needs from the calling session; read again at each use, so dispatch sees changes. */
+export interface NodeLaunchEnv {
+	context(): LaunchContext;
+	rosterState(): RosterState;
+	scope: AgentScope;
+	sessions: ResumeLookup;
+	adapters: Partial<Record<Harness, HarnessAdapter>>;
+}
+
+/** One node to resolve: its key, definition and the task text (the template, or the filled-in task). */
+export interface NodeToResolve {
+	key: string;
+	node: AgentNode;
+	task: string;
+}
+
+/** The child fields of an agent node, as `toChildCall` takes them. */
+function childArgs(node: AgentNode, task: string): ChildArgs {
+	const { kind: _kind, depends_on: _deps, output_schema: _schema, when: _when, ...child } = node;
+	return { ...child, task };
+}
+
+/**
+ * Resolves the nodes into launch specs, each with its node's `output_schema`. Problems are labelled
+ * `node "<key>": …`; a trust prompt, if one is needed, asks about every project agent of the nodes at once.
+ * @returns node key → spec, or `undefined` with every problem added to `problems`.
+ */
+export async function resolveNodes(
+	nodes: readonly NodeToResolve[],
+	env: NodeLaunchEnv,
+	problems: Problems,
+): Promise<Map<string, LaunchSpec> | undefined> {
+	const labels = nodes.map((item) => nodeLabel(item.key));
+	const calls = nodes.map((item, i) => toChildCall(childArgs(item.node, item.task), problems.at(labels[i])));
+	if (calls.some((call) => call === undefined)) return undefined;
+	const specs = await resolveChildCalls(
+		calls as ChildCall[],
+		labels,
+		env.scope,
+		env.context(),
+		env.rosterState(),
+		env.sessions,
+		problems,
+	);
+	if (!specs) return undefined;
+	const withSchemas = specs.map((spec, i) =>
+		nodes[i].node.output_schema ? { ...spec, outputSchema: nodes[i].node.output_schema } : spec,
+	);
+	if (!checkHarnessesAccept(withSchemas, labels, env.adapters, problems)) return undefined;
+	return new Map(withSchemas.map((spec, i) => [nodes[i].key, spec]));
+}

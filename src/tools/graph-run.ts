@@ -1,0 +1,123 @@
+/**
+ * Running an accepted `agent_graph` call (docs/graphs.md "Execution", "Results"), in the foreground or as a
+ * job: the engine with each node's child run through `runPlan` (the `subagent` scheduler's path: the
+ * session's one global limit, claimed sessions, launch records for resume), throttled live details, and
+ * the final result for the model.
+ */
+import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
+import type { EffectiveLimits } from "../config/effective-limits.ts";
+import type { LaunchState } from "../config/extension-state.ts";
+import type { ChildRun } from "../core/child-run.ts";
+import type { GraphDetails } from "../core/graph-details.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { Harness } from "../core/launch-spec.ts";
+import type { AgentNode } from "../graph/definition.ts";
+import { type GraphRunOutcome, runGraph } from "../graph/engine.ts";
+import type { SpecRunner } from "../graph/executors.ts";
+import { type NodeLaunchEnv, resolveNodes } from "../graph/preflight.ts";
+import type { PreparedGraph } from "../graph/prepare.ts";
+import { graphDetails, graphOutputs, graphResultText } from "../graph/result.ts";
+import { filterEnvironment } from "../runs/child-env.ts";
+import { runPlan } from "../runs/run-plan.ts";
+import { totalUsage } from "./result-text.ts";
+import type { SubagentToolDeps } from "./subagent-tool.ts";
+
+export type GraphResult = AgentToolResult<GraphDetails | undefined>;
+
+/** A prepared graph and what its run needs. */
+export interface AcceptedGraph {
+	prepared: PreparedGraph;
+	env: NodeLaunchEnv;
+	deps: SubagentToolDeps;
+	state: LaunchState;
+	limits: EffectiveLimits;
+}
+
+/**
+ * Runs an accepted graph to its end, reporting live `details` at most every `updateIntervalMs` ms
+ * (the last one never lost).
+ */
+export async function runAccepted(
+	accepted: AcceptedGraph,
+	signal: AbortSignal | undefined,
+	onDetails: (details: GraphDetails, children: ChildRun[]) => void,
+): Promise<GraphRunOutcome> {
+	const { prepared, deps, env } = accepted;
+	let pending: ReturnType<typeof setTimeout> | undefined;
+	let last = 0;
+	let latest: (() => void) | undefined;
+	const flush = () => {
+		pending = undefined;
+		last = Date.now();
+		latest?.();
+	};
+	try {
+		return await runGraph(prepared.compiled, {
+			defaultConcurrency: accepted.limits.concurrency,
+			resolve: async (key, task, problems) => {
+				const node = prepared.compiled.definition.nodes[key] as AgentNode;
+				return (await resolveNodes([{ key, node, task }], env, problems))?.get(key);
+			},
+			run: specRunner(accepted),
+			signal,
+			onUpdate(state, children) {
+				latest = () =>
+					onDetails(graphDetails(prepared.name, prepared.compiled, state, children), [...children.values()]);
+				const wait = deps.updateIntervalMs - (Date.now() - last);
+				if (wait <= 0) flush();
+				else pending ??= setTimeout(flush, wait);
+			},
+		});
+	} finally {
+		if (pending) clearTimeout(pending);
+	}
+}
+
+/** One node's child through `runPlan` (single mode): the global limit, claims and launch records of `subagent`. */
+function specRunner(accepted: AcceptedGraph): SpecRunner {
+	const { deps, state, limits } = accepted;
+	return async (spec, options) => {
+		const [child] = await runPlan(
+			{ mode: "single", specs: [spec] },
+			{
+				adapters: deps.adapters as Record<Harness, HarnessAdapter>,
+				baseEnv: filterEnvironment(deps.baseEnv(), state.environment),
+				maxDepth: state.depth.maxDepth,
+				concurrency: limits.concurrency,
+				globalLimit: deps.globalLimit(),
+				sessions: deps.sessions,
+				persistRecord: deps.persistRecord,
+				resumed: [],
+				signal: options.signal,
+				noMoreStarts: options.noMoreStarts,
+				onChildren: (children: ChildRun[]) => options.onChild(children[0]),
+			},
+		);
+		return child;
+	};
+}
+
+/** The result for the model: outputs, one line per node; usage counted in the parent's totals. */
+export function finalResult(accepted: AcceptedGraph, outcome: GraphRunOutcome, jobId?: string): GraphResult {
+	const { prepared } = accepted;
+	const { outputs, notes } = graphOutputs(prepared.compiled, outcome.state);
+	const details = {
+		...graphDetails(prepared.name, prepared.compiled, outcome.state, outcome.children, outputs),
+		jobId,
+	};
+	const text = graphResultText(details, outputs, notes, outcome.state.cancelled);
+	return {
+		content: [{ type: "text", text }],
+		details,
+		usage: totalUsage([...outcome.children.values()]),
+		isError: !graphSucceeded(outcome),
+	};
+}
+
+/** A run succeeded when no node failed or was cancelled and nothing stopped it. */
+export function graphSucceeded(outcome: GraphRunOutcome): boolean {
+	const { state } = outcome;
+	if (state.cancelled || state.infrastructureError || state.budgetStop) return false;
+	// Skips without a stop come from conditions, or from a dependency that failed (which failed the run).
+	return Object.values(state.nodes).every((node) => node.status === "completed" || node.status === "skipped");
+}

@@ -57,7 +57,9 @@ const agentNodeSchema = z.strictObject({
 
 const nodeSchema = z.discriminatedUnion("kind", [agentNodeSchema], {
 	error: (issue) =>
-		issue.code === "invalid_union" ? `kind: unknown node kind ${JSON.stringify(issue.input)}; known: agent` : undefined,
+		issue.code === "invalid_union"
+			? `unknown node kind ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind)}; known: agent`
+			: undefined,
 });
 
 const limitsSchema = z.strictObject({

@@ -105,8 +105,12 @@ class GraphEngine {
 	 * fails is an infrastructure error: nothing more starts and running nodes are cancelled.
 	 */
 	async #commit(events: GraphEvent[]): Promise<void> {
-		if (events.length === 0) return;
 		for (const event of events) this.#state = applyEvent(this.#state, event);
+		if (events.length > 0) await this.#persist(events);
+		this.options.onUpdate?.(this.#state, this.#children);
+	}
+
+	async #persist(events: GraphEvent[]): Promise<void> {
 		try {
 			await this.options.persist?.(events, this.#state);
 		} catch (error) {
@@ -116,17 +120,21 @@ class GraphEngine {
 			this.#kill.abort();
 			this.#wake();
 		}
-		this.options.onUpdate?.(this.#state, this.#children);
 	}
 
-	/** A run-level stop: no further starts; a cancel, a timeout or an infrastructure error also kills running nodes. */
+	/**
+	 * A run-level stop: no further starts; a cancel, a timeout or an infrastructure error also kills running
+	 * nodes. Applied at once (stopping starts is always safe), then handed to the checkpointer.
+	 */
 	async #stop(event: Extract<GraphEvent, { type: "budget" | "cancel_run" | "infrastructure" }>): Promise<void> {
 		if (this.#stopped) return;
-		await this.#commit([event]);
+		this.#state = applyEvent(this.#state, event);
 		this.#noMoreStarts.abort();
 		const kills = event.type !== "budget" || event.stop.budget === "timeout_ms";
 		if (kills) this.#kill.abort();
 		this.#wake();
+		this.options.onUpdate?.(this.#state, this.#children);
+		await this.#persist([event]);
 	}
 
 	/** One admission wave: settles every waiting node whose dependencies are settled. */
@@ -141,8 +149,10 @@ class GraphEngine {
 			const notDone = deps.find((d) => d.status !== "completed");
 			const limit = this.graph.definition.limits?.max_nodes_started;
 			let event: GraphEvent;
-			if (notDone) event = this.#skip(compiled, { kind: "dependency", node: notDone.dep, status: notDone.status });
-			else if (this.#stopped) event = this.#skip(compiled, this.#stopReason(state));
+			// A stop explains a skip better than a dependency it cancelled or skipped; a failure is its own reason.
+			if (notDone && (notDone.status === "failed" || !this.#stopped)) {
+				event = this.#skip(compiled, { kind: "dependency", node: notDone.dep, status: notDone.status });
+			} else if (this.#stopped) event = this.#skip(compiled, this.#stopReason(state));
 			else if (compiled.when && !evaluateCondition(compiled.when, this.#scope(state))) {
 				event = this.#skip(compiled, { kind: "condition" });
 			} else if (limit !== undefined && state.started >= limit) {

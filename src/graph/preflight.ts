@@ -51,16 +51,20 @@ export async function resolveNodes(
 ): Promise<Map<string, LaunchSpec> | undefined> {
 	const labels = nodes.map((item) => nodeLabel(item.key));
 	const calls = nodes.map((item, i) => toChildCall(childArgs(item.node, item.task), problems.at(labels[i])));
-	if (calls.some((call) => call === undefined)) return undefined;
+	// The nodes whose fields are fine are still resolved, so every problem is listed at once.
+	const shaped = nodes.flatMap((item, i) =>
+		calls[i] ? [{ item, call: calls[i] as ChildCall, label: labels[i] }] : [],
+	);
 	const specs = await resolveChildCalls(
-		calls as ChildCall[],
-		labels,
+		shaped.map((s) => s.call),
+		shaped.map((s) => s.label),
 		env.scope,
 		env.context(),
 		env.rosterState(),
 		env.sessions,
 		problems,
 	);
+	if (shaped.length < nodes.length) return undefined;
 	if (!specs) return undefined;
 	const withSchemas = specs.map((spec, i) =>
 		nodes[i].node.output_schema ? { ...spec, outputSchema: nodes[i].node.output_schema } : spec,

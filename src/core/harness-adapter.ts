@@ -16,8 +16,8 @@ export interface HarnessCommand {
 	/** Task text delivered on stdin (then closed); `undefined` means stdin is ignored. */
 	stdin?: string;
 	/**
-	 * Set when the child is kept in conversation over an open stdin (README.md "Talking to running
-	 * children"): the codec writes the task and encodes sends; `stdin` is then unused.
+	 * Set when the child is kept in conversation over an open stdin (docs/background-jobs.md
+	 * §Talking to running children): the codec writes the task and encodes sends; `stdin` is then unused.
 	 */
 	conversation?: InputCodec;
 }
@@ -30,6 +30,17 @@ export interface EventParser {
 	 * its stream, such as the usage of a turn that failed or was killed before reporting it.
 	 */
 	finish?(): RunEvent[];
+}
+
+/** How a harness's child submits a result of the spec's `outputSchema`. */
+export interface StructuredResultMechanism {
+	/**
+	 * True when the result is the final answer's text, a JSON document (codex `--output-schema`); false when
+	 * a `structured_output` run event carries it (pi's `submit_result` tool, claude's `structured_output`).
+	 */
+	inText: boolean;
+	/** What the child is told to do in the repair turn, as an imperative sentence ("Call the submit_result tool."). */
+	howToSubmit: string;
 }
 
 export interface HarnessAdapter {
@@ -47,6 +58,11 @@ export interface HarnessAdapter {
 	 * whole prompt before it starts); the refusal message of every send and stop.
 	 */
 	inputRefusal?: string;
+	/**
+	 * How a child of this harness gives a structured result (docs/structured-output.md); a harness without
+	 * it refuses `outputSchema`.
+	 */
+	structuredResult?: StructuredResultMechanism;
 	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
 	createParser(spec: LaunchSpec): EventParser;
 	/**

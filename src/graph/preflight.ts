@@ -35,12 +35,12 @@ export interface NodeToResolve {
 
 /** The child fields of an agent node, as `toChildCall` takes them. */
 function childArgs(node: AgentNode, task: string): ChildArgs {
-	const { kind: _kind, depends_on: _deps, output_schema: _schema, when: _when, ...child } = node;
+	const { kind: _kind, depends_on: _deps, when: _when, ...child } = node;
 	return { ...child, task };
 }
 
 /**
- * Resolves the nodes into launch specs, each with its node's `output_schema`. Problems are labelled
+ * Resolves the nodes into launch specs (an `output_schema` is checked and carried like any child field). Problems are labelled
  * `node "<key>": …`; a trust prompt, if one is needed, asks about every project agent of the nodes at once.
  * @returns node key → spec, or `undefined` with every problem added to `problems`.
  */
@@ -66,9 +66,14 @@ export async function resolveNodes(
 	);
 	if (shaped.length < nodes.length) return undefined;
 	if (!specs) return undefined;
-	const withSchemas = specs.map((spec, i) =>
-		nodes[i].node.output_schema ? { ...spec, outputSchema: nodes[i].node.output_schema } : spec,
-	);
-	if (!checkHarnessesAccept(withSchemas, labels, env.adapters, problems)) return undefined;
-	return new Map(withSchemas.map((spec, i) => [nodes[i].key, spec]));
+	if (
+		!checkHarnessesAccept(
+			specs,
+			shaped.map((item) => item.label),
+			env.adapters,
+			problems,
+		)
+	)
+		return undefined;
+	return new Map(specs.map((spec, i) => [nodes[i].key, spec]));
 }

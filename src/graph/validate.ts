@@ -154,7 +154,6 @@ function compileNode(
 ): CompiledNode {
 	const node = definition.nodes[key];
 	const local = problems.at(nodeLabel(key));
-	if (node.output_schema !== undefined) checkOutputSchema(node.output_schema, local);
 	const task = templateParts(node.task, local.at("task"));
 	for (const ref of refsOf(task)) checkRef(ref, definition, { key, ancestors }, local.at("task"));
 	let when: Condition | undefined;

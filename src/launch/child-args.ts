@@ -4,6 +4,7 @@
  */
 import type { Harness } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
+import { checkOutputSchema } from "../runs/structured-output.ts";
 import type { ChildCall } from "./child-call.ts";
 
 export type { ChildCall } from "./child-call.ts";
@@ -28,6 +29,8 @@ export interface ChildArgs {
 	stay_open?: boolean;
 	inactivity_timeout_ms?: number | null;
 	resume_session_id?: string;
+	/** A JSON Schema object (docs/structured-output.md); checked here with `checkOutputSchema`. */
+	output_schema?: Record<string, unknown>;
 }
 
 /** The fields that name a child's kind; exactly one is given. */
@@ -79,6 +82,7 @@ export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | un
 			if (item[field] !== undefined) problems.add(`${field} applies only with interactive: true`);
 		}
 	}
+	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
 	if (problems.size > before) return undefined;
 	return {
 		agent: item.agent,
@@ -98,5 +102,6 @@ export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | un
 		interactive: item.interactive,
 		stayOpen: item.stay_open,
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
+		outputSchema: item.output_schema,
 	};
 }

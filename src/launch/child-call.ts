@@ -23,12 +23,14 @@ export interface ChildCall {
 	disallowedTools?: string[];
 	/** This call only; never restored on resume. Default false. */
 	autoApprove?: boolean;
-	/** Run the harness's TUI in tmux (README.md "Interactive runs"). */
+	/** Run the harness's TUI in tmux (docs/interactive.md). */
 	interactive?: boolean;
 	/** Interactive only; omitted: the settings default. */
 	stayOpen?: boolean;
 	/** Interactive only, ms; `null`: never; omitted: the settings default. */
 	inactivityTimeoutMs?: number | null;
+	/** JSON Schema of the child's structured result (docs/structured-output.md); checked by the tool. */
+	outputSchema?: Record<string, unknown>;
 	/** Continue this native session instead of starting one (docs/rules.md §Resumption). */
 	resumeSessionId?: string;
 }

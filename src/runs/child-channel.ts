@@ -1,5 +1,5 @@
 /**
- * The input channel of a headless child (README.md "Talking to running children"): writes the harness's
+ * The input channel of a headless child (docs/background-jobs.md §Talking to running children): writes the harness's
  * stdin protocol through the process layer's open stdin, and turns the harness's own acknowledgements
  * and echoes into receipts and into the run result's `inputs`.
  */
@@ -21,7 +21,7 @@ export const MAX_SENT_TEXT_CHARS = 2_000;
 
 /**
  * How long a send waits for the harness's acknowledgement before answering `unacknowledged`, ms
- * (README.md "Talking to running children"). A stop needs none: its grace period kills the child.
+ * (docs/background-jobs.md §Talking to running children). A stop needs none: its grace period kills the child.
  */
 export const ACK_TIMEOUT_MS = 10_000;
 
@@ -63,6 +63,21 @@ export class HeadlessInputChannel implements ChildInputChannel {
 	/** Writes the codec's start-up lines (the task). */
 	start(): void {
 		for (const line of this.#codec.startLines()) this.#input.writeLine(line);
+	}
+
+	/** Whether lines can still be written: stdin is open and no end of the conversation was decided. */
+	get open(): boolean {
+		return this.#closedReason() === undefined;
+	}
+
+	/**
+	 * Starts a further turn after the current one ended (the structured result's repair turn,
+	 * docs/structured-output.md), before stdin is closed. Returns false when the channel is closed.
+	 */
+	startTurn(text: string): boolean {
+		if (!this.open) return false;
+		this.#input.writeLine(this.#codec.encodeTurn(text));
+		return true;
 	}
 
 	/** The harness's acknowledgement of a stop request, once it gave one. */

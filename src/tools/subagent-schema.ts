@@ -1,6 +1,6 @@
 /**
  * The `subagent` tool's argument schema (TypeBox; Pi validates it as JSON Schema). `prompt` is folded into `task` by
- * `prepareSubagentArguments` (README.md "The subagent tool"). Field names follow docs/rules.md §Calling the tool.
+ * `prepareSubagentArguments` (docs/tools.md §The subagent tool). Field names follow docs/rules.md §Calling the tool.
  */
 import { type Static, Type } from "typebox";
 import { HARNESSES } from "../core/launch-spec.ts";
@@ -73,6 +73,13 @@ const childFields = {
 		Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
 			description:
 				"Interactive only: end the run after this many ms without a change on its screen; null: never. Default: settings interactive.inactivity_timeout_ms.",
+		}),
+	),
+	output_schema: Type.Optional(
+		Type.Unsafe<Record<string, unknown>>({
+			type: "object",
+			description:
+				"JSON Schema (at most 64 KiB) the child's result must match; the result is that JSON. Not with interactive.",
 		}),
 	),
 	resume_session_id: Type.Optional(

@@ -82,6 +82,9 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 	// auto_approve → --dangerously-skip-permissions; otherwise claude's default permission mode, in which
 	// -p denies whatever would prompt (reported in result.permission_denials).
 	if (spec.autoApprove) args.push("--dangerously-skip-permissions");
+	// --json-schema: claude offers the model a StructuredOutput tool of this schema (even beside --tools) and
+	// validates its input itself; the `result` record's `structured_output` is the result.
+	if (spec.outputSchema) args.push(`--json-schema=${JSON.stringify(spec.outputSchema)}`);
 	// An untrusted cwd loads no project or local settings (hooks, MCP servers from .mcp.json, agents,
 	// CLAUDE.md): --setting-sources without project and local.
 	const sources = settingSources(spec.resources, spec.projectTrusted);
@@ -140,5 +143,10 @@ export function claudeRefusals(
 		);
 	}
 	if (spec.autoApprove && options.bypassRefusal) problems.add(`auto_approve: ${options.bypassRefusal}`);
+	if (spec.outputSchema && spec.disallowedTools?.some((rule) => ruleToolName(rule) === "StructuredOutput")) {
+		problems.add(
+			"disallowed_tools: StructuredOutput is how a claude child with output_schema submits its result; it cannot be excluded",
+		);
+	}
 	addResourceRefusals("claude_code", spec.resources, problems);
 }

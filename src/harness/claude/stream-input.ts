@@ -1,6 +1,6 @@
 /**
- * Claude's stream-json stdin protocol for a child kept in conversation (README.md "Talking to running
- * children"; `claude --help`: `--input-format stream-json`, `--replay-user-messages`). The task and every
+ * Claude's stream-json stdin protocol for a child kept in conversation (docs/background-jobs.md
+ * §Talking to running children; `claude --help`: `--input-format stream-json`, `--replay-user-messages`). The task and every
  * send are user messages; claude takes one at each turn boundary (a message sent mid-turn starts the next
  * turn) and replays it when it does. A stop is an `interrupt` control request, answered by a
  * `control_response` of the same request id.
@@ -25,6 +25,7 @@ export function createClaudeInputCodec(task: string): InputCodec {
 		startLines: () => [userLine(task)],
 		// Claude answers a user message only by replaying it when its turn starts: nothing to wait for here.
 		encodeSend: (_id, text) => ({ line: userLine(text), awaitsAck: false }),
+		encodeTurn: userLine,
 		encodeStop: (id) => ({
 			line: JSON.stringify({ type: "control_request", request_id: id, request: { subtype: "interrupt" } }),
 			awaitsAck: true,

@@ -31,7 +31,7 @@ export function codexHomeDir(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Why a running codex child takes no input (README.md "Talking to running children"): `codex exec` reads
+ * Why a running codex child takes no input (docs/background-jobs.md §Talking to running children): `codex exec` reads
  * its whole prompt from stdin to EOF before it starts and reads nothing after.
  */
 export const CODEX_INPUT_REFUSAL =
@@ -43,7 +43,9 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 		harness: "codex",
 		commandEnv: CODEX_COMMAND_ENV,
 		inputRefusal: CODEX_INPUT_REFUSAL,
-		buildCommand: (spec) => buildCodexCommand(spec, options.command()),
+		buildCommand: (spec, runDir) => buildCodexCommand(spec, runDir, options.command()),
+		// --output-schema: the final agent message is the JSON document.
+		structuredResult: { inText: true, howToSubmit: "Answer with only the JSON document of your result." },
 		createParser: (spec) =>
 			new CodexEventParser(
 				spec.session.kind === "resume"

@@ -11,6 +11,7 @@ import type { HarnessCommand } from "../../core/harness-adapter.ts";
 import type { LaunchSpec } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import type { NativeCommand } from "../native-command.ts";
+import { writeOutputSchemaFile } from "../output-schema-file.ts";
 import { addResourceRefusals } from "../resource-refusals.ts";
 import { appendSkillReferences } from "../skill-references.ts";
 
@@ -23,9 +24,10 @@ const MAX_ARGUMENT_BYTES = 128 * 1024;
 /**
  * `codex exec` arguments for `spec`, field by field. Values go in `--flag=value` form so a value starting
  * with `-` is never read as a flag.
+ * @param runDir private directory for the output schema file.
  * The spec has passed `validate` (see {@link codexRefusals}).
  */
-export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): HarnessCommand {
+export function buildCodexCommand(spec: LaunchSpec, runDir: string, command: NativeCommand): HarnessCommand {
 	const args = [...command.args, "exec", "--json"];
 	// --cd: explicit, because a resumed thread otherwise takes the spawn cwd.
 	args.push(`--cd=${spec.cwd}`);
@@ -44,6 +46,8 @@ export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): Har
 	// auto_approve → --dangerously-bypass-approvals-and-sandbox; otherwise the workspace-write sandbox
 	// (exec's default is read-only; its approval policy is always "never").
 	args.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox=workspace-write"]));
+	// --output-schema: sent as the request's `text.format` (json_schema, strict); the final message is the JSON.
+	if (spec.outputSchema) args.push(`--output-schema=${writeOutputSchemaFile(runDir, spec.outputSchema)}`);
 	// Options before `resume` apply to the resumed run; `-` reads the prompt from stdin.
 	// `--` ends codex's options: the id is never read as one (e.g. `--last`).
 	if (spec.session.kind === "resume") args.push("resume", "--", spec.session.nativeSessionId);

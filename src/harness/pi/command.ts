@@ -4,16 +4,23 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { HarnessCommand } from "../../core/harness-adapter.ts";
 import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
+import { writeOutputSchemaFile } from "../output-schema-file.ts";
 import { addResourceRefusals } from "../resource-refusals.ts";
 import { writeSystemPromptFile } from "../system-prompt-file.ts";
-import { addPiToolNameProblems } from "../tool-names.ts";
+import { addPiToolNameProblems, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import type { PiInvocation } from "./invocation.ts";
 import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
+
+/** The variable that names the schema file for that extension (read and removed by it). */
+export const OUTPUT_SCHEMA_ENV = "PI_NATIVE_SUBAGENTS_OUTPUT_SCHEMA";
+/** The extension file, loaded with `-e`. */
+const SUBMIT_RESULT_EXTENSION = fileURLToPath(new URL("./submit-result-extension.ts", import.meta.url));
 
 /** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
 const PI_THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
@@ -49,9 +56,11 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 		args.push("--session", sessionFile(options.sessionDir, spec.session.nativeSessionId));
 	if (spec.model) args.push("--model", spec.model);
 	if (spec.effort) args.push("--thinking", spec.effort);
-	if (spec.allowedTools) {
-		args.push(...(spec.allowedTools.length > 0 ? ["--tools", spec.allowedTools.join(",")] : ["--no-tools"]));
-	}
+	// --tools: the allowlist, plus submit_result when the child must submit a structured result.
+	const allowed = spec.allowedTools && [
+		...new Set([...spec.allowedTools, ...(spec.outputSchema ? [SUBMIT_RESULT_TOOL] : [])]),
+	];
+	if (allowed) args.push(...(allowed.length > 0 ? ["--tools", allowed.join(",")] : ["--no-tools"]));
 	if (spec.disallowedTools && spec.disallowedTools.length > 0) {
 		args.push("--exclude-tools", spec.disallowedTools.join(","));
 	}
@@ -61,9 +70,15 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 	if (spec.resources) args.push(...piResourceFlags(spec.resources));
 	// Project trust is always explicit, and decided for the child's own cwd (Pi `-a` / `-na`).
 	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
+	const env: Record<string, string | undefined> = {};
+	// -e: the submit_result extension (explicit -e loads even with --no-extensions), its schema in a run file.
+	if (spec.outputSchema) {
+		args.push("-e", SUBMIT_RESULT_EXTENSION);
+		env[OUTPUT_SCHEMA_ENV] = writeOutputSchemaFile(runDir, spec.outputSchema);
+	}
 	// The task is a JSON `prompt` command on stdin: no argv size limit, no option or `@file` parsing, and
 	// byte-exact (piped stdin in json mode would be trimmed, main.js readPipedStdin).
-	return { file: invocation.file, args, env: {}, conversation: createPiInputCodec(spec.task) };
+	return { file: invocation.file, args, env, conversation: createPiInputCodec(spec.task) };
 }
 
 /**
@@ -108,6 +123,11 @@ export function piRefusals(spec: LaunchSpec, options: PiAdapterOptions, problems
 	}
 	if (spec.resources) piResourceRefusals(spec.resources, spec.cwd, options.agentDir, problems);
 	addPiToolNameProblems(spec, problems);
+	if (spec.outputSchema && spec.disallowedTools?.includes(SUBMIT_RESULT_TOOL)) {
+		problems.add(
+			`disallowed_tools: ${SUBMIT_RESULT_TOOL} is how a pi child with output_schema submits its result; it cannot be excluded`,
+		);
+	}
 }
 
 /** The resource options pi refuses: the shared table, its paired inheritance flags and `SYSTEM.md` files. */

@@ -6,6 +6,8 @@
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { Theme } from "@earendil-works/pi-coding-agent";
+import type { Component } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
@@ -15,6 +17,12 @@ import { Gate } from "../support/gate.ts";
 import { peakInFlight } from "../support/request-log.ts";
 
 let env: E2eEnv;
+
+/** A theme that tags colours instead of emitting escapes, so tests can read both text and colour. */
+const theme = {
+	fg: (color: string, text: string) => `<${color}>${text}</>`,
+	bold: (text: string) => text,
+} as unknown as Theme;
 
 beforeAll(async () => {
 	env = await startE2eEnv({ agents: { scout: { description: "Scouts", body: "You scout." } } });
@@ -153,7 +161,7 @@ describe("agent_graph runs", () => {
 		expect(text).toContain('cancelled (fail_fast: node "broken" failed)');
 	});
 
-	it("cancels the run on abort (Escape): running nodes are cancelled, waiting ones skipped", async () => {
+	it("shows every node live (running, waiting on its dependency) and cancels the run on abort (Escape)", async () => {
 		env.server.scriptFor("escape: hangs", { hang: true });
 		const controller = new AbortController();
 		const run = runGraph(
@@ -163,8 +171,18 @@ describe("agent_graph runs", () => {
 		);
 		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "escape: hangs"));
 		controller.abort();
-		const { states } = await run;
+		const { states, updates } = await run;
 		expect(states).toEqual({ hangs: "cancelled", after: "skipped (cancelled: the run was cancelled)" });
+		// The live view showed the running node and the one waiting on it.
+		const live = updates.find((update) => update.details.nodes[0]?.status === "running");
+		expect(live?.details.nodes[1]).toMatchObject({ key: "after", status: "waiting", waitingOn: ["hangs"] });
+		const tool = env.session.toolDefinition("agent_graph") as {
+			renderResult(result: unknown, options: unknown, theme: Theme, context: unknown): Component;
+		};
+		const lines = tool.renderResult(live, { expanded: false, isPartial: true }, theme, {}).render(160).join("\n");
+		expect(lines).toContain("<muted>1 running · 1 waiting");
+		expect(lines).toMatch(/<warning>⏳<\/> <accent>hangs<\/> <dim>pi scout<\/> <warning>[a-z ]+ \d+\.\ds<\/>/);
+		expect(lines).toContain("<muted>◦</> <accent>after</> <muted>waiting on hangs</>");
 	});
 
 	it("never exceeds the global limit shared with a concurrent subagent call (gate-proven peak)", async () => {

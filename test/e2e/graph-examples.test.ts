@@ -33,7 +33,10 @@ describe("shipped example graphs", () => {
 	});
 
 	it("runs explore-and-plan (pi scout → pi planner) to its outputs", async () => {
-		env.server.scriptFor("Find the entry point of this project", submit({ entry: "main.py", files: ["main.py", "util.py"] }));
+		env.server.scriptFor(
+			"Find the entry point of this project",
+			submit({ entry: "main.py", files: ["main.py", "util.py"] }),
+		);
 		env.server.scriptFor("Plan how to reach this goal", submit({ steps: ["add a flag", "test it"] }));
 		const { result, isError } = await env.session.callTool<GraphDetails>("agent_graph", {
 			name: "explore-and-plan",
@@ -49,7 +52,9 @@ describe("shipped example graphs", () => {
 
 	it("runs plan-code-review (claude → codex → pi, follow-up on revise) to its outputs", async () => {
 		env.server.scriptFor("Plan this change: rename", claude({ summary: "rename foo to bar", files: ["src/x.ts"] }));
-		env.server.scriptFor("Implement: rename foo to bar", { text: JSON.stringify({ changed: ["src/x.ts"], notes: "done" }) });
+		env.server.scriptFor("Implement: rename foo to bar", {
+			text: JSON.stringify({ changed: ["src/x.ts"], notes: "done" }),
+		});
 		env.server.scriptFor("Review the change", submit({ verdict: "revise", notes: "add a test" }));
 		env.server.scriptFor("Plan the follow-up", { text: "follow-up: add a test for bar" });
 		const { result, isError } = await env.session.callTool<GraphDetails>("agent_graph", {

@@ -19,7 +19,7 @@ describe("loading the extension", () => {
 			join(ROOT, "index.ts"),
 		]);
 		const loaded = JSON.parse(stdout) as { tools: string[]; commands: string[]; events: string[]; modules: string[] };
-		expect(loaded.tools).toEqual(["subagent", "subagent_roster", "subagent_jobs"]);
+		expect(loaded.tools).toEqual(["subagent", "agent_graph", "subagent_roster", "subagent_jobs"]);
 		expect(loaded.commands).toEqual(["agentshell-roster", "subagent-send", "subagent-attach"]);
 		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree", "tool_result"]);
 		const paths = loaded.modules
@@ -30,7 +30,7 @@ describe("loading the extension", () => {
 		// Light leaves only: the settings file's path rule and the roster variable's name are read at session start.
 		const heavy = ours.filter(
 			(path) =>
-				/^src\/(config|harness|launch|runs|process|sessions)\//.test(path) &&
+				/^src\/(config|harness|launch|runs|process|sessions|graph)\//.test(path) &&
 				!["src/config/paths.ts", "src/runs/child-env.ts"].includes(path),
 		);
 		expect(heavy).toEqual([]);

@@ -103,10 +103,10 @@ function nodeLine(node: GraphNodeDetails): string {
 	return `- ${node.key}: ${parts.join(" · ")}${why}`;
 }
 
-/** The text the model receives for a finished run. */
+/** The text the model receives for a finished run; `outputsText` is the outputs' JSON (bounded by the caller). */
 export function graphResultText(
 	details: GraphDetails,
-	outputs: Record<string, unknown>,
+	outputsText: string,
 	notes: readonly string[],
 	cancelled: string | undefined,
 ): string {
@@ -116,15 +116,9 @@ export function graphResultText(
 	if (details.error) head.push(`stopped by an infrastructure error: ${details.error}`);
 	if (cancelled) head.push(`cancelled (${cancelled})`);
 	if (details.budgetStop) head.push(stopLine(details.budgetStop));
-	return [
-		head.join("; "),
-		"",
-		`outputs: ${JSON.stringify(outputs)}`,
-		...notes,
-		"",
-		"nodes:",
-		...details.nodes.map(nodeLine),
-	].join("\n");
+	return [head.join("; "), "", `outputs: ${outputsText}`, ...notes, "", "nodes:", ...details.nodes.map(nodeLine)].join(
+		"\n",
+	);
 }
 
 function stopLine(stop: BudgetStop): string {

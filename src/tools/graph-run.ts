@@ -17,6 +17,7 @@ import type { SpecRunner } from "../graph/executors.ts";
 import { type NodeLaunchEnv, resolveNodes } from "../graph/preflight.ts";
 import type { PreparedGraph } from "../graph/prepare.ts";
 import { graphDetails, graphOutputs, graphResultText } from "../graph/result.ts";
+import { writeArtifact } from "../runs/artifacts.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
 import { runPlan } from "../runs/run-plan.ts";
 import { totalUsage } from "./result-text.ts";
@@ -27,6 +28,10 @@ export type GraphResult = AgentToolResult<GraphDetails | undefined>;
 /** A prepared graph and what its run needs. */
 export interface AcceptedGraph {
 	prepared: PreparedGraph;
+	/** Names this call's artifacts (`newArtifactCallId`). */
+	callId: string;
+	/** Where long outputs are written in full. */
+	artifacts: string;
 	env: NodeLaunchEnv;
 	deps: SubagentToolDeps;
 	state: LaunchState;
@@ -105,13 +110,32 @@ export function finalResult(accepted: AcceptedGraph, outcome: GraphRunOutcome, j
 		...graphDetails(prepared.name, prepared.compiled, outcome.state, outcome.children, outputs),
 		jobId,
 	};
-	const text = graphResultText(details, outputs, notes, outcome.state.cancelled);
+	const json = boundedOutputs(accepted, JSON.stringify(outputs), jobId);
+	const text = graphResultText(details, json, notes, outcome.state.cancelled);
 	return {
 		content: [{ type: "text", text }],
 		details,
 		usage: totalUsage([...outcome.children.values()]),
 		isError: !graphSucceeded(outcome),
 	};
+}
+
+/**
+ * The outputs' JSON for the model, capped like a child's answer (setting `limits.output_max_bytes`): when
+ * longer, the head is shown and the whole JSON goes to an artifact file (docs/tools.md "Artifacts").
+ */
+function boundedOutputs(accepted: AcceptedGraph, json: string, jobId: string | undefined): string {
+	const max = accepted.limits.caps.maxBytes;
+	const size = Buffer.byteLength(json, "utf8");
+	if (size <= max) return json;
+	const name = `${accepted.callId}${jobId ? `-${jobId}` : ""}-outputs`;
+	const written = writeArtifact(accepted.artifacts, name, json);
+	const head = Buffer.from(json, "utf8")
+		.subarray(0, max)
+		.toString("utf8")
+		.replace(/\uFFFD$/, "");
+	const where = "path" in written ? `the whole JSON is in ${written.path}` : written.error;
+	return `${head}\n[outputs truncated: ${max} of ${size} bytes shown; ${where}]`;
 }
 
 /** A run succeeded when no node failed or was cancelled and nothing stopped it. */

@@ -12,6 +12,7 @@ import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
 import type { NodeLaunchEnv } from "../graph/preflight.ts";
 import { prepareGraph } from "../graph/prepare.ts";
+import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { graphHeadline } from "../ui/graph-render.ts";
 import { checkBackgroundAllowed } from "./background.ts";
 import { launchContextFor } from "./call-context.ts";
@@ -67,7 +68,15 @@ async function executeGraph(
 	};
 	const prepared = await prepareGraph({ graph: params.graph, name: params.name, inputs: params.inputs }, env, problems);
 	if (!prepared) return refusal(new LaunchError(problems.list).message);
-	const accepted: AcceptedGraph = { prepared, env, deps, state, limits };
+	const accepted: AcceptedGraph = {
+		prepared,
+		env,
+		deps,
+		state,
+		limits,
+		callId: newArtifactCallId(),
+		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
+	};
 	if (params.background) return startGraphJob(accepted, ctx);
 	const outcome = await runAccepted(accepted, signal, (details) =>
 		onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),

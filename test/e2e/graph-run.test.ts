@@ -4,7 +4,7 @@
  * global limit.
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Theme } from "@earendil-works/pi-coding-agent";
 import type { Component } from "@earendil-works/pi-tui";
@@ -221,6 +221,31 @@ describe("agent_graph runs", () => {
 			expect(peakInFlight(ours)).toBeLessThanOrEqual(2);
 		} finally {
 			unroute();
+			session.dispose();
+			rmSync(settingsFile);
+		}
+	});
+	it("caps long outputs for the model like an answer, the whole JSON in an artifact file", async () => {
+		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
+		mkdirSync(dirname(settingsFile), { recursive: true });
+		writeFileSync(settingsFile, JSON.stringify({ limits: { output_max_bytes: 40 } }));
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		try {
+			const long = "x".repeat(100);
+			const { result } = await session.callTool<GraphDetails>("agent_graph", {
+				graph: {
+					inputs: { type: "object", properties: { text: { type: "string" } } },
+					nodes: { only: pi("outputs: only") },
+					outputs: { text: "${inputs.text}" },
+				},
+				inputs: { text: long },
+			});
+			const text = textOf(result);
+			const path = /the whole JSON is in (\S+)\]/.exec(text)?.[1] as string;
+			expect(text).toContain(`outputs: {"text":"${"x".repeat(31)}\n[outputs truncated: 40 of 111 bytes shown;`);
+			expect(readFileSync(path, "utf8")).toBe(JSON.stringify({ text: long }));
+			expect(result.details.outputs).toEqual({ text: long });
+		} finally {
 			session.dispose();
 			rmSync(settingsFile);
 		}

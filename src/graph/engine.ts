@@ -127,10 +127,10 @@ class GraphEngine {
 	 * nodes. Applied at once (stopping starts is always safe), then handed to the checkpointer.
 	 */
 	async #stop(event: Extract<GraphEvent, { type: "budget" | "cancel_run" | "infrastructure" }>): Promise<void> {
-		if (this.#stopped) return;
+		const kills = event.type !== "budget" || event.stop.budget === "timeout_ms";
+		if (this.#noMoreStarts.signal.aborted && (!kills || this.#kill.signal.aborted)) return;
 		this.#state = applyEvent(this.#state, event);
 		this.#noMoreStarts.abort();
-		const kills = event.type !== "budget" || event.stop.budget === "timeout_ms";
 		if (kills) this.#kill.abort();
 		this.#wake();
 		this.options.onUpdate?.(this.#state, this.#children);
@@ -157,9 +157,9 @@ class GraphEngine {
 				event = this.#skip(compiled, { kind: "condition" });
 			} else if (limit !== undefined && state.started >= limit) {
 				const stop: BudgetStop = { budget: "max_nodes_started", limit, spent: state.started };
+				// Only admissions stop: nodes admitted within the limit still run.
 				events.push({ type: "budget", stop });
 				state = applyEvent(state, { type: "budget", stop });
-				this.#noMoreStarts.abort();
 				event = this.#skip(compiled, { kind: "budget", budget: "max_nodes_started" });
 			} else {
 				event = { type: "admit", node: compiled.key };
@@ -191,7 +191,9 @@ class GraphEngine {
 
 	/** Starts an admitted node under the graph's slots; its settlement wakes the loop. */
 	#launch(compiled: CompiledNode): void {
-		const task = this.#slots(() => (this.#stopped ? { status: "not_started" as const } : this.#execute(compiled)))
+		const task = this.#slots(() =>
+			this.#noMoreStarts.signal.aborted ? { status: "not_started" as const } : this.#execute(compiled),
+		)
 			.catch(async (error: unknown) => {
 				const message = error instanceof Error ? error.message : String(error);
 				await this.#stop({ type: "infrastructure", error: `node "${compiled.key}": ${message}` });
@@ -213,7 +215,10 @@ class GraphEngine {
 			noMoreStarts: this.#noMoreStarts.signal,
 			resolve: (task, problems) => this.options.resolve(compiled.key, task, problems),
 			run: this.options.run,
-			onChild: (child) => void this.#onChild(compiled.key, child),
+			onChild: (child) =>
+				void this.#onChild(compiled.key, child).catch((error: unknown) =>
+					this.#stop({ type: "infrastructure", error: `node "${compiled.key}": ${String(error)}` }),
+				),
 		});
 	}
 

@@ -115,6 +115,17 @@ describe("agent_graph runs", () => {
 		).toBe(false);
 	});
 
+	it("cancels running nodes at timeout_ms and skips the rest, saying so", async () => {
+		env.server.scriptFor("timeout: hangs", { hang: true });
+		const { states, text, result } = await runGraph({
+			nodes: { hangs: pi("timeout: hangs"), after: pi("timeout: after", { depends_on: ["hangs"] }) },
+			limits: { timeout_ms: 1000 },
+		});
+		expect(states).toEqual({ hangs: "cancelled", after: "skipped (budget: timeout_ms)" });
+		expect(result.details.budgetStop).toEqual({ budget: "timeout_ms", limit: 1000, spent: 1000 });
+		expect(text).toContain("limit timeout_ms 1000 reached after 1000 ms: no further node started");
+	});
+
 	it("fails a node closed when its agent file is removed between validation and dispatch; the run completes", async () => {
 		const agentFile = join(env.home.agentDir, "agents", "doomed.md");
 		writeFileSync(agentFile, "---\nname: doomed\ndescription: Goes away\n---\nYou go away.\n");

@@ -3,6 +3,7 @@
  * pi child against the fake model server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubagentDetails } from "../../src/core/details.ts";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 
@@ -41,5 +42,25 @@ describe("agent_graph", () => {
 		expect(second).toBeGreaterThan(first);
 		expect(env.server.requests[first].endedAt).toBeLessThanOrEqual(env.server.requests[second].receivedAt);
 		expect(result.usage).toMatchObject({ input: 30, output: 5 });
+	});
+
+	it("gives every node's native session id, so subagent resumes a node's conversation", async () => {
+		env.server.scriptFor("graph resume: start", { text: "started" });
+		const { result } = await env.session.callTool<GraphDetails>("agent_graph", {
+			graph: { nodes: { only: { agent: "scout", task: "graph resume: start" } } },
+		});
+		const id = result.details.nodes[0].nativeSessionId as string;
+		expect(textOf(result)).toContain(`session: ${id} (resume with resume_session_id)`);
+		env.server.scriptFor("graph resume: next", { text: "resumed" });
+		const resumed = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			task: "graph resume: next",
+		});
+		expect(resumed.isError, textOf(resumed.result)).toBe(false);
+		expect(resumed.result.details.children[0].result?.nativeSessionId).toBe(id);
+		const request = env.server.requests.find((r) => r.lastUserText === "graph resume: next");
+		expect(request?.userTexts).toContain("graph resume: start");
+		// The agent's own instructions came back with the recorded launch.
+		expect(request?.systemPrompt).toContain("You scout.");
 	});
 });

@@ -12,7 +12,7 @@ import { childDetails } from "../runs/child-details.ts";
 import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { checkBackgroundAllowed } from "./background.ts";
-import { type AcceptedGraph, finalResult, graphSucceeded, runAccepted } from "./graph-run.ts";
+import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, runAccepted } from "./graph-run.ts";
 import { sumUsage } from "./result-text.ts";
 
 /** Starts the graph as a job and answers at once with its id; refused when a job may no longer start. */
@@ -24,12 +24,7 @@ export function startGraphJob(
 	const problems = new Problems();
 	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
 	if (!checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
-		const message = new LaunchError(problems.list).message;
-		return {
-			content: [{ type: "text", text: `agent_graph: nothing was started.\n${message}` }],
-			details: { graph: prepared.name, nodes: [], error: message },
-			isError: true,
-		};
+		return graphRefusal(new LaunchError(problems.list).message, prepared.name);
 	}
 	const silent = accepted.state.silent;
 	let outcome: GraphRunOutcome | undefined;

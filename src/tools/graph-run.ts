@@ -25,6 +25,15 @@ import type { SubagentToolDeps } from "./subagent-tool.ts";
 
 export type GraphResult = AgentToolResult<GraphDetails | undefined>;
 
+/** A graph refused before anything started: every problem, one error result. */
+export function graphRefusal(message: string, graph = "invalid"): GraphResult {
+	return {
+		content: [{ type: "text", text: `agent_graph: nothing was started.\n${message}` }],
+		details: { graph, nodes: [], error: message },
+		isError: true,
+	};
+}
+
 /** A prepared graph and what its run needs. */
 export interface AcceptedGraph {
 	prepared: PreparedGraph;

@@ -17,7 +17,7 @@ import { graphHeadline } from "../ui/graph-render.ts";
 import { checkBackgroundAllowed } from "./background.ts";
 import { launchContextFor } from "./call-context.ts";
 import { startGraphJob } from "./graph-job.ts";
-import { type AcceptedGraph, finalResult, type GraphResult, runAccepted } from "./graph-run.ts";
+import { type AcceptedGraph, finalResult, type GraphResult, graphRefusal, runAccepted } from "./graph-run.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 import { type graphSchema, graphToolInfo } from "./tool-info.ts";
 
@@ -33,14 +33,6 @@ export function createGraphTool(deps: SubagentToolDeps): ToolDefinition<typeof g
 	};
 }
 
-function refusal(message: string): GraphResult {
-	return {
-		content: [{ type: "text", text: `agent_graph: nothing was started.\n${message}` }],
-		details: { graph: "invalid", nodes: [], error: message },
-		isError: true,
-	};
-}
-
 async function executeGraph(
 	deps: SubagentToolDeps,
 	params: GraphArgs,
@@ -50,10 +42,10 @@ async function executeGraph(
 ): Promise<GraphResult> {
 	const state = deps.state();
 	const limits = state.limits;
-	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
+	if (!limits) return graphRefusal(state.refusal ?? "the configuration could not be loaded");
 	const problems = new Problems();
 	if (params.background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
-		return refusal(new LaunchError(problems.list).message);
+		return graphRefusal(new LaunchError(problems.list).message);
 	}
 	const env: NodeLaunchEnv = {
 		// Read again at each use: a node resolved at dispatch sees the configuration and agents as they are then.
@@ -67,7 +59,7 @@ async function executeGraph(
 		adapters: deps.adapters,
 	};
 	const prepared = await prepareGraph({ graph: params.graph, name: params.name, inputs: params.inputs }, env, problems);
-	if (!prepared) return refusal(new LaunchError(problems.list).message);
+	if (!prepared) return graphRefusal(new LaunchError(problems.list).message);
 	const accepted: AcceptedGraph = {
 		prepared,
 		env,

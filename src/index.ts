@@ -11,6 +11,7 @@ import type { Usage } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
+import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import type { ChildRun } from "./core/child-run.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
@@ -18,6 +19,7 @@ import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import type { JobDelivery } from "./tools/background.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
+	AGENTS_COMMAND,
 	ATTACH_COMMAND,
 	graphToolInfo,
 	jobsToolInfo,
@@ -142,10 +144,7 @@ async function loadRuntime(
 			jobs: tools.createJobsTool(registry),
 		},
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
-		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
-			tools.handleSendCommand(inputs, args, ctx),
-		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
-			tools.handleAttachCommand(interactive, args, ctx),
+		...commandHandlers(tools, inputs, interactive, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -156,6 +155,49 @@ async function loadRuntime(
 			return config.problems;
 		},
 	};
+}
+
+/** `/subagent-send`, `/subagent-attach`, `/subagent-agents` and the session-start report of broken agent files. */
+function commandHandlers(
+	tools: typeof import("./tools/tools.ts"),
+	inputs: Parameters<typeof tools.handleSendCommand>[0],
+	interactive: Parameters<typeof tools.handleAttachCommand>[0],
+	agentDir: string,
+) {
+	const reported = new Set<string>();
+	return {
+		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
+			tools.handleSendCommand(inputs, args, ctx),
+		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
+			tools.handleAttachCommand(interactive, args, ctx),
+		agents: (ctx: Parameters<typeof tools.agentsCommand>[1]) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
+		/** Problems of agent files not reported before in this process (each is reported once). */
+		newAgentProblems(cwd: string): string[] {
+			const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
+			for (const line of fresh) reported.add(line);
+			return fresh;
+		},
+	};
+}
+
+/** The user commands, each loading the runtime first. */
+function registerCommands(pi: ExtensionAPI, runtime: (ctx: ExtensionContext) => Promise<Runtime>): void {
+	pi.registerCommand(ROSTER_COMMAND.name, {
+		description: ROSTER_COMMAND.description,
+		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
+	});
+	pi.registerCommand(SEND_COMMAND.name, {
+		description: SEND_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
+	});
+	pi.registerCommand(AGENTS_COMMAND.name, {
+		description: AGENTS_COMMAND.description,
+		handler: async (_args, ctx) => (await runtime(ctx)).agents(ctx),
+	});
+	pi.registerCommand(ATTACH_COMMAND.name, {
+		description: ATTACH_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
+	});
 }
 
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
@@ -194,7 +236,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const notify = (ctx: ExtensionContext, problems: readonly string[]) => {
 		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	};
+	// A clone without `npm install`: one line with the install command, never a module-not-found stack.
+	const missing = missingDependencies();
+	const missingMessage = missing.length > 0 ? missingDependenciesMessage(missing) : undefined;
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
+		if (missingMessage) return Promise.reject(new Error(missingMessage));
 		loading ??= loadRuntime(pi, agentDir, jobUsage, () => context, startTrust).then((built) => {
 			const problems = built.reload(branch, visited);
 			built.widget.attach(setWidget);
@@ -226,9 +272,12 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
-		if (loaded) return notify(ctx, loaded.reload(branch, []));
+		if (missingMessage) return notify(ctx, [missingMessage]);
+		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
-		if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		// With a UI, agent files that fail to load are reported once, when the session starts.
+		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -244,16 +293,5 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
 	if (atInheritedMaxDepth(process.env)) return;
 	registerTools(pi, runtime);
-	pi.registerCommand(ROSTER_COMMAND.name, {
-		description: ROSTER_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
-	});
-	pi.registerCommand(SEND_COMMAND.name, {
-		description: SEND_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
-	});
-	pi.registerCommand(ATTACH_COMMAND.name, {
-		description: ATTACH_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
-	});
+	registerCommands(pi, runtime);
 }

@@ -10,7 +10,15 @@ import { join } from "node:path";
  * @param runDir the run's private directory, removed after the run.
  */
 export function writeSystemPromptFile(runDir: string, text: string): string {
-	const file = join(runDir, "append-system-prompt.md");
+	return writeRunFile(runDir, "append-system-prompt.md", text);
+}
+
+/**
+ * Writes `text` to `<runDir>/<name>` (mode 0600) and returns that path: a definition a CLI reads from a
+ * file (claude `--agents <file>`).
+ */
+export function writeRunFile(runDir: string, name: string, text: string): string {
+	const file = join(runDir, name);
 	writeFileSync(file, text, { mode: 0o600 });
 	return file;
 }

@@ -43,9 +43,12 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  * @returns the call, or `undefined` with every problem added to `problems`.
  */
 export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
-	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness).
+	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
+	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
 	const kinds = CHILD_KEYS.filter(
-		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
+		(key) =>
+			item[key] !== undefined &&
+			!(key === "agent_type" && (item.roster_entry !== undefined || item.agent !== undefined)),
 	);
 	const before = problems.size;
 	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.

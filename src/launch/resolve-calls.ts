@@ -5,7 +5,7 @@
  * `roster_file` is Pi-only, the depth allows a child, and project agents pass the trust gate.
  */
 
-import { type AgentScope, describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+import { type AgentScope, discoverAgents } from "../config/agents.ts";
 import { checkDepth } from "../config/depth.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
@@ -15,6 +15,7 @@ import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
+import { resolveAgentCall } from "./resolve-agent.ts";
 import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 import { type ResumeLookup, resolveResumeCall } from "./resolve-resume.ts";
@@ -35,9 +36,10 @@ export async function resolveChildCalls(
 	problems: Problems,
 ): Promise<LaunchSpec[] | undefined> {
 	if (!checkDepth(context, problems)) return undefined;
+	const options = { cwd: context.cwd, agentDir: context.agentDir, scope, env: context.env };
 	let discovery: ReturnType<typeof discoverAgents> | undefined;
 	const agents = () => {
-		discovery ??= discoverAgents({ cwd: context.cwd, agentDir: context.agentDir, scope });
+		discovery ??= discoverAgents(options);
 		return discovery;
 	};
 	const specs: LaunchSpec[] = [];
@@ -47,9 +49,9 @@ export async function resolveChildCalls(
 		let spec: LaunchSpec | undefined;
 		if (call.resumeSessionId !== undefined) {
 			spec = resolveResumeCall(call, sessions, rosterState, context, local, () =>
-				call.agent === undefined ? undefined : resolveAgentCall(call, agents(), scope, context, local),
+				call.agent === undefined ? undefined : resolveAgentCall(call, agents(), options, context, local),
 			);
-		} else if (call.agent !== undefined) spec = resolveAgentCall(call, agents(), scope, context, local);
+		} else if (call.agent !== undefined) spec = resolveAgentCall(call, agents(), options, context, local);
 		else if (call.rosterEntry !== undefined) spec = resolveRosterCall(call, rosterState, context, local);
 		else spec = resolveAdHocCall(call, call.agentType as Harness, context, local);
 		if (local.size > 0 || !spec) return;
@@ -75,41 +77,6 @@ function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 		projectDir: projectDirOf(p.agentFile),
 		digest: p.agentDigest,
 		note: changed ? "changed since the resumed session started from it" : undefined,
-	};
-}
-
-/** A Markdown agent definition; ad-hoc settings (resources, roster_file, tool lists) may be added. */
-function resolveAgentCall(
-	call: ChildCall,
-	discovery: ReturnType<typeof discoverAgents>,
-	scope: AgentScope,
-	context: LaunchContext,
-	problems: Problems,
-): LaunchSpec | undefined {
-	const agent = discovery.agents.find((a) => a.name === call.agent);
-	if (!agent) {
-		const available = discovery.agents.map(describeAgent).join(", ") || "none";
-		const broken = formatAgentFileErrors(discovery.errors);
-		problems.add(
-			`unknown agent "${call.agent}" in scope "${scope}". Available: ${available}.${broken.length > 0 ? ` Files that failed to load: ${broken.join("; ")}` : ""}`,
-		);
-	}
-	const adHoc = resolveAdHocCall(call, agent?.harness ?? "pi", context, problems);
-	if (!agent || !adHoc) return undefined;
-	return {
-		...adHoc,
-		model: call.model ?? agent.model,
-		effort: call.effort ?? agent.effort,
-		allowedTools: call.allowedTools ?? agent.tools,
-		disallowedTools: call.disallowedTools ?? agent.disallowedTools,
-		systemPromptAddition: agent.systemPrompt || undefined,
-		provenance: {
-			agentName: agent.name,
-			agentFile: agent.filePath,
-			agentSource: agent.source,
-			definitionDigest: agent.digest,
-			agentDigest: agent.digest,
-		},
 	};
 }
 

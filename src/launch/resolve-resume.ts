@@ -13,7 +13,8 @@
  * - a session that is running now is never resumed.
  */
 import { readFileSync } from "node:fs";
-import { type AgentDefinition, parseAgentFile } from "../config/agents.ts";
+import type { AgentFormat } from "../config/agent-definition.ts";
+import { type AgentDefinition, parseAgentFileAs } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
@@ -246,7 +247,8 @@ function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition
 		);
 		return undefined;
 	}
-	return parseAgentFile(content, file, record.provenance.agentSource ?? "user", problems.at(file));
+	const format = (record.provenance.agentFormat ?? "pi") as AgentFormat;
+	return parseAgentFileAs(format, content, file, record.provenance.agentSource ?? "user", problems.at(file));
 }
 
 /**

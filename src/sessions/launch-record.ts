@@ -63,7 +63,8 @@ const resourcesSchema = z.object({
 const provenanceFields = {
 	agentName: z.string().optional(),
 	agentFile: z.string().optional(),
-	agentSource: z.enum(["user", "project"]).optional(),
+	agentSource: z.enum(["builtin", "user", "project"]).optional(),
+	agentFormat: z.enum(["pi", "claude", "codex"]).optional(),
 	rosterSource: z.string().optional(),
 	rosterEntry: z.string().optional(),
 	agentDefinitionFile: z.string().optional(),

@@ -45,5 +45,6 @@ export function launchContextFor(
 		maxDepth: state.depth.maxDepth,
 		limits: limits.run,
 		interactiveDefaults: limits.interactive,
+		parentSessionFile: ctx.sessionManager.getSessionFile(),
 	};
 }

@@ -8,9 +8,9 @@ import type { HarnessCommand } from "../../core/harness-adapter.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import type { NativeCommand } from "../native-command.ts";
-import { addResourceRefusals } from "../resource-refusals.ts";
+import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
 import { appendSkillReferences } from "../skill-references.ts";
-import { writeSystemPromptFile } from "../system-prompt-file.ts";
+import { writeRunFile, writeSystemPromptFile } from "../system-prompt-file.ts";
 import { ruleToolName } from "../tool-names.ts";
 import { createClaudeInputCodec } from "./stream-input.ts";
 
@@ -69,9 +69,21 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 	if (spec.model) args.push(`--model=${spec.model}`);
 	// --effort: sent as `output_config.effort` on models with adaptive thinking; others ignore it.
 	if (spec.effort) args.push(`--effort=${spec.effort}`);
-	// --append-system-prompt-file (named in `--bare`'s help): the agent body.
+	// --append-system-prompt-file (named in `--bare`'s help): the agent body; --system-prompt-file replaces
+	// claude's prompt with it (pi-subagents `systemPromptMode: replace`).
 	if (spec.systemPromptAddition) {
-		args.push(`--append-system-prompt-file=${writeSystemPromptFile(runDir, spec.systemPromptAddition)}`);
+		const flag = spec.replaceSystemPrompt ? "--system-prompt-file" : "--append-system-prompt-file";
+		args.push(`${flag}=${writeSystemPromptFile(runDir, spec.systemPromptAddition)}`);
+	}
+	// --agents <file> defines a Claude Code agent file's agent (with --print it may be a file path), --agent
+	// selects it for the session: claude's own custom-agent mechanism (docs/agent-libraries.md).
+	if (spec.claudeAgent) {
+		const file = writeRunFile(
+			runDir,
+			"agents.json",
+			JSON.stringify({ [spec.claudeAgent.name]: spec.claudeAgent.definition }),
+		);
+		args.push(`--agents=${file}`, `--agent=${spec.claudeAgent.name}`);
 	}
 	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
 	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
@@ -143,6 +155,7 @@ export function claudeRefusals(
 		);
 	}
 	if (spec.autoApprove && options.bypassRefusal) problems.add(`auto_approve: ${options.bypassRefusal}`);
+	addAgentRefusals("claude_code", spec, problems);
 	if (spec.outputSchema && spec.disallowedTools?.some((rule) => ruleToolName(rule) === "StructuredOutput")) {
 		problems.add(
 			"disallowed_tools: StructuredOutput is how a claude child with output_schema submits its result; it cannot be excluded",

@@ -1,9 +1,3 @@
-/**
- * The codex harness adapter (docs/harness-support.md): the command builder (`command.ts`), the record parser
- * (`events.ts`) and the rollout reader (`rollout.ts`) behind the shared adapter contract.
- */
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
@@ -25,10 +19,7 @@ export interface CodexAdapterOptions {
 	codexHome: string;
 }
 
-/** `CODEX_HOME`, or codex's default `~/.codex`. */
-export function codexHomeDir(env: NodeJS.ProcessEnv): string {
-	return env.CODEX_HOME || join(homedir(), ".codex");
-}
+export { codexHomeDir } from "../../core/native-homes.ts";
 
 /**
  * Why a running codex child takes no input (docs/background-jobs.md §Talking to running children): `codex exec` reads

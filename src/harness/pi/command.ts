@@ -10,7 +10,7 @@ import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import { writeOutputSchemaFile } from "../output-schema-file.ts";
-import { addResourceRefusals } from "../resource-refusals.ts";
+import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
 import { writeSystemPromptFile } from "../system-prompt-file.ts";
 import { addPiToolNameProblems, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import type { PiInvocation } from "./invocation.ts";
@@ -64,9 +64,16 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
 	if (spec.disallowedTools && spec.disallowedTools.length > 0) {
 		args.push("--exclude-tools", spec.disallowedTools.join(","));
 	}
+	// --append-system-prompt <file>: the agent body after pi's prompt; --system-prompt <file> replaces pi's
+	// prompt with it (pi-subagents `systemPromptMode: replace`; pi reads a file's contents for both).
 	if (spec.systemPromptAddition) {
-		args.push("--append-system-prompt", writeSystemPromptFile(runDir, spec.systemPromptAddition));
+		const flag = spec.replaceSystemPrompt ? "--system-prompt" : "--append-system-prompt";
+		args.push(flag, writeSystemPromptFile(runDir, spec.systemPromptAddition));
 	}
+	// --no-skills: no skill discovery (pi-subagents `inheritSkills: false`); explicit --skill paths still load.
+	if (spec.noSkills) args.push("--no-skills");
+	// --fork <file>: a new session that starts from a copy of the parent's (pi-subagents `defaultContext: fork`).
+	if (spec.forkSessionFile && spec.session.kind === "new") args.push("--fork", spec.forkSessionFile);
 	if (spec.resources) args.push(...piResourceFlags(spec.resources));
 	// Project trust is always explicit, and decided for the child's own cwd (Pi `-a` / `-na`).
 	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
@@ -123,6 +130,7 @@ export function piRefusals(spec: LaunchSpec, options: PiAdapterOptions, problems
 	}
 	if (spec.resources) piResourceRefusals(spec.resources, spec.cwd, options.agentDir, problems);
 	addPiToolNameProblems(spec, problems);
+	addAgentRefusals("pi", spec, problems);
 	if (spec.outputSchema && spec.disallowedTools?.includes(SUBMIT_RESULT_TOOL)) {
 		problems.add(
 			`disallowed_tools: ${SUBMIT_RESULT_TOOL} is how a pi child with output_schema submits its result; it cannot be excluded`,

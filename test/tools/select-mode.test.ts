@@ -77,7 +77,7 @@ describe("selectMode", () => {
 	});
 
 	it("refuses a child with two kinds or none, but lets roster_entry repeat agent_type", () => {
-		expect(refusal({ tasks: [{ agent: "a", agent_type: "pi", task: "t" }] })).toContain(
+		expect(refusal({ tasks: [{ agent: "a", roster_entry: "r", task: "t" }] })).toContain(
 			"task 1: give exactly one of agent, roster_entry or agent_type",
 		);
 		expect(refusal({ tasks: [{ task: "t" }] })).toContain(

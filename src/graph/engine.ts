@@ -8,6 +8,7 @@
  * is gone.
  */
 import pLimit from "p-limit";
+import type { ChildInputChannel } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import type { BudgetStop, SkipReason } from "../core/graph-details.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
@@ -27,6 +28,10 @@ export interface GraphEngineOptions {
 	run: SpecRunner;
 	/** Escape, a job cancel: cancels the run. */
 	signal?: AbortSignal;
+	/** A graceful stop (`subagent_jobs` stop): nothing more starts, running nodes go on. */
+	noMoreStarts?: AbortSignal;
+	/** A node's child has started and can be talked to (`subagent_jobs` send, `/subagent-send`). */
+	onInput?(key: string, channel: ChildInputChannel): void;
 	/** The checkpointer's hook: awaited with each batch of events before their effects. */
 	persist?(events: readonly GraphEvent[], state: GraphRunState): Promise<void>;
 	/** After every change (not throttled). */
@@ -67,8 +72,11 @@ class GraphEngine {
 
 	async run(): Promise<GraphRunOutcome> {
 		const onAbort = () => void this.#stop({ type: "cancel_run", why: "the run was cancelled" });
+		const onStop = () => void this.#stop({ type: "stop_starts" });
 		this.options.signal?.addEventListener("abort", onAbort, { once: true });
+		this.options.noMoreStarts?.addEventListener("abort", onStop, { once: true });
 		if (this.options.signal?.aborted) onAbort();
+		if (this.options.noMoreStarts?.aborted) onStop();
 		const timeoutMs = this.graph.definition.limits?.timeout_ms;
 		const timer =
 			timeoutMs === undefined
@@ -91,13 +99,19 @@ class GraphEngine {
 		} finally {
 			clearTimeout(timer);
 			this.options.signal?.removeEventListener("abort", onAbort);
+			this.options.noMoreStarts?.removeEventListener("abort", onStop);
 		}
 		return { state: this.#state, children: this.#children };
 	}
 
 	get #stopped(): boolean {
 		const s = this.#state;
-		return s.cancelled !== undefined || s.infrastructureError !== undefined || s.budgetStop !== undefined;
+		return (
+			s.cancelled !== undefined ||
+			s.infrastructureError !== undefined ||
+			s.budgetStop !== undefined ||
+			s.stopped === true
+		);
 	}
 
 	/**
@@ -126,8 +140,10 @@ class GraphEngine {
 	 * A run-level stop: no further starts; a cancel, a timeout or an infrastructure error also kills running
 	 * nodes. Applied at once (stopping starts is always safe), then handed to the checkpointer.
 	 */
-	async #stop(event: Extract<GraphEvent, { type: "budget" | "cancel_run" | "infrastructure" }>): Promise<void> {
-		const kills = event.type !== "budget" || event.stop.budget === "timeout_ms";
+	async #stop(
+		event: Extract<GraphEvent, { type: "budget" | "cancel_run" | "stop_starts" | "infrastructure" }>,
+	): Promise<void> {
+		const kills = event.type === "budget" ? event.stop.budget === "timeout_ms" : event.type !== "stop_starts";
 		if (this.#noMoreStarts.signal.aborted && (!kills || this.#kill.signal.aborted)) return;
 		this.#state = applyEvent(this.#state, event);
 		this.#noMoreStarts.abort();
@@ -180,6 +196,7 @@ class GraphEngine {
 
 	#stopReason(state: GraphRunState): SkipReason {
 		if (state.budgetStop) return { kind: "budget", budget: state.budgetStop.budget };
+		if (state.stopped && !state.cancelled && !state.infrastructureError) return { kind: "stopped" };
 		return { kind: "cancelled", why: state.cancelled ?? `infrastructure error: ${state.infrastructureError}` };
 	}
 
@@ -215,6 +232,7 @@ class GraphEngine {
 			noMoreStarts: this.#noMoreStarts.signal,
 			resolve: (task, problems) => this.options.resolve(compiled.key, task, problems),
 			run: this.options.run,
+			onInput: (channel) => this.options.onInput?.(compiled.key, channel),
 			onChild: (child) =>
 				void this.#onChild(compiled.key, child).catch((error: unknown) =>
 					this.#stop({ type: "infrastructure", error: `node "${compiled.key}": ${String(error)}` }),

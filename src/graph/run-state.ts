@@ -44,6 +44,8 @@ export interface GraphRunState {
 	budgetStop?: BudgetStop;
 	/** Set once the run is cancelled (Escape, a job cancel, `fail_fast`): why. */
 	cancelled?: string;
+	/** Set once a graceful stop asked that nothing more start (running nodes go on). */
+	stopped?: boolean;
 	/** Set once an infrastructure error stopped the run. */
 	infrastructureError?: string;
 }
@@ -59,6 +61,7 @@ export type GraphEvent =
 	| { type: "cancel"; node: string; at: number }
 	| { type: "budget"; stop: BudgetStop }
 	| { type: "cancel_run"; why: string }
+	| { type: "stop_starts" }
 	| { type: "infrastructure"; error: string };
 
 /** Which states each node event may leave from. */
@@ -86,6 +89,7 @@ export function initialRunState(keys: readonly string[]): GraphRunState {
 export function applyEvent(state: GraphRunState, event: GraphEvent): GraphRunState {
 	if (event.type === "budget") return state.budgetStop ? state : { ...state, budgetStop: event.stop };
 	if (event.type === "cancel_run") return state.cancelled ? state : { ...state, cancelled: event.why };
+	if (event.type === "stop_starts") return { ...state, stopped: true };
 	if (event.type === "infrastructure") {
 		return state.infrastructureError ? state : { ...state, infrastructureError: event.error };
 	}
@@ -101,7 +105,7 @@ export function applyEvent(state: GraphRunState, event: GraphEvent): GraphRunSta
 
 function nextNode(
 	node: NodeState,
-	event: Exclude<GraphEvent, { type: "budget" | "cancel_run" | "infrastructure" }>,
+	event: Exclude<GraphEvent, { type: "budget" | "cancel_run" | "stop_starts" | "infrastructure" }>,
 ): NodeState {
 	switch (event.type) {
 		case "admit":

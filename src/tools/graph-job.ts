@@ -12,7 +12,7 @@ import { childDetails } from "../runs/child-details.ts";
 import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { checkBackgroundAllowed } from "./background.ts";
-import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, runAccepted } from "./graph-run.ts";
+import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns, runAccepted } from "./graph-run.ts";
 import { sumUsage } from "./result-text.ts";
 
 /** Starts the graph as a job and answers at once with its id; refused when a job may no longer start. */
@@ -31,11 +31,9 @@ export function startGraphJob(
 	const job = deps.jobs.start(
 		"graph",
 		`graph "${prepared.name}"`,
-		async (signal, update) => {
-			outcome = await runAccepted(accepted, signal, (_details, children) => update(children));
-			const children = [...outcome.children.values()];
-			update(children);
-			return children;
+		async (signal, update, onInput, noMoreStarts) => {
+			outcome = await runAccepted(accepted, { signal, noMoreStarts, onChildren: update, onInput });
+			return nodeRuns(accepted.prepared, outcome.children);
 		},
 		(finished, children, error) => {
 			const result = outcome && !error ? finalResult(accepted, outcome, finished.id) : undefined;

@@ -7,9 +7,11 @@
  */
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { Static } from "typebox";
+import type { ChildRun } from "../core/child-run.ts";
 import type { GraphDetails } from "../core/graph-details.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
+import type { GraphRunOutcome } from "../graph/engine.ts";
 import type { NodeLaunchEnv } from "../graph/preflight.ts";
 import { prepareGraph } from "../graph/prepare.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
@@ -70,8 +72,22 @@ async function executeGraph(
 		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
 	};
 	if (params.background) return startGraphJob(accepted, ctx);
-	const outcome = await runAccepted(accepted, signal, (details) =>
-		onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
-	);
+	let live: ChildRun[] = [];
+	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
+	const inputs = deps.inputs.open(accepted.callId, false, () => live);
+	let outcome: GraphRunOutcome;
+	try {
+		outcome = await runAccepted(accepted, {
+			signal,
+			onChildren: (children) => {
+				live = children;
+			},
+			onInput: inputs.onInput,
+			onDetails: (details) =>
+				onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
+		});
+	} finally {
+		inputs.close();
+	}
 	return finalResult(accepted, outcome);
 }

@@ -25,19 +25,24 @@ export const subagentToolInfo = {
 	renderResult: renderSubagentResult,
 };
 
+/**
+ * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
+ * refuse `patternProperties`, which `Type.Record` emits).
+ */
+function looseObject(description: string) {
+	return Type.Unsafe<Record<string, unknown>>({ type: "object", description });
+}
+
 /** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
 export const graphSchema = Type.Object(
 	{
 		graph: Type.Optional(
-			Type.Record(Type.String(), Type.Unknown(), {
-				description:
-					"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
-			}),
+			looseObject(
+				"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
+			),
 		),
 		name: Type.Optional(Type.String({ description: "A saved graph (<agent dir>/graphs, .pi/graphs)." })),
-		inputs: Type.Optional(
-			Type.Record(Type.String(), Type.Unknown(), { description: "Checked against the graph's inputs schema." }),
-		),
+		inputs: Type.Optional(looseObject("Checked against the graph's inputs schema.")),
 		background: Type.Optional(Type.Boolean({ description: "Run as a job (subagent_jobs)." })),
 		agentScope: Type.Optional(
 			Type.Unsafe<"user" | "project" | "both">({

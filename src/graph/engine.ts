@@ -49,6 +49,13 @@ export function runGraph(graph: CompiledGraph, options: GraphEngineOptions): Pro
 	return new GraphEngine(graph, options).run();
 }
 
+/** True once anything stopped further starts: a cancel, an infrastructure error, a budget, a graceful stop. */
+function stoppedIn(s: GraphRunState): boolean {
+	return (
+		s.cancelled !== undefined || s.infrastructureError !== undefined || s.budgetStop !== undefined || s.stopped === true
+	);
+}
+
 class GraphEngine {
 	#state: GraphRunState;
 	readonly #children = new Map<string, ChildRun>();
@@ -105,13 +112,7 @@ class GraphEngine {
 	}
 
 	get #stopped(): boolean {
-		const s = this.#state;
-		return (
-			s.cancelled !== undefined ||
-			s.infrastructureError !== undefined ||
-			s.budgetStop !== undefined ||
-			s.stopped === true
-		);
+		return stoppedIn(this.#state);
 	}
 
 	/**
@@ -166,9 +167,9 @@ class GraphEngine {
 			const limit = this.graph.definition.limits?.max_nodes_started;
 			let event: GraphEvent;
 			// A stop explains a skip better than a dependency it cancelled or skipped; a failure is its own reason.
-			if (notDone && (notDone.status === "failed" || !this.#stopped)) {
+			if (notDone && (notDone.status === "failed" || !stoppedIn(state))) {
 				event = this.#skip(compiled, { kind: "dependency", node: notDone.dep, status: notDone.status });
-			} else if (this.#stopped) event = this.#skip(compiled, this.#stopReason(state));
+			} else if (stoppedIn(state)) event = this.#skip(compiled, this.#stopReason(state));
 			else if (compiled.when && !evaluateCondition(compiled.when, this.#scope(state))) {
 				event = this.#skip(compiled, { kind: "condition" });
 			} else if (limit !== undefined && state.started >= limit) {

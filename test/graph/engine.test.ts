@@ -108,19 +108,31 @@ describe("the graph engine", () => {
 	});
 
 	it("lets nodes admitted within max_nodes_started run, and skips the rest (budget)", async () => {
+		const persisted: GraphEvent[] = [];
 		const run: SpecRunner = async (spec, options) => {
 			options.onChild({ ...finished(spec.task), phase: "running" });
 			return finished(spec.task);
 		};
 		const outcome = await runGraph(
-			compiled({ a: node("a"), b: node("b"), c: node("c") }, { limits: { max_nodes_started: 2, concurrency: 1 } }),
+			compiled(
+				{ a: node("a"), b: node("b"), c: node("c"), d: node("d") },
+				{ limits: { max_nodes_started: 2, concurrency: 1 } },
+			),
 			{
 				defaultConcurrency: 4,
 				resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),
 				run,
+				persist: async (events) => void persisted.push(...events),
 			},
 		);
-		expect(Object.values(outcome.state.nodes).map((n) => n.status)).toEqual(["completed", "completed", "skipped"]);
+		expect(Object.values(outcome.state.nodes).map((n) => n.status)).toEqual([
+			"completed",
+			"completed",
+			"skipped",
+			"skipped",
+		]);
+		// One stop, recorded once.
+		expect(persisted.filter((event) => event.type === "budget")).toHaveLength(1);
 		expect(outcome.state.nodes.c.skip).toEqual({ kind: "budget", budget: "max_nodes_started" });
 		expect(outcome.state.budgetStop).toEqual({ budget: "max_nodes_started", limit: 2, spent: 2 });
 	});

@@ -4,7 +4,7 @@
  * `ui/`, so the extension can register its tools at load and import what a call runs when the first call
  * comes (docs/design-notes.md §Start-up cost).
  */
-import { Type } from "typebox";
+import { type Static, Type } from "typebox";
 import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
@@ -55,6 +55,27 @@ export const graphSchema = Type.Object(
 	{ additionalProperties: false },
 );
 
+/**
+ * Models sometimes send an object argument as JSON text: `graph` and `inputs` given as a string holding a
+ * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
+ * the schema to refuse.
+ */
+export function prepareGraphArguments(raw: unknown): Static<typeof graphSchema> {
+	if (!raw || typeof raw !== "object") return raw as Static<typeof graphSchema>;
+	const args = { ...(raw as Record<string, unknown>) };
+	for (const key of ["graph", "inputs"]) {
+		const value = args[key];
+		if (typeof value !== "string") continue;
+		try {
+			const parsed: unknown = JSON.parse(value);
+			if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args[key] = parsed;
+		} catch {
+			// Not JSON: the schema says what is wrong.
+		}
+	}
+	return args as Static<typeof graphSchema>;
+}
+
 export const graphToolInfo = {
 	name: "agent_graph",
 	label: "Agent graph",
@@ -63,6 +84,7 @@ export const graphToolInfo = {
 		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs and one line per node. See docs/graphs.md.",
 	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
 	parameters: graphSchema,
+	prepareArguments: prepareGraphArguments,
 	renderCall: renderGraphCall,
 	renderResult: renderGraphResult,
 };

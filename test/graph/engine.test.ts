@@ -136,4 +136,36 @@ describe("the graph engine", () => {
 		expect(outcome.state.nodes.c.skip).toEqual({ kind: "budget", budget: "max_nodes_started" });
 		expect(outcome.state.budgetStop).toEqual({ budget: "max_nodes_started", limit: 2, spent: 2 });
 	});
+	it("never runs more nodes at once than limits.concurrency, and runs independent ones side by side", async () => {
+		let running = 0;
+		let peak = 0;
+		const waiting: Array<() => void> = [];
+		const run: SpecRunner = async (spec, options) => {
+			running += 1;
+			peak = Math.max(peak, running);
+			options.onChild({ ...finished(spec.task), phase: "running" });
+			await new Promise<void>((resolve) => waiting.push(resolve));
+			running -= 1;
+			return finished(spec.task);
+		};
+		const done = runGraph(
+			compiled({ a: node("a"), b: node("b"), c: node("c"), d: node("d") }, { limits: { concurrency: 2 } }),
+			{
+				defaultConcurrency: 4,
+				resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),
+				run,
+			},
+		);
+		for (let released = 0; released < 4; released++) {
+			// Settled: every running node is held (a released one has returned) and the limit is filled.
+			while (waiting.length !== running || waiting.length < Math.min(2, 4 - released)) {
+				await new Promise((resolve) => setImmediate(resolve));
+			}
+			expect(running).toBe(Math.min(2, 4 - released));
+			waiting.shift()?.();
+		}
+		const outcome = await done;
+		expect(peak).toBe(2);
+		expect(Object.values(outcome.state.nodes).every((n) => n.status === "completed")).toBe(true);
+	});
 });

@@ -264,10 +264,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		// Retention (docs/tools.md §Artifacts): old and excess session directories go; this session's stays.
-		const artifacts = await import("./runs/artifacts.ts");
-		const root = artifacts.artifactRoot();
-		artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, ctx.sessionManager.getSessionId())) });
+		await sweepAtSessionStart(ctx.sessionManager.getSessionId());
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
@@ -294,4 +291,15 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	if (atInheritedMaxDepth(process.env)) return;
 	registerTools(pi, runtime);
 	registerCommands(pi, runtime);
+}
+
+/**
+ * What goes at a session start: old and excess artifact directories (docs/tools.md §Artifacts; this
+ * session's stays), and the run and tmux directories a killed parent left (SECURITY.md "Data").
+ */
+async function sweepAtSessionStart(sessionId: string): Promise<void> {
+	const artifacts = await import("./runs/artifacts.ts");
+	const root = artifacts.artifactRoot();
+	artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, sessionId)) });
+	(await import("./runs/leftovers.ts")).sweepLeftovers();
 }

@@ -21,7 +21,8 @@
  *   "silent": false,                 // true: no UI notices for background job progress/completion (the model still gets the result)
  *   "interactive": {
  *     "stay_open": false,            // keep the tmux session after the child finishes
- *     "inactivity_timeout_ms": null  // end an interactive run after this long without screen change; null: never
+ *     "inactivity_timeout_ms": null, // end an interactive run after this long without screen change; null: never
+ *     "dialog_timeout_ms": 120000    // end a run (failed) whose harness shows a first-run dialog this long unchanged, ms
  *   },
  *   "max_sub_agent_depth": 1,        // the root's delegation depth limit; children inherit it
  *   "environment": {                 // which of the parent's variables children inherit (SECURITY.md)
@@ -32,11 +33,13 @@
  * }
  * ```
  */
+
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
+import { DIALOG_TIMEOUT_MS } from "../core/launch-spec.ts";
 import { settingsFilePath } from "./paths.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
 import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
@@ -78,6 +81,7 @@ export const interactiveSchema = strictSection({
 		.min(1, "must be at least 1 (ms), or null for no inactivity timeout")
 		.nullable()
 		.default(null),
+	dialog_timeout_ms: integer(1, DIALOG_TIMEOUT_MS, "ms"),
 });
 
 const variableNames = z.array(

@@ -111,6 +111,11 @@ export interface InteractiveInfo {
 	keptOpen: boolean;
 	/** Set when the run was ended for inactivity (`inactivity_timeout_ms`). */
 	warning?: string;
+	/**
+	 * While the harness's TUI shows a first-run dialog (docs/interactive.md "First-run dialogs"): what it waits
+	 * on, e.g. `its claude_code folder trust dialog: "<the dialog's line>"`.
+	 */
+	waitingOn?: string;
 }
 
 /** Usage with every count at 0 and cost unknown. */

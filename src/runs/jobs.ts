@@ -231,8 +231,10 @@ export class JobRegistry {
 			return { status: "refused", reason: "exited", message: `job ${id} has ended (${entry.job.status})` };
 		}
 		const call = this.#inputs.get(id);
-		const found = call ? findChild(call, child) : { error: `job ${id} has no running children` };
-		if ("error" in found) return { status: "refused", reason: "exited", message: found.error };
+		const found = call
+			? findChild(call, child)
+			: { error: `job ${id} has no running children`, reason: "exited" as const };
+		if ("error" in found) return { status: "refused", reason: found.reason, message: found.error };
 		return found.channel.send(text, mode);
 	}
 

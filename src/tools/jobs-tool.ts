@@ -8,6 +8,7 @@ import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-
 import type { SendReceipt } from "../core/child-input.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
+import { dialogWait } from "../ui/format.ts";
 import { childLabel } from "./result-text.ts";
 import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
 
@@ -127,6 +128,11 @@ export function describeReceipt(receipt: SendReceipt): string {
 
 function describeJob(job: Job): string {
 	const seconds = (((job.endedAt ?? Date.now()) - job.startedAt) / 1000).toFixed(1);
-	const children = job.children.map((child) => `${childLabel(child)}: ${child.phase}`).join(", ");
+	const children = job.children
+		.map((child) => {
+			const wait = child.phase === "running" ? dialogWait(child.result) : undefined;
+			return `${childLabel(child)}: ${child.phase}${wait ? ` (${wait})` : ""}`;
+		})
+		.join(", ");
 	return `- ${job.id} ${job.label}: ${job.status} (${seconds} s)${children ? ` — ${children}` : ""}`;
 }

@@ -6,6 +6,7 @@ import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
 import { childDetails } from "../runs/child-details.ts";
+import { dialogWait } from "../ui/format.ts";
 
 /**
  * Progress updates for the UI: the latest children at most once per `intervalMs` (ms), the last one never
@@ -45,5 +46,9 @@ export function throttledProgress(
 function progressLine(children: ChildRun[]): string {
 	const count = (phase: string) => children.filter((c) => c.phase === phase).length;
 	const done = children.length - count("pending") - count("running");
-	return `subagent: ${done}/${children.length} done, ${count("running")} running, ${count("pending")} pending`;
+	const waits = children.flatMap((child) => {
+		const wait = child.phase === "running" ? dialogWait(child.result) : undefined;
+		return wait ? [`; child ${child.index} ${wait}`] : [];
+	});
+	return `subagent: ${done}/${children.length} done, ${count("running")} running, ${count("pending")} pending${waits.join("")}`;
 }

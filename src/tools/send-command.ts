@@ -23,13 +23,13 @@ export async function sendFromCommand(inputs: LiveInputs, args: string): Promise
 	if (calls.length === 0) {
 		return { status: "refused", reason: "exited", message: "no subagent call is running in the foreground" };
 	}
-	let lastError = "";
+	let last: SendReceipt = { status: "refused", reason: "exited", message: "" };
 	for (const call of calls) {
 		const found = findChild(call, ref === "-" ? undefined : ref);
 		if ("channel" in found) return found.channel.send(text, "steer");
-		lastError = found.error;
+		last = { status: "refused", reason: found.reason, message: found.error };
 	}
-	return { status: "refused", reason: "exited", message: lastError };
+	return last;
 }
 
 /** The command's handler: sends, and shows the receipt with `ctx.ui.notify` (an error for a refusal). */

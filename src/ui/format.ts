@@ -4,7 +4,7 @@
 
 import type { ChildPhase } from "../core/child-run.ts";
 import type { Usage } from "../core/run-event.ts";
-import type { ChildActivity } from "../core/run-result.ts";
+import type { ChildActivity, RunResult } from "../core/run-result.ts";
 
 /** `1.2k` style counts. */
 export function formatTokens(count: number): string {
@@ -72,6 +72,15 @@ export function formatElapsed(ms: number): string {
 	const minutes = Math.floor(seconds / 60);
 	if (minutes < 60) return `${minutes}m${String(Math.floor(seconds % 60)).padStart(2, "0")}s`;
 	return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+/**
+ * `waits on its claude_code folder trust dialog: "…"; attach with \`tmux -S … attach -t …\`` while an
+ * interactive child's harness shows a first-run dialog (docs/interactive.md "First-run dialogs"), else undefined.
+ */
+export function dialogWait(result: RunResult | undefined): string | undefined {
+	const info = result?.interactive;
+	return info?.waitingOn ? `waits on ${info.waitingOn}; attach with \`${info.attachCommand}\`` : undefined;
 }
 
 /** What a running child's activity reads as in its status line. */

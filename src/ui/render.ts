@@ -11,6 +11,7 @@ import type { ChildCallPreview, SubagentCallPreview, SubagentDetails } from "../
 import type { ToolActivity } from "../core/run-result.ts";
 import {
 	ACTIVITY_LABELS,
+	dialogWait,
 	formatElapsed,
 	formatTokens,
 	formatToolCall,
@@ -117,7 +118,7 @@ function headline(children: readonly ChildRun[], theme: Theme): string {
 function statusOf(child: ChildRun, now: number): string {
 	const result = child.result;
 	if (child.phase === "running") {
-		const activity = ACTIVITY_LABELS[result?.activity ?? "starting"];
+		const activity = dialogWait(result) ?? ACTIVITY_LABELS[result?.activity ?? "starting"];
 		const startedAt = child.startedAt ?? result?.startedAt;
 		return startedAt ? `${activity} · ${formatElapsed(now - startedAt)}` : activity;
 	}

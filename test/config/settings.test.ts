@@ -35,7 +35,7 @@ describe("settings file", () => {
 				max_background_jobs: 8,
 			},
 			silent: false,
-			interactive: { stay_open: false, inactivity_timeout_ms: null },
+			interactive: { stay_open: false, inactivity_timeout_ms: null, dialog_timeout_ms: 120_000 },
 			max_sub_agent_depth: 1,
 			environment: { include: null, exclude: [] },
 			roster: { enabled: false, roles: [] },

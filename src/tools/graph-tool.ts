@@ -75,7 +75,9 @@ async function executeGraph(
 	let live: ChildRun[] = [];
 	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
 	const inputs = deps.inputs.open(accepted.callId, false, () => live);
-	let outcome: GraphRunOutcome;
+	const label = `graph "${prepared.name}"`;
+	const tracked = deps.fleet?.track({ id: accepted.callId, origin: "graph", label, children: () => live });
+	let outcome: GraphRunOutcome | undefined;
 	try {
 		outcome = await runAccepted(accepted, {
 			signal,
@@ -88,6 +90,7 @@ async function executeGraph(
 		});
 	} finally {
 		inputs.close();
+		tracked?.end(live);
 	}
 	return finalResult(accepted, outcome);
 }

@@ -5,7 +5,11 @@
  * comes (docs/design-notes.md §Start-up cost).
  */
 import { type Static, Type } from "typebox";
+
+export { JOB_MESSAGE_TYPE } from "../core/details.ts";
+
 import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
+import { renderJobsResult } from "../ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
 
@@ -148,6 +152,7 @@ export const jobsToolInfo = {
 		'List background sub-agent jobs started with subagent({ background: true }); cancel one (action "cancel", job_id); send a running child a message (action "send", job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it); stop one gracefully (action "stop", job_id); wait for one to end without cancelling it (action "wait", job_id, timeout_ms); or read a finished job\'s result again (action "result", job_id).',
 	promptSnippet: "List, message, stop, wait for, read or cancel background sub-agent jobs",
 	parameters: jobsSchema,
+	renderResult: renderJobsResult,
 };
 
 /** `/agentshell-roster`'s description. */
@@ -174,4 +179,17 @@ export const ATTACH_COMMAND = {
 export const SEND_COMMAND = {
 	name: "subagent-send",
 	description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",
+};
+
+/** `/subagents`'s name and description (docs/background-jobs.md §The fleet view). */
+export const FLEET_COMMAND = {
+	name: "subagents",
+	description:
+		"Every sub-agent of this session: transcript (enter), steer (s), stop or cancel (x), attach (a), result (r)",
+};
+
+/** `/subagent-jobs`'s name and description (docs/background-jobs.md §The fleet view). */
+export const JOBS_COMMAND = {
+	name: "subagent-jobs",
+	description: "List background sub-agent jobs; /subagent-jobs cancel <id> kills one, stop <id> ends it gracefully",
 };

@@ -7,7 +7,6 @@
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Usage } from "@earendil-works/pi-ai";
 import type {
 	ExtensionAPI,
 	ExtensionCommandContext,
@@ -18,11 +17,9 @@ import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } fro
 import type { TSchema } from "typebox";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
-import type { ChildRun } from "./core/child-run.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
-import type { JobDelivery } from "./tools/background.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	AGENTS_COMMAND,
@@ -68,25 +65,6 @@ async function loadAdapters(agentDir: string) {
 			command: () => native.resolveNativeCommand(native.CLAUDE_COMMAND_ENV, "claude", process.env),
 			bypassRefusal: claudeCommand.claudeBypassRefusal(process.env, process.getuid?.()),
 		}),
-	};
-}
-
-/** How a finished job's report reaches the session: a follow-up message, its usage joining the next tool result. */
-function jobDelivery(
-	pi: ExtensionAPI,
-	jobUsage: PendingJobUsage,
-	totalUsage: (children: ChildRun[]) => Usage,
-	customType: string,
-	refresh: () => void,
-): JobDelivery["deliverJob"] {
-	return (job, text, details, display) => {
-		jobUsage.add(totalUsage(details.children));
-		pi.sendMessage(
-			{ customType, content: text, display, details },
-			// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
-			{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
-		);
-		refresh();
 	};
 }
 
@@ -140,7 +118,7 @@ async function loadRuntime(
 		fleet,
 		inputs,
 		interactive,
-		deliverJob: jobDelivery(pi, jobUsage, tools.totalUsage, jobs.JOB_MESSAGE_TYPE, () => widget.refresh()),
+		deliverJob: background.jobDelivery(pi, jobUsage, () => widget.refresh()),
 	};
 	const subagent = tools.createSubagentTool(deps);
 	return {

@@ -6,7 +6,7 @@
  * further — pays almost nothing for it (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type {
 	ExtensionAPI,
 	ExtensionCommandContext,
@@ -25,6 +25,7 @@ import {
 	AGENTS_COMMAND,
 	ATTACH_COMMAND,
 	FLEET_COMMAND,
+	graphToolInfo,
 	JOB_MESSAGE_TYPE,
 	JOBS_COMMAND,
 	jobsToolInfo,
@@ -112,7 +113,7 @@ async function loadRuntime(
 		() => registry.list(),
 		() => config.runtime.settings?.silent === true,
 	);
-	const subagent = tools.createSubagentTool({
+	const deps: Parameters<typeof tools.createSubagentTool>[0] = {
 		adapters,
 		globalLimit: () => globalLimit,
 		state: () => config.toolState(),
@@ -130,21 +131,23 @@ async function loadRuntime(
 		fleet,
 		inputs,
 		interactive,
-		deliverJob: (job, text, details, display) => {
-			jobUsage.add(tools.totalUsage(details.children));
-			sendJobMessage(pi, jobs.JOB_MESSAGE_TYPE, job, { content: text, display, details });
-			widget.refresh();
-		},
-	});
+		deliverJob: background.jobDelivery(pi, jobUsage, () => widget.refresh()),
+	};
+	const subagent = tools.createSubagentTool(deps);
 	return {
 		config,
 		sessions,
 		jobs: registry,
 		interactive,
 		widget,
-		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
+		tools: {
+			subagent,
+			graph: tools.createGraphTool(deps),
+			roster: tools.createRosterTool(config, agentDir),
+			jobs: tools.createJobsTool(registry),
+		},
 		commands: commandHandlers(tools, config, agentDir, { fleet, jobs: registry, inputs, adapters, interactive }),
-		newAgentProblems: agentProblemReporter(tools, agentDir),
+		newAgentProblems: tools.agentProblemReporter(agentDir),
 		/** This session has ended: its hold on child sessions goes. */
 		release: () => hold.release(),
 		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
@@ -158,17 +161,6 @@ async function loadRuntime(
 			return config.problems;
 		},
 	};
-}
-
-/** A finished job's report as a follow-up message; a cancelled or stopped one (ended on request or with its session) starts no turn. */
-function sendJobMessage(
-	pi: ExtensionAPI,
-	customType: string,
-	job: { status: string },
-	message: { content: string; display: boolean; details: unknown },
-): void {
-	const triggerTurn = job.status !== "cancelled" && job.status !== "stopped";
-	pi.sendMessage({ customType, ...message }, { triggerTurn, deliverAs: "followUp" });
 }
 
 /** The session ends: the widget, running jobs (each reporting its cancellation), tmux, and this load's hold. */
@@ -203,16 +195,6 @@ function commandHandlers(
 		[ATTACH_COMMAND.name]: (args, ctx) => tools.handleAttachCommand(deps.interactive, args, ctx),
 		[FLEET_COMMAND.name]: (_args, ctx) => tools.handleFleetCommand(deps, ctx),
 		[JOBS_COMMAND.name]: (args, ctx) => tools.handleJobsCommand(deps, args, ctx),
-	};
-}
-
-/** The session-start report of broken agent files: problems not reported before in this process (each once). */
-function agentProblemReporter(tools: Tools, agentDir: string): (cwd: string) => string[] {
-	const reported = new Set<string>();
-	return (cwd) => {
-		const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
-		for (const line of fresh) reported.add(line);
-		return fresh;
 	};
 }
 
@@ -269,7 +251,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		await sweepAtSessionStart(ctx.sessionManager.getSessionId());
+		await (await import("./runs/session-start-sweep.ts")).sweepAtSessionStart(ctx.sessionManager.getSessionId());
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
@@ -301,6 +283,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 /** The three tools and the user commands, each loading the runtime on first use. */
 function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
+	pi.registerTool(deferredTool(graphToolInfo, runtime, (r) => r.tools.graph));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
 	for (const command of COMMANDS) {
@@ -309,15 +292,4 @@ function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionCon
 			handler: async (args, ctx) => (await runtime(ctx)).commands[command.name]?.(args, ctx),
 		});
 	}
-}
-
-/**
- * What goes at a session start: old and excess artifact directories (docs/tools.md §Artifacts; this
- * session's stays), and the run and tmux directories a killed parent left (SECURITY.md "Data").
- */
-async function sweepAtSessionStart(sessionId: string): Promise<void> {
-	const artifacts = await import("./runs/artifacts.ts");
-	const root = artifacts.artifactRoot();
-	artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, sessionId)) });
-	(await import("./runs/leftovers.ts")).sweepLeftovers();
 }

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
-import type { CallMode, ChildRun } from "../core/child-run.ts";
-import type { JobStatus, JobSummary } from "../core/details.ts";
+import type { ChildRun } from "../core/child-run.ts";
+import type { JobMode } from "../core/details.ts";
 import { childDetails } from "./child-details.ts";
 import { type Job, type JobLogger, MAX_FINISHED_JOBS, STOP_GRACE_MS, type StopOutcome } from "./job.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
@@ -51,9 +51,10 @@ export class JobRegistry {
 	 * cancelled or stopped, by a call or by `close`), with the final children (none when `run` threw; the job
 	 * is then `failed` and `finish` gets the error); it delivers the report and returns the result text, kept
 	 * as `job.resultText`. An exception from `finish` goes to the logger, never to the caller.
+	 * @param succeeded whether a run that ended on its own completed (default: every child completed).
 	 */
 	start(
-		mode: CallMode,
+		mode: JobMode,
 		label: string,
 		run: (
 			signal: AbortSignal,
@@ -62,6 +63,7 @@ export class JobRegistry {
 			noMoreStarts: AbortSignal,
 		) => Promise<ChildRun[]>,
 		finish: (job: Job, children: ChildRun[], error?: string) => string | undefined,
+		succeeded: (children: ChildRun[]) => boolean = (children) => children.every((child) => child.phase === "completed"),
 	): Job {
 		const job: Job = {
 			id: randomUUID().slice(0, 8),
@@ -103,7 +105,7 @@ export class JobRegistry {
 				? "stopped"
 				: controller.signal.aborted
 					? "cancelled"
-					: !error && children.every((child) => child.phase === "completed")
+					: !error && succeeded(children)
 						? "completed"
 						: "failed";
 			live.close();

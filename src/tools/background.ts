@@ -2,9 +2,14 @@
  * The background branch of the `subagent` tool (docs/background-jobs.md §Background jobs): when a job may start, starting
  * it, its job-end notice, and its one report as a follow-up message.
  */
-import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import type {
+	AgentToolResult,
+	ExtensionAPI,
+	ExtensionContext,
+	ExtensionUIContext,
+} from "@earendil-works/pi-coding-agent";
 import type { CallMode } from "../core/child-run.ts";
-import type { JobDetails } from "../core/details.ts";
+import { JOB_MESSAGE_TYPE, type JobDetails } from "../core/details.ts";
 import type { Problems } from "../core/problems.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { OutputCaps } from "../runs/delivery.ts";
@@ -12,7 +17,8 @@ import type { Fleet, FleetTrack } from "../runs/fleet.ts";
 import { jobMessage } from "../runs/job-messages.ts";
 import type { Job, JobLogger, JobRegistry } from "../runs/jobs.ts";
 import { formatUsageTotals } from "../ui/format.ts";
-import { buildResultText, sumUsage } from "./result-text.ts";
+import type { PendingJobUsage } from "./job-usage.ts";
+import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 
 export type { JobDetails };
 
@@ -87,7 +93,7 @@ export function startBackground(
 	delivery: JobDelivery,
 	call: BackgroundCall,
 	ui: ExtensionUIContext,
-): AgentToolResult<JobDetails> {
+): AgentToolResult<JobDetails & { mode: CallMode }> {
 	const notices = call.silent ? undefined : ui;
 	let tracked: FleetTrack | undefined;
 	const job = delivery.jobs.start(call.mode, call.label, call.run, (finished, children, error) => {
@@ -133,6 +139,26 @@ export function startBackground(
 			},
 		],
 		details: { mode: call.mode, children: [], jobId: job.id },
+	};
+}
+
+/**
+ * How a finished job's report reaches the session: a follow-up message (`JOB_MESSAGE_TYPE`) that starts a
+ * turn unless the job was cancelled or stopped, its usage joining the next tool result (`jobUsage`).
+ */
+export function jobDelivery(
+	pi: Pick<ExtensionAPI, "sendMessage">,
+	jobUsage: PendingJobUsage,
+	refresh: () => void,
+): JobDelivery["deliverJob"] {
+	return (job, text, details, display) => {
+		jobUsage.add(totalUsage(details.children));
+		pi.sendMessage(
+			{ customType: JOB_MESSAGE_TYPE, content: text, display, details },
+			// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
+			{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
+		);
+		refresh();
 	};
 }
 

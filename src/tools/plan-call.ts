@@ -3,7 +3,6 @@
  * trust gate, and each harness's check of its spec, before anything starts. The tool runs it for every call;
  * the benchmarks build their baselines with it (bench/launch.ts), so both launch a child the same way.
  */
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { LaunchState } from "../config/extension-state.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
@@ -11,12 +10,12 @@ import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
-import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
-import { type ConsentRecord, type TrustStore, trustPolicy } from "../launch/trust.ts";
+import type { ConsentRecord, TrustStore } from "../launch/trust.ts";
 import { checkHarnessesAccept } from "../launch/validate-specs.ts";
 import type { Plan } from "../runs/run-plan.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
+import { type CallContext, launchContextFor } from "./call-context.ts";
 import { selectMode } from "./select-mode.ts";
 import type { SubagentArgs } from "./subagent-schema.ts";
 
@@ -38,14 +37,8 @@ export interface PlanningDeps {
 	interactive?: InteractiveRuns;
 }
 
-/**
- * What planning reads of the tool call's context: its cwd, Pi's trust of it, a UI to confirm in, and the
- * parent's session file.
- */
-export type PlanningContext = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "hasUI"> & {
-	ui: Pick<ExtensionContext["ui"], "confirm">;
-	sessionManager: Pick<ExtensionContext["sessionManager"], "getSessionFile">;
-};
+/** What planning reads of the tool call's context. */
+export type PlanningContext = CallContext;
 
 /**
  * Selects the mode, resolves the call into specs and checks each with its adapter.
@@ -62,25 +55,7 @@ export async function planCall(
 	const limitsOfCall = { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps };
 	const call = selectMode(params, limitsOfCall, problems);
 	if (!call) return undefined;
-	const context: LaunchContext = {
-		cwd: ctx.cwd,
-		agentDir: deps.agentDir,
-		trust: trustPolicy({
-			parentCwd: ctx.cwd,
-			parentTrusted: ctx.isProjectTrusted(),
-			parentHadDecision: deps.startTrust.hadDecision(ctx.cwd),
-			approveFlag: deps.approveFlag,
-			store: deps.trustStore,
-		}),
-		consents: deps.consents,
-		sessionCwd: (harness, id) => deps.adapters[harness]?.sessionCwd?.(id),
-		confirm: ctx.hasUI ? (title, message) => ctx.ui.confirm(title, message) : undefined,
-		depth: state.depth.depth,
-		maxDepth: state.depth.maxDepth,
-		limits: limits.run,
-		interactiveDefaults: limits.interactive,
-		parentSessionFile: ctx.sessionManager.getSessionFile(),
-	};
+	const context = launchContextFor(deps, state, limits, ctx);
 	const specs = await resolveChildCalls(
 		call.calls,
 		call.labels,

@@ -11,7 +11,6 @@ import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
-import { printable } from "../core/printable.ts";
 import { Problems } from "../core/problems.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { childDetails } from "../runs/child-details.ts";

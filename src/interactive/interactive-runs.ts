@@ -12,7 +12,6 @@ import type { RunChildOptions } from "../runs/run-child.ts";
 import { PaneInputChannel } from "./pane-input.ts";
 import { runInteractive } from "./run-interactive.ts";
 import { findTmux, TmuxHost } from "./tmux-host.ts";
-import { tuiProblems, tuiPrompt } from "./tui-command.ts";
 
 export class InteractiveRuns {
 	private host: TmuxHost | undefined;
@@ -26,12 +25,14 @@ export class InteractiveRuns {
 		this.locateTmux = locateTmux;
 	}
 
-	/** Adds why `spec` cannot run interactively, each labelled `<harness> harness: interactive: …`. */
+	/**
+	 * Adds why `spec` cannot run interactively here, each labelled `<harness> harness: interactive: …` (what
+	 * the harness's TUI cannot take is its adapter's `validate`).
+	 */
 	check(spec: LaunchSpec, problems: Problems): void {
 		const found = problems.at(`${spec.harness} harness`).at("interactive");
 		if (this.closed) found.add("the session is shutting down");
 		if (!this.locateTmux()) found.add("tmux was not found on PATH; install tmux to run TUIs");
-		tuiProblems(spec, tuiPrompt(spec), found);
 	}
 
 	/**

@@ -6,21 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { HarnessAdapter, TuiCommand, TuiRecordReader } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
-import { claudeConfigDir } from "../harness/claude/transcript.ts";
-import { findThreadRollout } from "../harness/codex/rollout.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { RunState } from "../runs/run-state.ts";
-import { claudeRecordReader } from "./claude-records.ts";
-import { codexRecordReader, rolloutOpenedBy } from "./codex-records.ts";
-import { piRecordReader } from "./pi-records.ts";
 import type { TmuxHost } from "./tmux-host.ts";
-import { type TuiCommand, toTuiCommand } from "./tui-command.ts";
-import type { TuiRecordReader } from "./tui-records.ts";
 
 /** The program that starts each pane (see the file). */
 export const PANE_EXEC = join(import.meta.dirname, "pane-exec.mjs");
@@ -50,8 +43,8 @@ type Ending =
 /**
  * Runs `spec` (which has `interactive` set) in a tmux session of `options.host()`. Never rejects for child
  * failures; they become the result's status.
- * @throws Error when the TUI command cannot be derived from the adapter's (the tool refuses such specs before
- *   launch; see `InteractiveRuns.check`).
+ * @throws LaunchError when the TUI command cannot be built (a resumed pi session's file has gone since
+ *   validation).
  */
 export async function runInteractive(
 	spec: LaunchSpec,
@@ -61,7 +54,7 @@ export async function runInteractive(
 	const interactive = spec.interactive ?? { stayOpen: false, inactivityTimeoutMs: null };
 	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
 	try {
-		const tui = toTuiCommand(spec, adapter.buildCommand(spec, runDir));
+		const tui = adapter.buildTuiCommand(spec, runDir);
 		const host = options.host();
 		const marker = host.nextMarker();
 		const env = { ...applyEnvOverrides(options.env, tui.env), [marker.name]: marker.value };
@@ -75,7 +68,7 @@ export async function runInteractive(
 			keptOpen: false,
 		};
 		let panePid: number | undefined;
-		const reader = recordReader(spec, tui, env, () => panePid);
+		const reader = tui.openRecords({ env, panePid: () => panePid });
 		const launchFile = join(runDir, "launch.json");
 		writeFileSync(launchFile, JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd }), { mode: 0o600 });
 		const started = Date.now();
@@ -98,31 +91,6 @@ export async function runInteractive(
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}
-}
-
-function recordReader(
-	spec: LaunchSpec,
-	tui: TuiCommand,
-	env: Record<string, string>,
-	panePid: () => number | undefined,
-): TuiRecordReader {
-	const resumed = spec.session.kind === "resume";
-	switch (spec.harness) {
-		case "pi":
-			return piRecordReader(tui.piSessionDir as string, tui.nativeSessionId as string, resumed);
-		case "claude_code":
-			return claudeRecordReader(claudeConfigDir(env), tui.nativeSessionId as string, resumed);
-		case "codex": {
-			const codexHome = env.CODEX_HOME || join(env.HOME || homedir(), ".codex");
-			const resume = spec.session.kind === "resume" ? spec.session.nativeSessionId : undefined;
-			const locate = () => (resume !== undefined ? findThreadRollout(codexHome, resume) : rolloutFor(panePid()));
-			return codexRecordReader(codexHome, locate, resume);
-		}
-	}
-}
-
-function rolloutFor(pid: number | undefined): string | undefined {
-	return pid === undefined ? undefined : rolloutOpenedBy(pid);
 }
 
 /** Polls records, pane and screen until one of them ends the run. */

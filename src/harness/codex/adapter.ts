@@ -2,14 +2,14 @@
  * The codex harness adapter (docs/harness-support.md): the command builder (`command.ts`), the record parser
  * (`events.ts`) and the rollout reader (`rollout.ts`) behind the shared adapter contract.
  */
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
-import { buildCodexCommand, codexRefusals } from "./command.ts";
+import { buildCodexCommand, buildCodexTuiCommand, codexRefusals, codexTuiRefusals } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
 import { readRolloutCwd, readThreadUsage } from "./rollout.ts";
+
+export { codexHomeDir } from "./rollout.ts";
 
 export interface CodexAdapterOptions {
 	/**
@@ -19,15 +19,10 @@ export interface CodexAdapterOptions {
 	 */
 	command: () => NativeCommand;
 	/**
-	 * The `CODEX_HOME` children use (see {@link codexHomeDir}). Read only when a thread is resumed, to find
+	 * The `CODEX_HOME` children use (see `codexHomeDir`). Read only when a thread is resumed, to find
 	 * the thread's earlier usage total in its rollout file.
 	 */
 	codexHome: string;
-}
-
-/** `CODEX_HOME`, or codex's default `~/.codex`. */
-export function codexHomeDir(env: NodeJS.ProcessEnv): string {
-	return env.CODEX_HOME || join(homedir(), ".codex");
 }
 
 /**
@@ -44,6 +39,7 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 		commandEnv: CODEX_COMMAND_ENV,
 		inputRefusal: CODEX_INPUT_REFUSAL,
 		buildCommand: (spec) => buildCodexCommand(spec, options.command()),
+		buildTuiCommand: (spec) => buildCodexTuiCommand(spec, options.command()),
 		createParser: (spec) =>
 			new CodexEventParser(
 				spec.session.kind === "resume"
@@ -55,7 +51,13 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 				(threadId) => readThreadUsage(options.codexHome, threadId),
 			),
 		validate: (spec, problems) =>
-			checkCanLaunch("codex", options.command, problems, (refused) => codexRefusals(spec, refused)),
+			checkCanLaunch(
+				spec,
+				options.command,
+				problems,
+				(refused) => codexRefusals(spec, refused),
+				(refused, clean) => codexTuiRefusals(spec, options.command, refused, clean),
+			),
 		sessionCwd: (id) => readRolloutCwd(options.codexHome, id),
 	};
 }

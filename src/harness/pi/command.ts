@@ -1,19 +1,24 @@
 /**
- * The pi command builder (flags from `pi --help` of Pi 1.6, see docs/harness-support.md §How each CLI is driven):
- * LaunchSpec → `pi --mode rpc …`, each argument's flag named next to it, and what pi cannot honour.
+ * The pi command builders (flags from `pi --help` of Pi 1.6, see docs/harness-support.md §How each CLI is driven):
+ * LaunchSpec → `pi --mode rpc …` (headless) and `pi … -- <task>` (its TUI), both from one set of launch
+ * arguments, each argument's flag named next to it; and what pi cannot honour.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { HarnessCommand } from "../../core/harness-adapter.ts";
+import type { HarnessCommand, TuiCommand } from "../../core/harness-adapter.ts";
 import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
+import { tryBuild } from "../adapter.ts";
 import { addResourceRefusals } from "../resource-refusals.ts";
-import { writeSystemPromptFile } from "../system-prompt-file.ts";
+import { dryRunSystemPromptFile, type SystemPromptFile, systemPromptFileIn } from "../system-prompt-file.ts";
 import { addPiToolNameProblems } from "../tool-names.ts";
+import { addTuiPromptProblems } from "../tui-prompt.ts";
 import type { PiInvocation } from "./invocation.ts";
 import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
+import { piRecordReader } from "./tui-records.ts";
 
 /** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
 const PI_THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
@@ -31,39 +36,101 @@ export interface PiAdapterOptions {
 	agentDir: string;
 }
 
+/** What pi's headless and TUI commands share: the executable, its leading arguments, the launch arguments. */
+interface PiLaunch {
+	file: string;
+	/** The invocation's own leading arguments (e.g. pi's CLI script). */
+	lead: string[];
+	/** The launch arguments both commands carry, in one order. */
+	shared: string[];
+}
+
 /**
- * `pi --mode rpc` arguments for `spec`, field by field, each flag beside the argument it carries.
- * @param runDir private directory for the system-prompt file.
- * The spec has passed `validate` (see {@link piRefusals}).
+ * The launch arguments of `spec` that pi's headless and TUI commands share, field by field, each flag
+ * beside the argument it carries. The spec has passed `validate` (see {@link piRefusals}).
  * @throws LaunchError when a resumed session's file has gone since.
  */
-export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
+function piLaunch(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile: SystemPromptFile): PiLaunch {
 	const invocation = options.invocation();
-	// RPC mode: the same events as json mode, plus commands on stdin (steer, follow_up, abort).
-	const args = [...invocation.args, "--mode", "rpc"];
 	// Sessions are persisted (resumable by id) but in our own directory.
-	args.push("--session-dir", options.sessionDir);
+	const shared = ["--session-dir", options.sessionDir];
 	// --session <file>: the exact file, not the id: pi matches ids by prefix and, for a session of another
 	// cwd, asks whether to fork it.
 	if (spec.session.kind === "resume")
-		args.push("--session", sessionFile(options.sessionDir, spec.session.nativeSessionId));
-	if (spec.model) args.push("--model", spec.model);
-	if (spec.effort) args.push("--thinking", spec.effort);
+		shared.push("--session", sessionFile(options.sessionDir, spec.session.nativeSessionId));
+	if (spec.model) shared.push("--model", spec.model);
+	if (spec.effort) shared.push("--thinking", spec.effort);
 	if (spec.allowedTools) {
-		args.push(...(spec.allowedTools.length > 0 ? ["--tools", spec.allowedTools.join(",")] : ["--no-tools"]));
+		shared.push(...(spec.allowedTools.length > 0 ? ["--tools", spec.allowedTools.join(",")] : ["--no-tools"]));
 	}
 	if (spec.disallowedTools && spec.disallowedTools.length > 0) {
-		args.push("--exclude-tools", spec.disallowedTools.join(","));
+		shared.push("--exclude-tools", spec.disallowedTools.join(","));
 	}
-	if (spec.systemPromptAddition) {
-		args.push("--append-system-prompt", writeSystemPromptFile(runDir, spec.systemPromptAddition));
-	}
-	if (spec.resources) args.push(...piResourceFlags(spec.resources));
+	if (spec.systemPromptAddition) shared.push("--append-system-prompt", systemPromptFile(spec.systemPromptAddition));
+	if (spec.resources) shared.push(...piResourceFlags(spec.resources));
 	// Project trust is always explicit, and decided for the child's own cwd (Pi `-a` / `-na`).
-	args.push(spec.projectTrusted ? "--approve" : "--no-approve");
-	// The task is a JSON `prompt` command on stdin: no argv size limit, no option or `@file` parsing, and
-	// byte-exact (piped stdin in json mode would be trimmed, main.js readPipedStdin).
-	return { file: invocation.file, args, env: {}, conversation: createPiInputCodec(spec.task) };
+	shared.push(spec.projectTrusted ? "--approve" : "--no-approve");
+	return { file: invocation.file, lead: invocation.args, shared };
+}
+
+/**
+ * `pi --mode rpc` for `spec`: the shared launch arguments (see {@link piLaunch}) after the headless-only
+ * ones. The task is a JSON `prompt` command on stdin: no argv size limit, no option or `@file` parsing, and
+ * byte-exact (piped stdin in json mode would be trimmed, main.js readPipedStdin).
+ * @param runDir private directory for the system-prompt file.
+ * @throws LaunchError when a resumed session's file has gone since validation.
+ */
+export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
+	const launch = piLaunch(spec, options, systemPromptFileIn(runDir));
+	// Headless only: RPC mode, the same events as json mode plus commands on stdin (steer, follow_up, abort).
+	const headlessOnly = ["--mode", "rpc"];
+	const args = [...launch.lead, ...headlessOnly, ...launch.shared];
+	return { file: launch.file, args, env: {}, conversation: createPiInputCodec(spec.task) };
+}
+
+/**
+ * pi's TUI for `spec`: the shared launch arguments (see {@link piLaunch}), then the TUI-only ones and the
+ * task as the first prompt. Its records are the session file (see `piRecordReader`).
+ * @param runDir private directory for the system-prompt file.
+ * @throws LaunchError when a resumed session's file has gone since validation.
+ */
+export function buildPiTuiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): TuiCommand {
+	return piTui(spec, options, systemPromptFileIn(runDir));
+}
+
+function piTui(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile: SystemPromptFile): TuiCommand {
+	const launch = piLaunch(spec, options, systemPromptFile);
+	const resumed = spec.session.kind === "resume";
+	// A new session's id is chosen here, so its file can be found by name (pi: `<timestamp>_<id>.jsonl`).
+	const nativeSessionId = spec.session.kind === "resume" ? spec.session.nativeSessionId : randomUUID();
+	const tuiOnly = resumed ? [] : ["--session-id", nativeSessionId];
+	// `--` ends pi's options: the task is never read as one.
+	tuiOnly.push("--", spec.task);
+	return {
+		file: launch.file,
+		args: [...launch.lead, ...launch.shared, ...tuiOnly],
+		env: {},
+		nativeSessionId,
+		openRecords: () => piRecordReader(options.sessionDir, nativeSessionId, resumed),
+	};
+}
+
+/**
+ * Adds what pi's TUI cannot take for `spec` (its first prompt), then builds the TUI command without
+ * writing a file when nothing else refused the spec (`checkedClean`), so a command that cannot be built
+ * refuses the call before anything starts.
+ */
+export function piTuiRefusals(
+	spec: LaunchSpec,
+	options: PiAdapterOptions,
+	problems: Problems,
+	checkedClean: boolean,
+): void {
+	addTuiPromptProblems(spec.task, problems);
+	if (spec.task.startsWith("@")) {
+		problems.add("pi's TUI reads a first argument starting with @ as a file to attach; start the task with other text");
+	}
+	if (checkedClean) tryBuild(() => piTui(spec, options, dryRunSystemPromptFile), problems);
 }
 
 /**

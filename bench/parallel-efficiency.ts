@@ -21,7 +21,7 @@ import { peakInFlight } from "../test/support/request-log.ts";
 import { median } from "./stats.ts";
 
 const AGENT = "echo";
-/** The extension's default number of children running at once within one call (README.md "The subagent tool"). */
+/** The extension's default number of children running at once within one call (docs/settings.md §Settings file). */
 const CONCURRENCY = 4;
 
 export interface ParallelEfficiencyOptions {

@@ -1,5 +1,5 @@
 /**
- * pi children in RPC mode vs JSON mode (README.md "How a pi child is started"): does keeping stdin open for
+ * pi children in RPC mode vs JSON mode (docs/harness-support.md §How each CLI is driven): does keeping stdin open for
  * steering cost anything on a plain single delegation?
  *
  * - **Value**: median wall time, ms, of `runChild` of one pi child as the extension starts it: `--mode rpc`,

@@ -1,5 +1,5 @@
 /**
- * Parent RSS through the whole run pipeline (README.md, "Benchmarks"): a real in-process Pi session with
+ * Parent RSS through the whole run pipeline (docs/benchmarks.md): a real in-process Pi session with
  * this extension loaded (test/support/e2e-env.ts) calls `subagent`, and the child is a stand-in for pi
  * (test/support/fault-cli/pi-flood.mjs) streaming pi-shaped text deltas and message ends. Everything the
  * tool does runs: spawn, framing, the pi parser, RunState, the scheduler, the tool's throttled progress

@@ -3,7 +3,7 @@
  * the lifecycle hooks, and imports nothing else: the modules a call runs (configuration with zod, launch
  * resolution, harness adapters, the process core with execa) are imported when the first call, command or
  * session start needs them, so every Pi session — and every pi child that loads the extension to delegate
- * further — pays almost nothing for it (README.md "Start-up cost").
+ * further — pays almost nothing for it (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -189,7 +189,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		// Retention (README.md "Artifacts"): old and excess session directories go; this session's stays.
+		// Retention (docs/tools.md §Artifacts): old and excess session directories go; this session's stays.
 		const artifacts = await import("./runs/artifacts.ts");
 		const root = artifacts.artifactRoot();
 		artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, ctx.sessionManager.getSessionId())) });

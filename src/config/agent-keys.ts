@@ -1,5 +1,5 @@
 /**
- * Frontmatter keys of agent files written for other tools (README "Agent files from other tools"): the
+ * Frontmatter keys of agent files written for other tools (docs/configuration.md §Agent files from other tools): the
  * official Pi subagent example (`name`, `description`, `tools`, `model`: all native here), Claude Code
  * subagents (`.claude/agents/*.md`) and the pi-subagents package. A key whose meaning this package
  * honours is mapped; a purely cosmetic one is accepted and listed as ignored; a key that would restrict

@@ -101,7 +101,7 @@ export function rosterBaseDir(rosterFile: string): string {
 	return dirname(resolve(rosterFile));
 }
 
-/** The personal settings file, `<agentDir>/extensions/agentshell.json` (README.md "Settings"). */
+/** The personal settings file, `<agentDir>/extensions/agentshell.json` (docs/settings.md §Settings file). */
 export function settingsFilePath(agentDir: string): string {
 	return join(agentDir, "extensions", "agentshell.json");
 }

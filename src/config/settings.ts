@@ -1,5 +1,5 @@
 /**
- * The personal settings file `<agentDir>/extensions/agentshell.json` (README.md "Settings"; docs/rules.md §Rosters: it
+ * The personal settings file `<agentDir>/extensions/agentshell.json` (docs/settings.md §Settings file; docs/rules.md §Rosters: it
  * also owns the limits, silent mode, interactive defaults and the root's `max_sub_agent_depth`, which a selected roster
  * cannot change).
  *

@@ -1,7 +1,7 @@
 /**
- * Turns zod validation issues into field-path messages a user can act on (README.md "Settings" and
- * "Rosters": errors name the file, the entry and the field, and list every problem found), plus the small schema helpers shared by
- * every config file this package reads.
+ * Turns zod validation issues into field-path messages a user can act on (docs/settings.md §Settings file,
+ * docs/rules.md §Rosters: errors name the file, the entry and the field, and list every problem found), plus the small
+ * schema helpers shared by every config file this package reads.
  */
 import { z } from "zod";
 import type { Problems } from "../core/problems.ts";

@@ -1,5 +1,5 @@
 /**
- * Crash-safe file replacement (README.md "Artifacts"): readers see the old file or the new one, never a
+ * Crash-safe file replacement (docs/tools.md §Artifacts): readers see the old file or the new one, never a
  * partial one, and the new one survives a power loss once this returns.
  */
 import { randomBytes } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Talking to a running child (README.md "Talking to running children"): one input channel per child,
+ * Talking to a running child (docs/background-jobs.md §Talking to running children): one input channel per child,
  * whatever runs it (a headless process today, an interactive pane later), and receipts decided by what
  * the child itself acknowledged, never assumed.
  */

@@ -5,7 +5,7 @@
 import type { CallMode, ChildRun } from "./child-run.ts";
 
 /**
- * `details` of every `subagent` result, partial or final (README.md "Result details"). Pi stores it in the
+ * `details` of every `subagent` result, partial or final (docs/tools.md §Result details). Pi stores it in the
  * parent's session file, so each child is a bounded copy (`childDetails` in runs/: previews, counts, ids,
  * paths; the whole answer is in the artifact file).
  */

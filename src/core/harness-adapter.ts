@@ -17,8 +17,8 @@ export interface HarnessCommand {
 	/** Task text delivered on stdin (then closed); `undefined` means stdin is ignored. */
 	stdin?: string;
 	/**
-	 * Set when the child is kept in conversation over an open stdin (README.md "Talking to running
-	 * children"): the codec writes the task and encodes sends; `stdin` is then unused.
+	 * Set when the child is kept in conversation over an open stdin (docs/background-jobs.md
+	 * §Talking to running children): the codec writes the task and encodes sends; `stdin` is then unused.
 	 */
 	conversation?: InputCodec;
 }

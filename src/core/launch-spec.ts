@@ -67,7 +67,7 @@ export interface LaunchProvenance {
 	childRosterDigest?: string;
 }
 
-/** Options of a run in the harness's own TUI in tmux (README.md "Interactive runs"). */
+/** Options of a run in the harness's own TUI in tmux (docs/interactive.md). */
 export interface InteractiveOptions {
 	/** Keep the tmux session (and the harness in it) after the run ends. */
 	stayOpen: boolean;

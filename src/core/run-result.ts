@@ -71,7 +71,7 @@ export interface RunResult {
 	inputs?: SentInput[];
 	/**
 	 * Absolute path of the file with the full answer, when the text for the model or `details` shows only
-	 * part of it (README.md "Artifacts").
+	 * part of it (docs/tools.md §Artifacts).
 	 */
 	artifactPath?: string;
 	/** Why that file could not be written, when it could not. */
@@ -86,7 +86,7 @@ export interface RunResult {
 	activity?: ChildActivity;
 	/** The command that ran, for error messages: `file arg…` with the task text elided. */
 	command: string;
-	/** Set for a run in the harness's TUI (README.md "Interactive runs"). */
+	/** Set for a run in the harness's TUI (docs/interactive.md). */
 	interactive?: InteractiveInfo;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Interactive runs of one parent Pi session (README.md "Interactive runs"): the pre-spawn checks, and the
+ * Interactive runs of one parent Pi session (docs/interactive.md): the pre-spawn checks, and the
  * session's own tmux host, created on the first interactive child and closed (server killed, socket
  * directory removed) when the parent session shuts down.
  */
@@ -63,7 +63,7 @@ export class InteractiveRuns {
 
 	/**
 	 * Adds a problem for each resumed session whose TUI was kept open (`stay_open`) and may still run:
-	 * resuming it waits until it is gone (README.md "Interactive runs"; docs/rules.md §Resumption).
+	 * resuming it waits until it is gone (docs/interactive.md; docs/rules.md §Resumption).
 	 * @returns true when no spec resumes such a session.
 	 */
 	async checkRetained(specs: readonly LaunchSpec[], problems: Problems): Promise<boolean> {

@@ -1,5 +1,5 @@
 /**
- * The first program of an interactive child's tmux pane (README.md "Interactive runs"). It reads the
+ * The first program of an interactive child's tmux pane (docs/interactive.md). It reads the
  * launch file named by its one argument (JSON `{file, args, env, cwd}`, mode 0600, written by
  * `run-interactive.ts`), deletes it, and replaces itself with the harness (`process.execve`), so the
  * harness TUI becomes the pane's own process with exactly the child environment: no shell in between,

@@ -1,5 +1,5 @@
 /**
- * The input channel of an interactive child (README.md "Interactive runs", "Talking to running children"):
+ * The input channel of an interactive child (docs/interactive.md; docs/background-jobs.md §Talking to running children):
  * text is typed into the harness's own TUI in its tmux pane, only once the TUI reads keystrokes (its
  * terminal is in raw mode, which the TUI sets itself when its input loop starts), never into a pane
  * whose process has exited, and never after the run has ended.

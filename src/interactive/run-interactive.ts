@@ -1,5 +1,5 @@
 /**
- * Runs one child in its harness's own TUI in a tmux session (README.md "Interactive runs"): the same
+ * Runs one child in its harness's own TUI in a tmux session (docs/interactive.md): the same
  * translated launch as headless, the end of the run read from the harness's own records, never from the
  * screen. The screen is read only to notice inactivity. Resolves with a RunResult like a headless run's,
  * plus where the session is and how to attach to it.

@@ -1,6 +1,6 @@
 /**
- * A tmux server on a private socket, owned by one parent Pi session (README.md "Interactive runs";
- * SECURITY.md "tmux socket"). tmux is driven through its CLI with execa argv arrays, never a shell string.
+ * A tmux server on a private socket, owned by one parent Pi session (docs/interactive.md;
+ * SECURITY.md "tmux socket (interactive runs)"). tmux is driven through its CLI with execa argv arrays, never a shell string.
  * The socket lives in a fresh directory of mode 0700 under the system temp dir; the server is started
  * with this package's own config file (never the user's `~/.tmux.conf`) and removed by {@link TmuxHost.close}.
  * However the parent dies, the parent-death lifeline runs `tmux -S <socket> kill-server` and kills each live

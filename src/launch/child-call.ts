@@ -23,7 +23,7 @@ export interface ChildCall {
 	disallowedTools?: string[];
 	/** This call only; never restored on resume. Default false. */
 	autoApprove?: boolean;
-	/** Run the harness's TUI in tmux (README.md "Interactive runs"). */
+	/** Run the harness's TUI in tmux (docs/interactive.md). */
 	interactive?: boolean;
 	/** Interactive only; omitted: the settings default. */
 	stayOpen?: boolean;

@@ -1,5 +1,5 @@
 /**
- * stdout → records (README.md, "Design notes"). Pure: no I/O, so it is tested and benchmarked directly.
+ * stdout → records (docs/design-notes.md §Processes). Pure: no I/O, so it is tested and benchmarked directly.
  *
  * Records are LF-terminated lines. `split2` (the `ndjson` package's splitter) does the splitting and the
  * streaming UTF-8 decode with a plain "\n" matcher, so U+2028/U+2029 inside JSON strings never break a

@@ -1,5 +1,5 @@
 /**
- * Bounded stderr tail (`limits.stderrTailBytes`, README.md "Settings"). Pure: no I/O.
+ * Bounded stderr tail (`limits.stderrTailBytes`, docs/settings.md §Fixed limits). Pure: no I/O.
  */
 
 /**

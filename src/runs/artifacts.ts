@@ -1,5 +1,5 @@
 /**
- * Full-result artifacts (README.md "Artifacts"): where a child's whole answer goes when the text for the
+ * Full-result artifacts (docs/tools.md §Artifacts): where a child's whole answer goes when the text for the
  * model or the result's `details` shows only part of it. One private directory per parent session under
  * a private per-user root; file names come from ids this package generates, so a provider that reuses
  * tool-call ids never overwrites an earlier answer; writes are atomic; old directories are pruned.
@@ -15,7 +15,7 @@ export const ARTIFACT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Above this total (bytes: 256 MiB), the oldest other session directories are removed at session start. */
 export const ARTIFACT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 
-/** The per-user artifact root: `<tmpdir>/pi-native-subagents-<uid>` (README.md "Artifacts"). */
+/** The per-user artifact root: `<tmpdir>/pi-native-subagents-<uid>` (docs/tools.md §Artifacts). */
 export function artifactRoot(): string {
 	return join(tmpdir(), `pi-native-subagents-${process.getuid?.() ?? "user"}`);
 }
@@ -65,7 +65,7 @@ export interface PruneOptions {
 }
 
 /**
- * The retention policy, run at session start (README.md "Artifacts"): removes session directories under
+ * The retention policy, run at session start (docs/tools.md §Artifacts): removes session directories under
  * `root` whose newest entry is older than `maxAgeMs`, then, while the rest exceed `maxTotalBytes`, the
  * oldest of them. `keep` is never removed. Only real directories owned by this user are touched (symlinks
  * and foreign entries are skipped); a `root` that is a symlink or not ours is left alone entirely.

@@ -1,5 +1,5 @@
 /**
- * The input channel of a headless child (README.md "Talking to running children"): writes the harness's
+ * The input channel of a headless child (docs/background-jobs.md §Talking to running children): writes the harness's
  * stdin protocol through the process layer's open stdin, and turns the harness's own acknowledgements
  * and echoes into receipts and into the run result's `inputs`.
  */
@@ -21,7 +21,7 @@ export const MAX_SENT_TEXT_CHARS = 2_000;
 
 /**
  * How long a send waits for the harness's acknowledgement before answering `unacknowledged`, ms
- * (README.md "Talking to running children"). A stop needs none: its grace period kills the child.
+ * (docs/background-jobs.md §Talking to running children). A stop needs none: its grace period kills the child.
  */
 export const ACK_TIMEOUT_MS = 10_000;
 

@@ -1,5 +1,5 @@
 /**
- * The bounded per-child record a tool result's `details` carries (README.md "Result details"). Pi writes
+ * The bounded per-child record a tool result's `details` carries (docs/tools.md §Result details). Pi writes
  * `details` into the parent's session file, so each child's share stays a few tens of KB whatever the child
  * printed: previews, counts, ids and paths. The whole answer is in the artifact file (`artifactPath`).
  */

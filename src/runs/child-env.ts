@@ -28,7 +28,7 @@ export function parseDepthVariable(value: string | undefined, name: string): num
  * Whether this process is a child at the maximum delegation depth, from its inherited variables alone: it
  * is then offered no orchestration tool (SECURITY.md "Delegation depth"). A malformed variable counts as
  * not at the maximum here; calls are refused with the parse error instead. Read at extension load, so it
- * lives here, with the variables, and imports nothing heavy (README.md "Start-up cost").
+ * lives here, with the variables, and imports nothing heavy (docs/design-notes.md §Start-up cost).
  */
 export function atInheritedMaxDepth(env: NodeJS.ProcessEnv): boolean {
 	try {

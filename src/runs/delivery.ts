@@ -1,5 +1,5 @@
 /**
- * What the parent model receives for each child (README.md "Results"): the final answer capped at
+ * What the parent model receives for each child (docs/rules.md §Results): the final answer capped at
  * `maxBytes` / `maxLines`, the full text in an artifact when cut (for the model, or for the result's
  * `details` preview), and for failures the reason, exit code or signal, and the stderr tail.
  */
@@ -75,7 +75,7 @@ function sliceUtf8(text: string, maxBytes: number): string {
 }
 
 /**
- * One paragraph on why a run did not complete (README.md "Results": name what ran, where, how it ended,
+ * One paragraph on why a run did not complete (docs/tools.md §Results: name what ran, where, how it ended,
  * what it printed): reason, command and pid with exit code or signal, cwd, stderr tail, protocol faults.
  */
 export function describeFailure(result: RunResult): string {

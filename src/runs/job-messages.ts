@@ -1,5 +1,5 @@
 /**
- * The texts a background job reports with (README.md "Background jobs"): why a session shutdown cancelled
+ * The texts a background job reports with (docs/background-jobs.md §Background jobs): why a session shutdown cancelled
  * it, and its follow-up message.
  */
 import type { Job } from "./jobs.ts";

@@ -1,5 +1,5 @@
 /**
- * Background jobs (README.md "Background jobs"): a job runs one `subagent` call's children after the tool
+ * Background jobs (docs/background-jobs.md §Background jobs): a job runs one `subagent` call's children after the tool
  * call has returned and reports once, as a follow-up message. Every job that started reports exactly once,
  * cancelled, stopped or not: on session shutdown (quit, `/new`, `/resume`, `/fork`, `/reload`) running jobs
  * are cancelled and their cancellation is still reported to the session that started them. Job ids are not

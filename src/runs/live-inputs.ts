@@ -1,5 +1,5 @@
 /**
- * The input channels of running children, by call (README.md "Talking to running children"): a
+ * The input channels of running children, by call (docs/background-jobs.md §Talking to running children): a
  * background job's id or a foreground call's id, then the child's position. A channel is listed from the
  * child's start until the call ends; a finished child's channel stays and refuses with `exited`.
  */

@@ -1,5 +1,5 @@
 /**
- * Schedules the children of one `subagent` call (README.md "The subagent tool"): single, parallel (bounded per call and
+ * Schedules the children of one `subagent` call (docs/tools.md §The subagent tool): single, parallel (bounded per call and
  * by a limit shared by every call of the parent session) and chain (`{previous}` substituted literally).
  */
 import type { LimitFunction } from "p-limit";

@@ -1,5 +1,5 @@
 /**
- * `/subagent-attach [name | session id]` (README.md "Interactive runs"): hands the terminal to an
+ * `/subagent-attach [name | session id]` (docs/interactive.md): hands the terminal to an
  * interactive child's tmux session and gives it back to Pi's TUI when the user detaches (`C-b d`), as
  * Pi does for its external editor: the TUI stops, tmux attaches on the same terminal, the TUI restarts.
  */

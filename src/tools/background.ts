@@ -1,5 +1,5 @@
 /**
- * The background branch of the `subagent` tool (README.md "Background jobs"): when a job may start, starting
+ * The background branch of the `subagent` tool (docs/background-jobs.md §Background jobs): when a job may start, starting
  * it, its job-end notice, and its one report as a follow-up message.
  */
 import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
@@ -33,7 +33,7 @@ export interface JobDelivery {
 /**
  * Checks that a background job may start now: the host stays open to receive its result (not `pi -p` or
  * `--mode json`), the session is not shutting down, and fewer than `maxJobs` jobs run. Adds each reason it
- * may not to `problems` (README.md "Background jobs").
+ * may not to `problems` (docs/background-jobs.md §Background jobs).
  * @param maxJobs running jobs allowed at once (setting `limits.max_background_jobs`).
  * @returns true when the job may start.
  */

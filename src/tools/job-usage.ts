@@ -1,5 +1,5 @@
 /**
- * Background jobs' usage in the session's totals (README.md "Background jobs").
+ * Background jobs' usage in the session's totals (docs/background-jobs.md §Background jobs).
  *
  * Pi gives an extension no way to attach usage to the follow-up message that delivers a job (a custom
  * message has no `usage` field, and the session manager extensions see is read-only, without

@@ -1,5 +1,5 @@
 /**
- * The `subagent_jobs` tool (README.md "Background jobs", "Talking to running children"): lists background
+ * The `subagent_jobs` tool (docs/background-jobs.md §Background jobs, §Talking to running children): lists background
  * jobs, cancels one, sends a running child a message, stops a job gracefully, waits for one without
  * cancelling it, and reads a finished job's result again. Nothing here consumes a result. Job state is
  * memory-only and bounded (docs/rules.md §Background jobs); a job id is not a native session id.

@@ -57,7 +57,7 @@ export function buildResultText(
 }
 
 /**
- * The answers a child gave before each follow-up it took (README.md "Talking to running children"), so the
+ * The answers a child gave before each follow-up it took (docs/background-jobs.md §Talking to running children), so the
  * result has every turn's answer, not only the last; "" when it took none.
  */
 function earlierAnswers(result: RunResult): string {

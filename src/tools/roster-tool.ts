@@ -1,5 +1,5 @@
 /**
- * The `subagent_roster` tool (README.md "Rosters": it lists the effective entries, with resolved resource paths) and
+ * The `subagent_roster` tool (docs/configuration.md §Rosters: it lists the effective entries, with resolved resource paths) and
  * the `/agentshell-roster` command.
  */
 import type { ExtensionCommandContext, ToolDefinition } from "@earendil-works/pi-coding-agent";

@@ -1,6 +1,6 @@
 /**
  * `/subagent-send [<call>:]<child> <text>`: the user talks to a child of a foreground `subagent` call while
- * the parent model waits for it (README.md "Talking to running children"). The text steers the child; the
+ * the parent model waits for it (docs/background-jobs.md §Talking to running children). The text steers the child; the
  * receipt is shown as a notification.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";

@@ -1,6 +1,6 @@
 /**
  * The `subagent` tool's argument schema (TypeBox; Pi validates it as JSON Schema). `prompt` is folded into `task` by
- * `prepareSubagentArguments` (README.md "The subagent tool"). Field names follow docs/rules.md §Calling the tool.
+ * `prepareSubagentArguments` (docs/tools.md §The subagent tool). Field names follow docs/rules.md §Calling the tool.
  */
 import { type Static, Type } from "typebox";
 import { HARNESSES } from "../core/launch-spec.ts";

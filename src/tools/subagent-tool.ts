@@ -1,5 +1,5 @@
 /**
- * The `subagent` tool (README.md "The subagent tool"): argument shape, mode selection, then launch resolution,
+ * The `subagent` tool (docs/tools.md §The subagent tool): argument shape, mode selection, then launch resolution,
  * scheduling and the result for the model. Logic lives in `launch/` and `runs/`; this file connects them.
  */
 import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";

@@ -2,7 +2,7 @@
  * What Pi needs to list and render this package's tools before any of them runs: names, descriptions,
  * parameter schemas, argument preparation and renderers. It imports only TypeBox, Pi's own modules and
  * `ui/`, so the extension can register its tools at load and import what a call runs when the first call
- * comes (README.md "Start-up cost").
+ * comes (docs/design-notes.md §Start-up cost).
  */
 import { Type } from "typebox";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
@@ -92,13 +92,13 @@ export const ROSTER_COMMAND = {
 		"Enable or disable the sub-agent roster (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
 };
 
-/** `/subagent-attach`'s name and description (README.md "Interactive runs"). */
+/** `/subagent-attach`'s name and description (docs/interactive.md). */
 export const ATTACH_COMMAND = {
 	name: "subagent-attach",
 	description: "Attach to an interactive sub-agent's tmux session (default: the newest); detach with C-b d to return",
 };
 
-/** `/subagent-send`'s name and description (README.md "Talking to running children"). */
+/** `/subagent-send`'s name and description (docs/background-jobs.md §Talking to running children). */
 export const SEND_COMMAND = {
 	name: "subagent-send",
 	description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",

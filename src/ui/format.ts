@@ -98,7 +98,7 @@ export function sumUsages(usages: readonly Usage[]): Usage {
 
 /**
  * The line that gives the model a child's native session id, the only way it can resume that child
- * (README.md "Resuming a child session"); also shown in the expanded view.
+ * (docs/tools.md §Resuming a child session); also shown in the expanded view.
  */
 export function sessionLine(nativeSessionId: string): string {
 	return `session: ${nativeSessionId} (resume with resume_session_id)`;

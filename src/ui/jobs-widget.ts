@@ -1,5 +1,5 @@
 /**
- * The background jobs line (README.md "Background jobs"): while any job runs, a widget above the editor
+ * The background jobs line (docs/background-jobs.md §Background jobs): while any job runs, a widget above the editor
  * lists the oldest three running jobs with their elapsed time and `+N more`, refreshed every second, also
  * while the session is idle. The `silent` setting turns it off. Reads only what it is given.
  */

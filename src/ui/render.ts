@@ -182,7 +182,7 @@ function renderChild(container: Container, child: ChildRun, view: ChildView, the
 			container.addChild(new Text(theme.fg("error", `  ${oneLine(problem, expanded ? 10_000 : 160)}`), 0, 0));
 		if (expanded && result.finalAnswer) {
 			container.addChild(new Markdown(result.finalAnswer, 0, 0, getMarkdownTheme()));
-			// details carry a preview of a long answer (README.md "Result details"); say where the rest is.
+			// details carry a preview of a long answer (docs/tools.md §Result details); say where the rest is.
 			if (result.finalAnswerBytes !== undefined) {
 				const where = result.artifactPath ?? result.artifactError ?? "no artifact";
 				container.addChild(

@@ -1,5 +1,5 @@
 /**
- * A background job's usage reaches the session's totals (README.md "Background jobs"): Pi offers no usage
+ * A background job's usage reaches the session's totals (docs/background-jobs.md §Background jobs): Pi offers no usage
  * on a follow-up message, so the extension adds a finished job's usage, once, to the next tool result of
  * the session, which Pi counts in its totals.
  */

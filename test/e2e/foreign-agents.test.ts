@@ -1,5 +1,5 @@
 /**
- * Agent files written for other tools load and run (README "Agent files from other tools"): the official
+ * Agent files written for other tools load and run (docs/configuration.md §Agent files from other tools): the official
  * Pi subagent example, a Claude Code subagent and a pi-subagents agent, each run as a real pi child.
  */
 import { copyFileSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * A REAL pi parent with this extension, SIGKILLed while an interactive child runs in its tmux server: the
  * server on the parent's private socket and the child's pane process are gone within 3 s (SECURITY.md,
- * "Processes"; README.md "Interactive runs"). The tmux server daemonizes, so it is no descendant of the
+ * "Processes"; docs/interactive.md). The tmux server daemonizes, so it is no descendant of the
  * parent: only the parent-death lifeline can end it. The parent gets its own TMPDIR, so the one socket
  * directory inside it is this parent's; the test inspects only the server and pane of that socket and
  * the pane's descendants, and SIGKILLs only the parent pid it spawned.

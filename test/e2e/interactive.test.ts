@@ -1,6 +1,6 @@
 /**
  * `interactive: true` through the registered `subagent` tool: the real pi, claude and codex TUIs run in
- * tmux on the parent session's private socket, against the fake model server (README.md "Interactive runs").
+ * tmux on the parent session's private socket, against the fake model server (docs/interactive.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";

@@ -1,5 +1,5 @@
 /**
- * Totals include everything that was spent (README.md "Results"): a pi child that delegates to a pi
+ * Totals include everything that was spent (docs/tools.md §Results): a pi child that delegates to a pi
  * grandchild reports the grandchild's usage in its own, because Pi records a tool result's usage in the
  * child's stream and the pi adapter reads it. Real pi processes at every level against the fake model.
  */

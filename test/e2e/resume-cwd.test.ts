@@ -1,5 +1,5 @@
 /**
- * A resume without a launch record runs where the session lives (README "Resume"): another parent, which
+ * A resume without a launch record runs where the session lives (docs/rules.md §Resumption): another parent, which
  * has no record of the session, resumes real pi, codex and claude sessions started in a subdirectory.
  */
 import { mkdirSync } from "node:fs";

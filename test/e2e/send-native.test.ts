@@ -1,5 +1,5 @@
 /**
- * Talking to running claude and codex children (README.md "Talking to running children"): claude takes
+ * Talking to running claude and codex children (docs/background-jobs.md §Talking to running children): claude takes
  * user messages at its turn boundaries and confirms them by replaying them; codex takes no input once
  * started, so every send is refused with the documented reason.
  */

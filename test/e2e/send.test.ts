@@ -1,5 +1,5 @@
 /**
- * Talking to running pi children (README.md "Talking to running children"): `subagent_jobs` send and stop,
+ * Talking to running pi children (docs/background-jobs.md §Talking to running children): `subagent_jobs` send and stop,
  * and `/subagent-send` for a foreground call. Receipts and delivery are asserted from pi's own
  * acknowledgements (its RPC responses and user-message events); the fake model's gates hold a turn open
  * while input arrives.

@@ -1,7 +1,7 @@
 /**
  * Follow-up input to an interactive child: text sent while its TUI is still starting is typed once the TUI
  * reads keystrokes and reaches the model; a pane whose process has exited gets nothing and the send is
- * refused (README.md "Interactive runs").
+ * refused (docs/interactive.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChildInputChannel, SendReceipt } from "../../src/core/child-input.ts";

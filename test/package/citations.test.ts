@@ -4,7 +4,7 @@
  * heading that exists there.
  */
 import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -33,6 +33,19 @@ function headings(doc: string): Set<string> {
 	return new Set([...readFileSync(join(ROOT, doc), "utf8").matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1].trim()));
 }
 
+/** GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces as `-`. */
+function anchors(doc: string): Set<string> {
+	return new Set(
+		[...readFileSync(join(ROOT, doc), "utf8").matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+			m[1]
+				.trim()
+				.toLowerCase()
+				.replace(/[^\p{L}\p{N} _-]/gu, "")
+				.replace(/ /g, "-"),
+		),
+	);
+}
+
 describe("citations", () => {
 	it("never cite design material that does not ship (DESIGN.md, STYLE.md, spec/, reference/)", () => {
 		const offending = [...text].flatMap(([path, body]) =>
@@ -56,6 +69,39 @@ describe("citations", () => {
 			}
 		}
 		expect(missing).toEqual([]);
+	});
+
+	it('name a section that exists whenever they cite README.md "<section>" or SECURITY.md "<section>"', () => {
+		const missing: string[] = [];
+		for (const [path, body] of text) {
+			const flat = body.replace(/\n\s*(?:\*|\/\/)?\s*/g, " ");
+			for (const match of flat.matchAll(/\b(README|SECURITY)\.md,? ((?:"[^"]+"(?:, | and )?)+)/g)) {
+				const doc = `${match[1]}.md`;
+				for (const quoted of match[2].matchAll(/"([^"]+)"/g)) {
+					if (!headings(doc).has(quoted[1])) missing.push(`${path}: ${doc} "${quoted[1]}"`);
+				}
+			}
+		}
+		expect(missing).toEqual([]);
+	});
+
+	it("link only to files and headings that exist, in every shipped Markdown file", () => {
+		const broken: string[] = [];
+		for (const [path, body] of text) {
+			if (!path.endsWith(".md")) continue;
+			for (const match of body.matchAll(/\]\(([^)\s]+)\)/g)) {
+				const target = match[1];
+				if (/^[a-z]+:/.test(target)) continue;
+				const [file, anchor] = target.split("#");
+				const resolved = file ? join(dirname(path), file) : path;
+				if (!existsSync(join(ROOT, resolved))) {
+					broken.push(`${path}: ${target}`);
+					continue;
+				}
+				if (anchor && !(resolved.endsWith(".md") && anchors(resolved).has(anchor))) broken.push(`${path}: ${target}`);
+			}
+		}
+		expect(broken).toEqual([]);
 	});
 
 	it("attribute every docs/<file>.md that is not this repository's to Pi, next to the citation", () => {

@@ -1,5 +1,5 @@
 /**
- * Start-up cost (README.md "Start-up cost"): loading the extension registers its tools, command and hooks
+ * Start-up cost (docs/design-notes.md §Start-up cost): loading the extension registers its tools, command and hooks
  * and imports nothing a call needs — no zod, execa, split2 or p-limit, none of the configuration, launch,
  * harness, runs, process or sessions modules. The time it saves is measured by `npm run bench`
  * (bench/startup-overhead.ts); the real-pi end-to-end tests prove the deferred modules load when a call comes.

@@ -1,4 +1,4 @@
-/** `openStdin`: a child's stdin stays open for lines until the caller ends it (README.md "Talking to running children"). */
+/** `openStdin`: a child's stdin stays open for lines until the caller ends it (docs/background-jobs.md §Talking to running children). */
 import { describe, expect, it } from "vitest";
 import { fixture, ofType, run } from "./run-fixture.ts";
 

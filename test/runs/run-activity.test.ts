@@ -1,4 +1,4 @@
-/** A running child's phase (README.md "Results"): what its own stream says it is doing. */
+/** A running child's phase (docs/tools.md §Results): what its own stream says it is doing. */
 import { describe, expect, it } from "vitest";
 import { RunState } from "../../src/runs/run-state.ts";
 import { launchSpec } from "../support/launch-spec.ts";

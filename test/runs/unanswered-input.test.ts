@@ -1,5 +1,5 @@
 /**
- * Input a harness never answers (README.md "Talking to running children"): the real run layer, channel and
+ * Input a harness never answers (docs/background-jobs.md §Talking to running children): the real run layer, channel and
  * job registry with the scripted pi stand-in (test/support/fault-cli/pi-script.mjs), which reads and
  * discards every stdin line, so it acknowledges no RPC command — a fault the real pi cannot produce.
  */

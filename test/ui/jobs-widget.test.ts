@@ -1,4 +1,4 @@
-/** The background jobs widget (README.md "Background jobs"): oldest three running jobs, `+N more`, elapsed time, off when silent. */
+/** The background jobs widget (docs/background-jobs.md §Background jobs): oldest three running jobs, `+N more`, elapsed time, off when silent. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { JOBS_WIDGET_KEY, JobsWidget, type JobView, jobsWidgetLines } from "../../src/ui/jobs-widget.ts";
 

@@ -1,6 +1,6 @@
 /**
- * Claude's stream-json stdin protocol for a child kept in conversation (README.md "Talking to running
- * children"; `claude --help`: `--input-format stream-json`, `--replay-user-messages`). The task and every
+ * Claude's stream-json stdin protocol for a child kept in conversation (docs/background-jobs.md
+ * §Talking to running children; `claude --help`: `--input-format stream-json`, `--replay-user-messages`). The task and every
  * send are user messages; claude takes one at each turn boundary (a message sent mid-turn starts the next
  * turn) and replays it when it does. A stop is an `interrupt` control request, answered by a
  * `control_response` of the same request id.

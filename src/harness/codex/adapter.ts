@@ -26,7 +26,7 @@ export interface CodexAdapterOptions {
 }
 
 /**
- * Why a running codex child takes no input (README.md "Talking to running children"): `codex exec` reads
+ * Why a running codex child takes no input (docs/background-jobs.md §Talking to running children): `codex exec` reads
  * its whole prompt from stdin to EOF before it starts and reads nothing after.
  */
 export const CODEX_INPUT_REFUSAL =

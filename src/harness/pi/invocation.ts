@@ -1,5 +1,5 @@
 /**
- * How to start the same Pi the user runs (README.md "How a pi child is started").
+ * How to start the same Pi the user runs (docs/harness-support.md §How each CLI is driven).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

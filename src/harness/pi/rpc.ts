@@ -1,5 +1,5 @@
 /**
- * Pi's RPC stdin protocol for a child kept in conversation (README.md "Talking to running children"; Pi
+ * Pi's RPC stdin protocol for a child kept in conversation (docs/background-jobs.md §Talking to running children; Pi
  * docs/rpc.md and docs/rpc-commands.md): the task is a JSON `prompt` command, so it arrives byte for byte
  * (piped stdin would be trimmed); sends are `steer` / `follow_up` commands and a stop is `abort`, each
  * answered by a `response` record of the same id.

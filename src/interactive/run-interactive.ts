@@ -8,11 +8,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HarnessAdapter, TuiCommand, TuiRecordReader } from "../core/harness-adapter.ts";
+import type { HarnessAdapter, TuiRecordReader } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
-import type { RunResult } from "../core/run-result.ts";
+import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { RunState } from "../runs/run-state.ts";
+import { describeCommand, type RunEnding, settleRun } from "../runs/settle.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 
 /** The program that starts each pane (see the file). */
@@ -25,20 +26,13 @@ export interface InteractiveRunOptions {
 	env: Record<string, string>;
 	/** Aborting kills the tmux session; the result is `aborted`. */
 	signal?: AbortSignal;
-	onUpdate?: (partial: RunResult) => void;
+	onUpdate?: (live: LiveRun) => void;
 	/** How often records, pane and screen are checked, ms; default 200. */
 	pollMs?: number;
 	/** Pane size in columns × rows; default 200 × 50. */
 	width?: number;
 	height?: number;
 }
-
-type Ending =
-	| { kind: "records" }
-	| { kind: "exited"; status: number | undefined }
-	| { kind: "aborted" }
-	| { kind: "timed_out" }
-	| { kind: "inactive"; idleMs: number };
 
 /**
  * Runs `spec` (which has `interactive` set) in a tmux session of `options.host()`. Never rejects for child
@@ -59,14 +53,15 @@ export async function runInteractive(
 		const marker = host.nextMarker();
 		const env = { ...applyEnvOverrides(options.env, tui.env), [marker.name]: marker.value };
 		const name = `${spec.harness.replace("_", "-")}-${randomBytes(4).toString("hex")}`;
-		const state = new RunState(spec, describe(tui));
-		const result = state.result;
-		result.interactive = {
+		const state = new RunState(spec, describeCommand(tui.file, tui.args, true));
+		const live = state.live;
+		const info: InteractiveInfo = {
 			socket: host.socket,
 			session: name,
 			attachCommand: host.attachCommand(name),
 			keptOpen: false,
 		};
+		live.interactive = info;
 		let panePid: number | undefined;
 		const reader = tui.openRecords({ env, panePid: () => panePid });
 		const launchFile = join(runDir, "launch.json");
@@ -80,14 +75,13 @@ export async function runInteractive(
 			height: options.height ?? 50,
 		});
 		panePid = pane.pid;
-		result.pid = pane.pid;
+		live.pid = pane.pid;
 		// Chosen by the launch (pi, claude) or resumed: known before the records name it.
 		if (tui.nativeSessionId) state.apply({ type: "session", nativeSessionId: tui.nativeSessionId });
-		options.onUpdate?.(result);
-		const ending = await watch(host, name, reader, state, spec, interactive.inactivityTimeoutMs, options);
-		result.durationMs = Date.now() - started;
-		await settle(host, name, state, ending, interactive.stayOpen, spec.limits);
-		return result;
+		options.onUpdate?.(live);
+		const ending = await watch(host, name, reader, state, spec, interactive, options);
+		live.durationMs = Date.now() - started;
+		return await endRun(host, name, state, info, ending, interactive.stayOpen, spec.limits);
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}
@@ -100,9 +94,10 @@ async function watch(
 	reader: TuiRecordReader,
 	state: RunState,
 	spec: LaunchSpec,
-	inactivityMs: number | null,
+	interactive: NonNullable<LaunchSpec["interactive"]>,
 	options: InteractiveRunOptions,
-): Promise<Ending> {
+): Promise<RunEnding> {
+	const inactivityMs = interactive.inactivityTimeoutMs;
 	const pollMs = options.pollMs ?? 200;
 	const started = Date.now();
 	const screens = new RecentScreens(inactivityMs ?? 0);
@@ -110,84 +105,58 @@ async function watch(
 	const apply = () => {
 		let changed = false;
 		for (const event of reader.poll()) if (state.apply(event)) changed = true;
-		if (changed) options.onUpdate?.(state.result);
+		if (changed) options.onUpdate?.(state.live);
 	};
 	for (;;) {
 		apply();
-		if (state.terminal) return { kind: "records" };
+		if (state.terminal) return { kind: "turn_ended" };
 		if (options.signal?.aborted) return { kind: "aborted" };
 		const pane = await host.pane(name);
 		if (!pane || pane.dead) {
 			apply();
-			if (state.terminal) return { kind: "records" };
+			if (state.terminal) return { kind: "turn_ended" };
 			const last = await host.capture(name);
 			for (const line of last
 				.split("\n")
 				.filter((l) => l.trim() !== "")
 				.slice(-5))
 				state.addDiagnostic(`screen: ${line}`);
-			return { kind: "exited", status: pane?.exitStatus };
+			return { kind: "tui_exited", exitStatus: pane?.exitStatus };
 		}
 		const now = Date.now();
-		if (now - started >= spec.limits.timeoutMs) return { kind: "timed_out" };
+		if (now - started >= spec.limits.timeoutMs) {
+			return { kind: "timed_out", durationMs: now - started, timeoutMs: spec.limits.timeoutMs };
+		}
 		const current = await host.capture(name);
 		if (screens.changed(current, now)) changedAt = now;
 		else if (inactivityMs !== null && current.trim() !== "" && now - changedAt >= inactivityMs) {
 			// A blank screen is a TUI still starting, not an idle one.
-			return { kind: "inactive", idleMs: now - changedAt };
+			return { kind: "inactive", idleMs: now - changedAt, keptOpen: interactive.stayOpen };
 		}
 		await sleep(pollMs, options.signal);
 	}
 }
 
-async function settle(
+/**
+ * Kills the run's tmux session unless it is kept (`stay_open` after the turn ended or on inactivity), then
+ * settles the run (see `settleRun`).
+ */
+async function endRun(
 	host: TmuxHost,
 	name: string,
 	state: RunState,
-	ending: Ending,
+	info: InteractiveInfo,
+	ending: RunEnding,
 	stayOpen: boolean,
 	limits: LaunchSpec["limits"],
-): Promise<void> {
-	const result = state.result;
-	const info = result.interactive as NonNullable<RunResult["interactive"]>;
-	state.settleAnswer();
-	const keep = stayOpen && (ending.kind === "records" || ending.kind === "inactive");
+): Promise<RunResult> {
+	const keep = stayOpen && (ending.kind === "turn_ended" || ending.kind === "inactive");
 	if (keep) info.keptOpen = true;
 	else await host.killSession(name, limits.killGraceMs);
-	switch (ending.kind) {
-		case "records": {
-			const verdict = state.terminal;
-			if (verdict?.status === "completed") state.setStatus("completed");
-			else
-				state.setStatus(
-					verdict?.status ?? "failed",
-					verdict?.error ?? state.lastError ?? "the child reported a failure",
-				);
-			return;
-		}
-		case "exited":
-			result.exitCode = ending.status ?? null;
-			state.setStatus(
-				"failed",
-				`the ${result.harness} TUI exited${ending.status === undefined ? "" : ` with status ${ending.status}`} before its records showed the end of the turn`,
-			);
-			return;
-		case "aborted":
-			state.setStatus("aborted", "aborted by the caller; the child's tmux session was killed");
-			return;
-		case "timed_out":
-			state.setStatus(
-				"timed_out",
-				`timed out after ${limits.timeoutMs} ms (setting limits.timeout_ms); the child's tmux session was killed`,
-			);
-			return;
-		case "inactive": {
-			const what = keep ? "the tmux session was kept open (stay_open)" : "the child's tmux session was killed";
-			info.warning = `no change on the child's screen for ${ending.idleMs} ms (inactivity_timeout_ms); ${what}`;
-			state.setStatus("timed_out", info.warning);
-			return;
-		}
-	}
+	if (ending.kind === "tui_exited") state.live.exitCode = ending.exitStatus ?? null;
+	const result = settleRun(state, ending, { holder: "tmux session" });
+	if (ending.kind === "inactive") info.warning = result.error;
+	return result;
 }
 
 /**
@@ -221,12 +190,4 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 		}
 		signal?.addEventListener("abort", done, { once: true });
 	});
-}
-
-/** `file arg…` for messages; the prompt (last argument) and long arguments are elided. */
-function describe(tui: TuiCommand): string {
-	return [tui.file, ...tui.args.slice(0, -1), "<task>"]
-		.map((part) => (part.length > 120 ? `${part.slice(0, 60)}…` : part))
-		.map((part) => (/[\s"'\\$]/.test(part) ? JSON.stringify(part) : part))
-		.join(" ");
 }

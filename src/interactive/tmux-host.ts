@@ -10,6 +10,7 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
+import { TMUX_CLOSE_GRACE_MS } from "../core/graces.ts";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
@@ -202,7 +203,7 @@ export class TmuxHost {
 	 * Kills the session and everything in its pane: the pane's process group gets SIGTERM, tmux then closes
 	 * the pane (SIGHUP), and a process group still alive after `graceMs` gets SIGKILL. Resolves when done.
 	 */
-	async killSession(name: string, graceMs = 2000): Promise<void> {
+	async killSession(name: string, graceMs: number): Promise<void> {
 		const pane = await this.pane(name);
 		if (pane && !pane.dead) signalGroup(pane.pid, "SIGTERM");
 		await this.run(["kill-session", "-t", `=${name}`], true);
@@ -217,7 +218,7 @@ export class TmuxHost {
 		await this.run(["kill-server"], true);
 		rmSync(this.dir, { recursive: true, force: true });
 		// kill-server hangs up on each pane; a harness that ignores SIGHUP is killed with its group.
-		await Promise.all([...this.paneRegistrations.values()].map(({ pgid }) => reap(pgid, 1000)));
+		await Promise.all([...this.paneRegistrations.values()].map(({ pgid }) => reap(pgid, TMUX_CLOSE_GRACE_MS)));
 		for (const name of [...this.paneRegistrations.keys()]) this.forgetPane(name);
 		this.unregisterServer?.();
 		this.unregisterServer = undefined;

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import { STOP_GRACE_MS } from "../core/graces.ts";
 import { childDetails } from "./child-details.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
 
@@ -16,9 +17,6 @@ export const JOB_MESSAGE_TYPE = "pi-native-subagents.job";
 
 /** `stopped`: ended by a graceful stop (`stop`); `cancelled`: killed (`cancel`). */
 export type JobStatus = "running" | "completed" | "failed" | "cancelled" | "stopped";
-
-/** How long a graceful stop waits for the children to end their turns before killing them, ms. */
-export const STOP_GRACE_MS = 5_000;
 
 /** What a stop did: each asked child's receipt, and whether the grace ran out and the job was killed. */
 export interface StopOutcome {

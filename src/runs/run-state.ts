@@ -1,10 +1,11 @@
 /**
- * Folds RunEvents into a RunResult as they arrive (docs/architecture.md). Pure: no I/O.
+ * Folds RunEvents into a child's live run as they arrive, and gives its RunResult once it has ended
+ * (docs/architecture.md). Pure: no I/O.
  */
 
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
-import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
+import type { LiveRun, RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
 import { emptyUsage } from "../core/run-result.ts";
 
 /** Transcript items kept per run (oldest dropped first). */
@@ -33,9 +34,13 @@ export interface TerminalVerdict {
 	error?: string;
 }
 
-/** The RunResult of one run as its events arrive, and the harness's terminal verdict once it has one. */
+/**
+ * One run as its events arrive (`live`, status `running`), the harness's terminal verdict once it has one,
+ * and the RunResult once the run has ended ({@link RunState.finish}).
+ */
 export class RunState {
-	readonly result: RunResult;
+	/** The run while it runs, mutated in place: what `onUpdate` publishes. */
+	readonly live: LiveRun;
 	terminal: TerminalVerdict | undefined;
 	/** The last model error seen (a later success does not clear it from history, only from the verdict). */
 	lastError: string | undefined;
@@ -44,8 +49,8 @@ export class RunState {
 	private partialDropped = 0;
 
 	constructor(spec: LaunchSpec, command: string) {
-		this.result = {
-			status: "completed",
+		this.live = {
+			status: "running",
 			harness: spec.harness,
 			agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
 			taskName: spec.taskName,
@@ -68,7 +73,7 @@ export class RunState {
 
 	/** Applies one event. Returns true when the event changes what a renderer would show. */
 	apply(event: RunEvent): boolean {
-		const result = this.result;
+		const result = this.live;
 		if (result.activity === "starting") result.activity = "waiting";
 		switch (event.type) {
 			case "session":
@@ -133,7 +138,7 @@ export class RunState {
 
 	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */
 	private endTool(event: ToolEndEvent): void {
-		const result = this.result;
+		const result = this.live;
 		const tool = findPendingTool(result.tools, event.toolCallId);
 		const output = truncate(event.output, MAX_TOOL_OUTPUT_CHARS);
 		if (tool) {
@@ -155,7 +160,7 @@ export class RunState {
 
 	/** Keeps a non-JSON stdout line or a protocol fault (bounded: the oldest are dropped; a line keeps 1,000 characters). */
 	addDiagnostic(line: string): void {
-		const diagnostics = this.result.diagnostics;
+		const diagnostics = this.live.diagnostics;
 		if (diagnostics.length >= MAX_DIAGNOSTICS) diagnostics.shift();
 		diagnostics.push(detach(line.length > 1_000 ? `${line.slice(0, 1_000)}…` : line));
 	}
@@ -165,7 +170,7 @@ export class RunState {
 	 * partial text of a message that never ended.
 	 */
 	settleAnswer(): void {
-		const result = this.result;
+		const result = this.live;
 		if (!result.finalAnswer && this.partialText.trim().length > 0) {
 			const dropped = this.partialDropped;
 			result.finalAnswer = dropped > 0 ? `${this.partialText}… [${dropped} more characters]` : this.partialText;
@@ -176,11 +181,14 @@ export class RunState {
 		}
 	}
 
-	/** Sets the final status and its reason (`error` is removed for `completed`). */
-	setStatus(status: RunStatus, error?: string): void {
-		this.result.status = status;
-		if (error) this.result.error = error;
-		else delete this.result.error;
+	/**
+	 * The RunResult of the ended run: what the live run holds now, with its final status and the reason
+	 * (none for `completed`). See `settleRun` for how a run's ending becomes these.
+	 */
+	finish(status: RunStatus, error?: string): RunResult {
+		const result: RunResult = { ...this.live, status };
+		if (error && status !== "completed") result.error = error;
+		return result;
 	}
 
 	/** Keeps streamed text up to MAX_PARTIAL_TEXT_CHARS and counts the rest. */
@@ -194,16 +202,16 @@ export class RunState {
 	}
 
 	private pushTool(tool: ToolActivity): void {
-		const tools = this.result.tools;
+		const tools = this.live.tools;
 		if (tools.length >= MAX_TOOLS) {
 			tools.shift();
-			this.result.toolsDropped = (this.result.toolsDropped ?? 0) + 1;
+			this.live.toolsDropped = (this.live.toolsDropped ?? 0) + 1;
 		}
 		tools.push(tool);
 	}
 
 	private pushTranscript(item: TranscriptItem): void {
-		const transcript = this.result.transcript;
+		const transcript = this.live.transcript;
 		if (transcript.length >= MAX_TRANSCRIPT_ITEMS) transcript.shift();
 		transcript.push(item);
 	}

@@ -38,6 +38,7 @@ export function buildResultText(
 			return `${head}never started${mode === "chain" ? " (an earlier step did not complete)" : " (the call was aborted first)"}`;
 		}
 		if (!result) return `${head}failed: ${child.error ?? "no result"}`;
+		if (result.status === "running") return `${head}still running`;
 		const answer =
 			earlierAnswers(result) + deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
 		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";

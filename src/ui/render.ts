@@ -177,7 +177,7 @@ function renderChild(container: Container, child: ChildRun, view: ChildView, the
 		for (const tool of tools.slice(-3)) container.addChild(toolLine(tool));
 	}
 	if (result) {
-		const problem = result.status !== "completed" && child.phase !== "running" ? result.error : undefined;
+		const problem = result.status !== "completed" && result.status !== "running" ? result.error : undefined;
 		if (problem)
 			container.addChild(new Text(theme.fg("error", `  ${oneLine(problem, expanded ? 10_000 : 160)}`), 0, 0));
 		if (expanded && result.finalAnswer) {

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../../src/core/run-result.ts";
+import type { LiveRun, RunReport, RunResult } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import {
@@ -27,7 +27,7 @@ const settled = { emit: { type: "agent_settled", aborted: false } };
 /** Room for the "… [N more characters]" note after a cut. */
 const NOTE = 40;
 
-function run(actions: unknown[], onUpdate?: (partial: RunResult) => void): Promise<RunResult> {
+function run(actions: unknown[], onUpdate?: (partial: LiveRun) => void): Promise<RunResult> {
 	const adapter = createPiAdapter({
 		invocation: () => ({ file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] }),
 		sessionDir: join(scratch, "sessions"),
@@ -44,7 +44,7 @@ function run(actions: unknown[], onUpdate?: (partial: RunResult) => void): Promi
 }
 
 /** Characters held by the retained buffers of a live result. */
-function retained(result: RunResult) {
+function retained(result: RunReport) {
 	return {
 		transcriptItems: result.transcript.length,
 		longestTranscriptText: Math.max(
@@ -61,7 +61,7 @@ describe("bounded run buffers", () => {
 	it("keeps transcript, tool outputs, diagnostics and stderr under their caps while 300 messages stream", {
 		timeout: 60_000,
 	}, async () => {
-		let worst = retained({ transcript: [], tools: [], diagnostics: [] } as unknown as RunResult);
+		let worst = retained({ transcript: [], tools: [], diagnostics: [] } as unknown as RunReport);
 		const result = await run(
 			[
 				session,

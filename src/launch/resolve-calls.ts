@@ -15,7 +15,13 @@ import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
+import {
+	baseSpec,
+	resolveAdHocCall,
+	skillSelection,
+	usableRosterEntry,
+	validateChildRoster,
+} from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 import { type ResumeLookup, resolveResumeCall } from "./resolve-resume.ts";
 import { checkTrusted, type ProjectControlled, projectDirOf } from "./trust.ts";
@@ -120,22 +126,9 @@ function resolveRosterCall(
 	context: LaunchContext,
 	problems: Problems,
 ): LaunchSpec | undefined {
-	const roster = state.roster;
-	if (!roster) {
-		problems.add(`roster entry "${call.rosterEntry}": the roster could not be loaded: ${state.error ?? "no roster"}`);
-		return undefined;
-	}
-	const source = roster.source === "settings" ? "the personal roster in the settings file" : roster.source;
-	const entry = roster.entries.find((e) => e.name === call.rosterEntry);
-	if (!entry) {
-		const names = roster.entries.map((e) => e.name).join(", ") || "none";
-		problems.add(`unknown roster entry "${call.rosterEntry}" in ${source}. Entries: ${names}`);
-		return undefined;
-	}
-	if (!state.enabled) {
-		problems.add(`roster entry "${entry.name}": the roster (${source}) is disabled; enable it with /agentshell-roster`);
-		return undefined;
-	}
+	const usable = usableRosterEntry(state, call.rosterEntry as string, problems);
+	if (!usable) return undefined;
+	const { entry, roster } = usable;
 	const before = problems.size;
 	const unchanged = recheckNormalizedEntry(entry, problems);
 	const conflict = (field: string, given: unknown, expected: unknown) =>

@@ -3,9 +3,10 @@
  * kept here so neither imports the other.
  */
 
+import type { RosterState } from "../config/extension-state.ts";
 import { resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { loadRosterFile } from "../config/roster.ts";
-import type { RosterEntry } from "../config/roster-entry.ts";
+import type { LoadedRoster, RosterEntry } from "../config/roster-entry.ts";
 import { settingsDigest } from "../config/settings-digest.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
 import type { Harness, InteractiveOptions, LaunchSpec, Resources } from "../core/launch-spec.ts";
@@ -112,4 +113,39 @@ function resolveChildRoster(
 	const file = resolveAdHocPath(cwd, raw, "file", problems.at("roster_file"));
 	const digest = file === undefined ? undefined : validateChildRoster(file, problems);
 	return file !== undefined && digest !== undefined ? { file, digest } : undefined;
+}
+
+/**
+ * The roster entry `name` when it can be used now, for a new call and a resume alike (docs/rules.md §Calling
+ * the tool, §Resumption): the roster is loaded, holds the entry and is enabled. Each problem names the
+ * entry; a resume's collector adds its `resume_session_id` label.
+ * @returns the entry and the roster it came from, or `undefined` with the problem added.
+ */
+export function usableRosterEntry(
+	state: RosterState,
+	name: string,
+	problems: Problems,
+): { entry: RosterEntry; roster: LoadedRoster } | undefined {
+	const roster = state.roster;
+	if (!roster) {
+		problems.add(`roster entry "${name}": the roster could not be loaded: ${state.error ?? "no roster"}`);
+		return undefined;
+	}
+	const source = rosterLabel(roster);
+	const entry = roster.entries.find((e) => e.name === name);
+	if (!entry) {
+		const names = roster.entries.map((e) => e.name).join(", ") || "none";
+		problems.add(`unknown roster entry "${name}" in ${source}. Entries: ${names}`);
+		return undefined;
+	}
+	if (!state.enabled) {
+		problems.add(`roster entry "${name}": the roster (${source}) is disabled; enable it with /agentshell-roster`);
+		return undefined;
+	}
+	return { entry, roster };
+}
+
+/** A roster's source as messages name it: its file, or the personal roster in the settings file. */
+export function rosterLabel(roster: LoadedRoster): string {
+	return roster.source === "settings" ? "the personal roster in the settings file" : roster.source;
 }

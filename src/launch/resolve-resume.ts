@@ -10,7 +10,7 @@
  * - a plain session keeps its harness and cwd (the native session lives there); model and effort may change;
  * - approval and tool controls come from the current call only;
  * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
- * - a session that is running now is never resumed.
+ * - a session that is running now is never resumed (refused where it is claimed, `LaunchRecords.claimResumes`).
  */
 import { readFileSync } from "node:fs";
 import { type AgentDefinition, parseAgentFile } from "../config/agents.ts";
@@ -23,13 +23,21 @@ import type { Problems } from "../core/problems.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
+import {
+	baseSpec,
+	resolveAdHocCall,
+	skillSelection,
+	usableRosterEntry,
+	validateChildRoster,
+} from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 
-/** What resume resolution needs from the launch records. */
+/**
+ * What resume resolution needs from the launch records. A session that is running now is refused where it
+ * is claimed (`LaunchRecords.claimResumes`), not here.
+ */
 export interface ResumeLookup {
 	get(nativeSessionId: string): LaunchRecord | undefined;
-	isActive(nativeSessionId: string): boolean;
 }
 
 /**
@@ -46,9 +54,6 @@ export function resolveResumeCall(
 ): LaunchSpec | undefined {
 	const id = call.resumeSessionId as string;
 	const before = problems.size;
-	if (sessions.isActive(id)) {
-		problems.add(`resume_session_id "${id}": that session is running now; resume it after it has finished`);
-	}
 	const record = sessions.get(id);
 	const spec = record
 		? resumeRecorded(call, record, rosterState, context, problems)
@@ -259,26 +264,16 @@ function checkRosterEntry(
 	problems: Problems,
 ): Pick<LaunchSpec, "resources" | "skillReferences"> | undefined {
 	const { rosterSource, rosterEntry, definitionDigest, agentDefinitionFile } = record.provenance;
-	const roster = state.roster;
-	if (!roster) {
-		problems.add(`the roster could not be loaded: ${state.error ?? "no roster"}`);
-		return undefined;
-	}
-	if (roster.source !== rosterSource) {
+	// The source first: an entry of the same name in another roster is another role.
+	if (state.roster && state.roster.source !== rosterSource) {
 		problems.add(
-			`the session was started from roster ${rosterSource}, but the roster in force is ${roster.source}; select that roster again to resume it`,
+			`the session was started from roster ${rosterSource}, but the roster in force is ${state.roster.source}; select that roster again to resume it`,
 		);
 		return undefined;
 	}
-	const entry = roster.entries.find((e) => e.name === rosterEntry);
-	if (!entry) {
-		problems.add(`roster entry "${rosterEntry}" is no longer in ${roster.source}; start a new session`);
-		return undefined;
-	}
-	if (!state.enabled) {
-		problems.add(`the roster (${roster.source}) is disabled; re-enable it with /agentshell-roster first`);
-		return undefined;
-	}
+	const usable = usableRosterEntry(state, rosterEntry as string, problems);
+	if (!usable) return undefined;
+	const { entry } = usable;
 	if (entry.digest !== definitionDigest || entry.agentFile !== agentDefinitionFile) {
 		problems.add(
 			`roster entry "${entry.name}" changed since the session started; a changed role cannot resume it, start a new session`,

@@ -2,8 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { Problems } from "../../src/core/problems.ts";
 import type { ChildCall } from "../../src/launch/child-call.ts";
 import type { LaunchContext } from "../../src/launch/launch-context.ts";
+import { resolveChildCalls } from "../../src/launch/resolve-calls.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 import { resolveResumeCall } from "../../src/launch/resolve-resume.ts";
 import { ConsentRecord } from "../../src/launch/trust.ts";
@@ -45,16 +47,6 @@ function withRecord(record: LaunchRecord): LaunchRecords {
 }
 
 describe("resume policy", () => {
-	it("refuses a session that is running now", () => {
-		const records = withRecord(recordFor(launchSpec({ harness: "pi", cwd }), "live"));
-		records.claim("live");
-		const { spec, problems } = resolve({ resumeSessionId: "live" }, records);
-		expect(spec).toBeUndefined();
-		expect(problems).toEqual([
-			'resume_session_id "live": that session is running now; resume it after it has finished',
-		]);
-	});
-
 	it("reuses the saved cwd, harness and model of a plain session, taking tool controls from this call only", () => {
 		const saved = recordFor(
 			launchSpec({ harness: "codex", cwd, model: "m1", effort: "low", autoApprove: true, disallowedTools: ["x"] }),
@@ -102,6 +94,41 @@ describe("resume policy", () => {
 			"ros-1",
 		);
 		const { problems } = resolve({ resumeSessionId: "ros-1" }, withRecord(saved));
-		expect(problems).toEqual(['resume_session_id "ros-1": the roster could not be loaded: no roster']);
+		expect(problems).toEqual([
+			'resume_session_id "ros-1": roster entry "owner": the roster could not be loaded: no roster',
+		]);
+	});
+
+	it("refuses a roster entry that cannot be used in the same words for a new call and a resume", async () => {
+		const entry = { name: "owner", description: "", harness: "pi" as const, model: "m", effort: "low", digest: "d" };
+		const roster = { source: "/r.json", format: "inline" as const, enabled: false, entries: [entry] };
+		const disabled = { roster, enabled: false };
+		const saved = recordFor(
+			launchSpec({ harness: "pi", cwd, provenance: { rosterEntry: "owner", rosterSource: "/r.json" } }),
+			"ros-2",
+		);
+		const resumed = collect((found) =>
+			resolveResumeCall(
+				{ task: "next", resumeSessionId: "ros-2" } as ChildCall,
+				withRecord(saved),
+				disabled,
+				context,
+				found,
+				() => undefined,
+			),
+		).problems;
+		const started = new Problems();
+		await resolveChildCalls(
+			[{ task: "t", rosterEntry: "owner" } as ChildCall],
+			[""],
+			"user",
+			context,
+			disabled,
+			new LaunchRecords(),
+			started,
+		);
+		const refusal = 'roster entry "owner": the roster (/r.json) is disabled; enable it with /agentshell-roster';
+		expect(resumed).toEqual([`resume_session_id "ros-2": ${refusal}`]);
+		expect(started.list).toEqual([refusal]);
 	});
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Problems } from "../../src/core/problems.ts";
 import { LAUNCH_RECORD_TYPE, type LaunchRecord, recordFor } from "../../src/sessions/launch-record.ts";
 import { LaunchRecords } from "../../src/sessions/launch-records.ts";
 import { launchSpec, resources } from "../support/launch-spec.ts";
@@ -56,6 +57,21 @@ describe("launch records", () => {
 		expect(records.isActive("s")).toBe(true);
 		records.release("s");
 		expect(records.isActive("s")).toBe(false);
+	});
+
+	it("refuses, where it claims them, a session that is running now and one resumed twice in a call, keeping nothing claimed", () => {
+		const records = new LaunchRecords();
+		records.claim("live");
+		const problems = new Problems();
+		expect(records.claimResumes(["free", "live", "twice", "twice"], problems)).toBeUndefined();
+		expect(problems.list).toEqual([
+			'resume_session_id "live": that session is running now (or is resumed twice in this call); resume it after it has finished',
+			'resume_session_id "twice": that session is running now (or is resumed twice in this call); resume it after it has finished',
+		]);
+		expect(records.isActive("free")).toBe(false);
+		expect(records.isActive("twice")).toBe(false);
+		expect(records.claimResumes(["free", "twice"], new Problems())).toEqual(["free", "twice"]);
+		expect(records.isActive("free")).toBe(true);
 	});
 
 	it("records what a launch locks: roster entries, selections, or nothing but harness and cwd", () => {

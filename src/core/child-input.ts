@@ -77,6 +77,11 @@ export interface InputCodec {
 	startLines(): string[];
 	encodeSend(id: string, text: string, mode: SendMode): EncodedInput;
 	encodeStop(id: string): EncodedInput;
+	/**
+	 * A line that starts a new turn once the current one has ended (pi: a `prompt` command; claude: a user
+	 * message): the structured result's repair turn (docs/structured-output.md).
+	 */
+	encodeTurn(text: string): string;
 	/** The acknowledgements and echoes one stdout record carries. */
 	read(record: unknown): InputSignal[];
 	/** The receipt status of an acknowledged send in this mode, and how the harness handles it, in words. */

@@ -65,6 +65,17 @@ export interface EventParser {
 	finish?(): RunEvent[];
 }
 
+/** How a harness's child submits a result of the spec's `outputSchema`. */
+export interface StructuredResultMechanism {
+	/**
+	 * True when the result is the final answer's text, a JSON document (codex `--output-schema`); false when
+	 * a `structured_output` run event carries it (pi's `submit_result` tool, claude's `structured_output`).
+	 */
+	inText: boolean;
+	/** What the child is told to do in the repair turn, as an imperative sentence ("Call the submit_result tool."). */
+	howToSubmit: string;
+}
+
 export interface HarnessAdapter {
 	harness: Harness;
 	/** The environment variable that overrides how this harness is started (named in spawn failures). */
@@ -86,6 +97,11 @@ export interface HarnessAdapter {
 	 * whole prompt before it starts); the refusal message of every send and stop.
 	 */
 	inputRefusal?: string;
+	/**
+	 * How a child of this harness gives a structured result (docs/structured-output.md); a harness without
+	 * it refuses `outputSchema`.
+	 */
+	structuredResult?: StructuredResultMechanism;
 	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
 	createParser(spec: LaunchSpec): EventParser;
 	/**

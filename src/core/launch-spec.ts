@@ -125,4 +125,10 @@ export interface LaunchSpec {
 	provenance: LaunchProvenance;
 	/** Run the harness's TUI in tmux instead of its headless mode. */
 	interactive?: InteractiveOptions;
+	/**
+	 * JSON Schema object the child's result must satisfy (docs/structured-output.md): asked for through the
+	 * harness's own mechanism, validated by the parent, one repair turn. Checked before start (at most
+	 * 64 KiB of JSON, a schema ajv compiles, never with `interactive`).
+	 */
+	outputSchema?: Record<string, unknown>;
 }

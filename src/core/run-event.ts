@@ -87,6 +87,16 @@ export interface PermissionDeniedEvent {
 	denial: PermissionDenial;
 }
 
+/**
+ * The child submitted a structured result through its harness's mechanism (pi: the `submit_result` tool's
+ * arguments; claude: the `result` record's `structured_output`); docs/structured-output.md. Not yet
+ * validated: the run layer checks it against the spec's `outputSchema`.
+ */
+export interface StructuredOutputEvent {
+	type: "structured_output";
+	value: unknown;
+}
+
 /** Terminal event: the harness finished its work. `status` is the harness's own verdict. */
 export interface DoneEvent {
 	type: "done";
@@ -105,4 +115,5 @@ export type RunEvent =
 	| ErrorEvent
 	| DiagnosticEvent
 	| PermissionDeniedEvent
+	| StructuredOutputEvent
 	| DoneEvent;

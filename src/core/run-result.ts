@@ -47,6 +47,12 @@ export interface RunReport {
 	cwd: string;
 	/** Last non-empty assistant text. */
 	finalAnswer: string;
+	/**
+	 * The child's structured result, set only when the spec had an `outputSchema` and the result validated
+	 * against it (docs/structured-output.md); a result that did not validate after the repair turn fails
+	 * the run instead, its raw text kept in `finalAnswer`.
+	 */
+	structuredOutput?: unknown;
 	/** Set when the final answer had to fall back (e.g. to partial text of an unfinished message). */
 	finalAnswerWarning?: string;
 	transcript: TranscriptItem[];

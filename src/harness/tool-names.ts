@@ -11,6 +11,9 @@ import type { RunEvent } from "../core/run-event.ts";
 /** Pi 1.6's built-in tools (`allToolNames` of @earendil-works/pi-coding-agent). */
 export const PI_BUILTIN_TOOLS = ["read", "bash", "powershell", "edit", "write", "grep", "find", "ls"] as const;
 
+/** The tool a pi child with an `output_schema` submits its result with (`pi/submit-result-extension.ts`). */
+export const SUBMIT_RESULT_TOOL = "submit_result";
+
 /**
  * The tool name of a claude permission rule: `Bash(git *)` → `Bash`, `Read` → `Read`.
  * `mcp__server__tool` names are kept whole.
@@ -36,12 +39,13 @@ export function piMayLoadExtensions(spec: LaunchSpec): boolean {
  */
 export function addPiToolNameProblems(spec: LaunchSpec, problems: Problems): void {
 	if (piMayLoadExtensions(spec)) return;
-	const known = PI_BUILTIN_TOOLS as readonly string[];
+	// With an output_schema the child also has submit_result (docs/structured-output.md).
+	const known: readonly string[] = [...PI_BUILTIN_TOOLS, ...(spec.outputSchema ? [SUBMIT_RESULT_TOOL] : [])];
 	addUnknownNames(
 		spec,
 		(name) => known.includes(name),
 		known,
-		"pi's built-in tools (this child loads no extensions)",
+		`pi's built-in tools${spec.outputSchema ? ` and ${SUBMIT_RESULT_TOOL}` : ""} (this child loads no extensions)`,
 		problems,
 	);
 }

@@ -29,6 +29,8 @@ export interface ChildCall {
 	stayOpen?: boolean;
 	/** Interactive only, ms; `null`: never; omitted: the settings default. */
 	inactivityTimeoutMs?: number | null;
+	/** JSON Schema of the child's structured result (docs/structured-output.md); checked by the tool. */
+	outputSchema?: Record<string, unknown>;
 	/** Continue this native session instead of starting one (docs/rules.md §Resumption). */
 	resumeSessionId?: string;
 }

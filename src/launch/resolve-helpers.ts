@@ -34,6 +34,7 @@ export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context
 		limits: context.limits,
 		provenance: {},
 		interactive: call.interactive ? interactiveOptions(call, context) : undefined,
+		outputSchema: call.outputSchema,
 	};
 }
 

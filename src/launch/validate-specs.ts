@@ -28,6 +28,11 @@ export function checkHarnessesAccept(
 		const adapter = adapters[spec.harness];
 		if (adapter) adapter.validate(spec, child);
 		else child.add(`harness "${spec.harness}" is not available in this version`);
+		if (spec.outputSchema && adapter && !adapter.structuredResult) {
+			child.add(`output_schema: the ${spec.harness} harness has no structured result mechanism`);
+		}
+		// A TUI run has no final result to validate, nor a turn to repair it in (docs/structured-output.md).
+		if (spec.outputSchema && spec.interactive) child.add("output_schema: cannot be combined with interactive: true");
 		if (!spec.interactive) return;
 		if (checkInteractive) checkInteractive(spec, child);
 		else child.add("interactive: runs in tmux are not available here");

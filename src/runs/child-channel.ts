@@ -60,6 +60,21 @@ export class HeadlessInputChannel implements ChildInputChannel {
 		for (const line of this.#codec.startLines()) this.#input.writeLine(line);
 	}
 
+	/** Whether lines can still be written: stdin is open and no end of the conversation was decided. */
+	get open(): boolean {
+		return this.#closedReason() === undefined;
+	}
+
+	/**
+	 * Starts a further turn after the current one ended (the structured result's repair turn,
+	 * docs/structured-output.md), before stdin is closed. Returns false when the channel is closed.
+	 */
+	startTurn(text: string): boolean {
+		if (!this.open) return false;
+		this.#input.writeLine(this.#codec.encodeTurn(text));
+		return true;
+	}
+
 	/** The harness's acknowledgement of a stop request, once it gave one. */
 	get stopAck(): string | undefined {
 		return this.#stopAck;

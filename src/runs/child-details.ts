@@ -29,7 +29,8 @@ export const MAX_CHILD_DETAILS_BYTES = 64 * 1024;
 /**
  * A bounded copy of `child` for `details`: texts cut to the limits above (a cut text ends with
  * `… [N more characters]`), lists cut to their latest items. `result.finalAnswerBytes` then gives the
- * whole answer's size in bytes; `result.artifactPath` (when set) holds all of it. Never shares mutable
+ * whole answer's size in bytes; `result.artifactPath` (when set) holds all of it. `result.structuredOutput`
+ * is kept when its JSON (the final answer) fits DETAILS_ANSWER_CHARS, else only the artifact has it. Never shares mutable
  * state with `child`, so it is also a safe snapshot of a live run.
  */
 export function childDetails(child: ChildRun): ChildRun {
@@ -62,6 +63,11 @@ function resultDetails<Run extends RunSnapshot>(run: Run): Run {
 	const dropped = (run.toolsDropped ?? 0) + (run.tools.length - tools.length);
 	if (dropped > 0) bounded.toolsDropped = dropped;
 	if (run.finalAnswer.length > DETAILS_ANSWER_CHARS) bounded.finalAnswerBytes = Buffer.byteLength(run.finalAnswer);
+	// The structured result is bounded like the answer it is the JSON of: a larger one is in the artifact.
+	if (run.structuredOutput !== undefined) {
+		if (run.finalAnswer.length > DETAILS_ANSWER_CHARS) delete bounded.structuredOutput;
+		else bounded.structuredOutput = structuredClone(run.structuredOutput);
+	}
 	if (run.error !== undefined) bounded.error = clip(run.error, DETAILS_MESSAGE_CHARS);
 	if (run.finalAnswerWarning !== undefined)
 		bounded.finalAnswerWarning = clip(run.finalAnswerWarning, DETAILS_ITEM_CHARS);

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildInputChannel } from "../core/child-input.ts";
-import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts";
+import { LaunchError } from "../core/launch-error.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { LiveRun, RunResult } from "../core/run-result.ts";
 import { startProcess } from "../process/start-process.ts";
@@ -15,7 +16,8 @@ import type { ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
 import { RunState } from "./run-state.ts";
-import { describeCommand, type RunEnding, settleRun } from "./settle.ts";
+import { describeCommand, type RunEnding, type SettleContext, settleRun } from "./settle.ts";
+import { StructuredResult } from "./structured-result.ts";
 
 export interface RunChildOptions {
 	/** The complete base environment of the child (see `buildChildEnv`). */
@@ -38,7 +40,11 @@ export interface RunChildOptions {
  * spawn errors, crashes, timeouts and protocol faults become a non-`completed` status with a reason.
  *
  * `spec` must have passed its adapter's `validate` (the tool checks every child before any starts).
- * @throws LaunchError when the command cannot be built (a resumed pi session's file has gone since validation).
+ * With an `outputSchema`, the child's result is validated at the end of its turn and a missing or invalid
+ * one gets one repair turn (docs/structured-output.md): the next turn of its open conversation (pi,
+ * claude), or a resume of its session (codex), folded into the same result.
+ * @throws LaunchError when the command cannot be built (a resumed pi session's file has gone since
+ *   validation), or the harness has no structured result mechanism for an `outputSchema`.
  */
 export async function runChild(
 	spec: LaunchSpec,
@@ -48,66 +54,121 @@ export async function runChild(
 	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
 	try {
 		const command = adapter.buildCommand(spec, runDir);
-		const parser = adapter.createParser(spec);
 		const state = new RunState(spec, describeCommand(command.file, command.args));
-		// The live run, not a copy: consumers copy at their own pace (the tool's throttled UI update).
-		const emit = () => options.onUpdate?.(state.live);
-		let channel: HeadlessInputChannel | undefined;
-		const running = startProcess(
-			{
-				file: command.file,
-				args: command.args,
-				cwd: spec.cwd,
-				env: applyEnvOverrides(options.env, command.env),
-				stdin: command.stdin,
-				openStdin: command.conversation !== undefined,
-			},
-			{
-				limits: spec.limits,
-				signal: options.signal,
-				onRecord(record) {
-					channel?.observe(record);
-					let changed = false;
-					for (const event of parser.parse(record)) {
-						if (state.apply(event)) changed = true;
-						// An open conversation ends when the harness's turn does, unless queued input starts another.
-						if (event.type === "done" && (channel?.turnEnded() ?? true)) running.terminalSeen();
-					}
-					if (changed) emit();
-				},
-				onDiagnostic(line) {
-					state.addDiagnostic(line);
-				},
-			},
-		);
-		// Known from the start, so live results (and job listings) name the process group to watch.
-		state.live.pid = running.pid;
-		if (running.input && command.conversation) {
-			const { conversation } = command;
-			channel = new HeadlessInputChannel(
-				spec.harness,
-				running.input,
-				conversation,
-				state.live,
-				emit,
-				options.ackTimeoutMs,
+		const structured = structuredResultOf(spec, adapter);
+		const life: ProcessLife = { spec, adapter, command, state, structured, options };
+		let outcome = await runProcess(life, true);
+		// Without an open conversation the repair turn is a resume of the same session (codex exec resume).
+		const sessionId = state.live.nativeSessionId;
+		const repair =
+			!command.conversation && outcome.end === "exited" && state.terminal?.status === "completed" && sessionId
+				? structured?.takeRepair()
+				: undefined;
+		if (repair && sessionId) {
+			const resumed: LaunchSpec = { ...spec, task: repair, session: { kind: "resume", nativeSessionId: sessionId } };
+			state.reopenTurn();
+			const first = outcome;
+			const second = await runProcess(
+				{ ...life, spec: resumed, command: adapter.buildCommand(resumed, runDir) },
+				false,
 			);
-			channel.start();
+			outcome = { ...second, durationMs: first.durationMs + second.durationMs };
 		}
-		if (running.pid !== undefined) {
-			options.onInput?.(channel ?? new NoInputChannel(spec.harness, adapter.inputRefusal ?? NO_STDIN));
-		}
-		const outcome = await running.done;
-		channel?.processEnded();
-		for (const event of parser.finish?.() ?? []) state.apply(event);
 		return settleProcess(state, outcome, {
 			commandEnv: adapter.commandEnv,
 			timeoutMs: spec.limits.timeoutMs,
-			stopAck: channel?.stopAck,
+			stopAck: life.channel?.stopAck,
+			checkCompleted: structured && ((result) => structured.verdict(result)),
 		});
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}
+}
+
+/** What one process of a run needs; `channel` is set once a conversation's stdin is open. */
+interface ProcessLife {
+	spec: LaunchSpec;
+	adapter: HarnessAdapter;
+	command: HarnessCommand;
+	state: RunState;
+	structured: StructuredResult | undefined;
+	options: RunChildOptions;
+	channel?: HeadlessInputChannel;
+}
+
+/** The structured result of a spec with an `outputSchema` (its adapter passed validation, so it has a mechanism). */
+function structuredResultOf(spec: LaunchSpec, adapter: HarnessAdapter): StructuredResult | undefined {
+	if (!spec.outputSchema) return undefined;
+	if (!adapter.structuredResult) throw new LaunchError(`${spec.harness} harness: output_schema is not supported`);
+	return new StructuredResult(spec.outputSchema, adapter.structuredResult);
+}
+
+/**
+ * Runs one process of the run (the first, or a repair turn's resume) to its outcome, folding its records
+ * into `life.state`. `first`: the process whose input channel the caller gets.
+ */
+async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOutcome> {
+	const { spec, adapter, command, state, structured, options } = life;
+	const parser = adapter.createParser(spec);
+	// The live run, not a copy: consumers copy at their own pace (the tool's throttled UI update).
+	const emit = () => options.onUpdate?.(state.live);
+	const running = startProcess(
+		{
+			file: command.file,
+			args: command.args,
+			cwd: spec.cwd,
+			env: applyEnvOverrides(options.env, command.env),
+			stdin: command.stdin,
+			openStdin: command.conversation !== undefined,
+		},
+		{
+			limits: spec.limits,
+			signal: options.signal,
+			onRecord(record) {
+				life.channel?.observe(record);
+				let changed = false;
+				for (const event of parser.parse(record)) {
+					if (state.apply(event)) changed = true;
+					if (event.type === "structured_output") structured?.submitted(event.value);
+					if (event.type !== "done") continue;
+					if (event.status === "completed" && structured && !structured.turnEnded(state.live.finalAnswer)) {
+						// The repair turn of an open conversation: the child's next turn, in the same session.
+						const repair = life.channel?.open ? structured.takeRepair() : undefined;
+						if (repair && life.channel?.startTurn(repair)) {
+							state.reopenTurn();
+							continue;
+						}
+					}
+					// An open conversation ends when the harness's turn does, unless queued input starts another.
+					if (life.channel?.turnEnded() ?? true) running.terminalSeen();
+				}
+				if (changed) emit();
+			},
+			onDiagnostic(line) {
+				state.addDiagnostic(line);
+			},
+		},
+	);
+	// Known from the start, so live results (and job listings) name the process group to watch.
+	state.live.pid = running.pid;
+	if (running.input && command.conversation) {
+		life.channel = new HeadlessInputChannel(
+			spec.harness,
+			running.input,
+			command.conversation,
+			state.live,
+			emit,
+			options.ackTimeoutMs,
+		);
+		life.channel.start();
+	}
+	if (first && running.pid !== undefined) {
+		options.onInput?.(life.channel ?? new NoInputChannel(spec.harness, adapter.inputRefusal ?? NO_STDIN));
+	}
+	const outcome = await running.done;
+	life.channel?.processEnded();
+	for (const event of parser.finish?.() ?? []) state.apply(event);
+	return outcome;
 }
 
 /** The refusal of a harness that declares no reason of its own. */
@@ -121,7 +182,12 @@ const NO_STDIN = "this child was started without an input channel";
 function settleProcess(
 	state: RunState,
 	outcome: ProcessOutcome,
-	context: { commandEnv: string; timeoutMs: number; stopAck: string | undefined },
+	context: {
+		commandEnv: string;
+		timeoutMs: number;
+		stopAck: string | undefined;
+		checkCompleted: SettleContext["checkCompleted"];
+	},
 ): RunResult {
 	const live = state.live;
 	live.pid = outcome.pid;
@@ -133,6 +199,7 @@ function settleProcess(
 	return settleRun(state, processEnding(outcome, live.command, context), {
 		holder: "process group",
 		stopAck: context.stopAck,
+		checkCompleted: context.checkCompleted,
 	});
 }
 

@@ -97,6 +97,7 @@ export class RunState {
 				}
 				return true;
 			case "thinking":
+			case "structured_output":
 				return false;
 			case "tool_start":
 				result.activity = "tool";
@@ -134,6 +135,14 @@ export class RunState {
 				this.terminal = { status: event.status, error: event.error };
 				return true;
 		}
+	}
+
+	/**
+	 * A further turn of the same run starts (the structured result's repair turn): the verdict of the turn
+	 * that ended no longer stands.
+	 */
+	reopenTurn(): void {
+		this.terminal = undefined;
 	}
 
 	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */

@@ -33,9 +33,17 @@ export type RunEnding =
 	/** The TUI's screen did not change for `idleMs` ms (`inactivity_timeout_ms`). */
 	| { kind: "inactive"; idleMs: number; keptOpen: boolean };
 
-/** The settled run's context: what held it, and the acknowledgement of a stop the caller asked for. */
+/**
+ * The settled run's context: what held it, a last check of a completed result, and the acknowledgement of
+ * a stop the caller asked for.
+ */
 export interface SettleContext {
 	holder: ChildHolder;
+	/**
+	 * Checks a run that otherwise completed (its structured result, docs/structured-output.md); may set
+	 * result fields, and returns why the run fails instead, or `undefined`.
+	 */
+	checkCompleted?: (result: RunResult) => string | undefined;
 	/** Set when the child acknowledged a stop request: an unfinished run is then `aborted` on request. */
 	stopAck?: string;
 }
@@ -46,11 +54,18 @@ export interface SettleContext {
  */
 export function settleRun(state: RunState, ending: RunEnding, context: SettleContext): RunResult {
 	state.settleAnswer();
-	const [status, error] = outcome(state, ending, context.holder);
-	if (context.stopAck && status !== "completed") {
-		return state.finish("aborted", `stopped on request (${context.stopAck}); ${error ?? "the run ended"}`);
+	const result = state.finish(...outcome(state, ending, context.holder));
+	const failure = result.status === "completed" ? context.checkCompleted?.(result) : undefined;
+	if (failure) fail(result, "failed", failure);
+	if (context.stopAck && result.status !== "completed") {
+		fail(result, "aborted", `stopped on request (${context.stopAck}); ${result.error ?? "the run ended"}`);
 	}
-	return state.finish(status, error);
+	return result;
+}
+
+function fail(result: RunResult, status: Exclude<RunStatus, "completed">, error: string): void {
+	result.status = status;
+	result.error = error;
 }
 
 function outcome(state: RunState, ending: RunEnding, holder: ChildHolder): [RunStatus, string?] {

@@ -7,6 +7,7 @@ import type { CallMode } from "../core/child-run.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "../launch/child-call.ts";
 import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
+import { checkOutputSchema } from "../runs/structured-output.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 
 export interface SelectedCall {
@@ -134,6 +135,7 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 			if (item[field] !== undefined) problems.add(`${field} applies only with interactive: true`);
 		}
 	}
+	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
 	if (problems.size > before) return undefined;
 	return {
 		agent: item.agent,
@@ -153,5 +155,6 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 		interactive: item.interactive,
 		stayOpen: item.stay_open,
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
+		outputSchema: item.output_schema,
 	};
 }

@@ -75,6 +75,13 @@ const childFields = {
 				"Interactive only: end the run after this many ms without a change on its screen; null: never. Default: settings interactive.inactivity_timeout_ms.",
 		}),
 	),
+	output_schema: Type.Optional(
+		Type.Unsafe<Record<string, unknown>>({
+			type: "object",
+			description:
+				"JSON Schema (at most 64 KiB) the child's result must match; the result is that JSON. Not with interactive.",
+		}),
+	),
 	resume_session_id: Type.Optional(
 		Type.String({
 			description:

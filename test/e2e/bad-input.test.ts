@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
+import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
 
@@ -12,13 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function refused(args: unknown, ...messages: string[]): Promise<void> {
-	const before = env.server.requests.length;
-	const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", args);
-	expect(isError).toBe(true);
-	for (const message of messages) expect(textOf(result)).toContain(message);
-	expect(env.server.requests.length).toBe(before);
-}
+const refused = (args: unknown, ...messages: string[]) => expectRefused(env, args, ...messages);
 
 describe("bad calls are refused before anything starts", () => {
 	it("refuses an empty or whitespace task", async () => {

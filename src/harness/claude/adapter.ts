@@ -22,6 +22,8 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		commandEnv: CLAUDE_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
 		buildTuiCommand: (spec, runDir) => buildClaudeTuiCommand(spec, runDir, options),
+		// --json-schema: claude offers the model a StructuredOutput tool; `result.structured_output` carries it.
+		structuredResult: { inText: false, howToSubmit: "Call the StructuredOutput tool with your result." },
 		createParser: (spec) => new ClaudeEventParser(spec.allowedTools),
 		validate: (spec, problems) =>
 			checkCanLaunch(

@@ -121,9 +121,13 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 		"--verbose",
 		"--replay-user-messages",
 	];
+	// Headless only (output_schema is refused with interactive): --json-schema, claude offers the model a
+	// StructuredOutput tool of this schema (even beside --tools) and validates its input itself; the `result`
+	// record's `structured_output` is the result.
+	const structured = spec.outputSchema ? [`--json-schema=${JSON.stringify(spec.outputSchema)}`] : [];
 	return {
 		file: launch.file,
-		args: [...launch.lead, ...headlessOnly, ...launch.shared],
+		args: [...launch.lead, ...headlessOnly, ...launch.shared, ...structured],
 		env: launch.env,
 		conversation: createClaudeInputCodec(claudePrompt(spec)),
 	};
@@ -212,5 +216,10 @@ export function claudeRefusals(
 		);
 	}
 	if (spec.autoApprove && options.bypassRefusal) problems.add(`auto_approve: ${options.bypassRefusal}`);
+	if (spec.outputSchema && spec.disallowedTools?.some((rule) => ruleToolName(rule) === "StructuredOutput")) {
+		problems.add(
+			"disallowed_tools: StructuredOutput is how a claude child with output_schema submits its result; it cannot be excluded",
+		);
+	}
 	addResourceRefusals("claude_code", spec.resources, problems);
 }

@@ -165,6 +165,9 @@ export class ClaudeEventParser implements EventParser {
 		if (!record.is_error && record.subtype === "success") {
 			// `result` repeats the final text; it is the answer only when no assistant text came before it.
 			if (!answered && record.result) events.push({ type: "assistant_text", text: record.result, final: true });
+			if (record.structured_output !== undefined) {
+				events.push({ type: "structured_output", value: record.structured_output });
+			}
 			events.push({ type: "done", status: "completed" });
 			return events;
 		}

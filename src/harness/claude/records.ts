@@ -82,6 +82,8 @@ export interface ClaudeResultRecord {
 	api_error_status?: number | null;
 	/** The final answer, or the error text (`API Error: 400 …`). */
 	result?: string;
+	/** With `--json-schema`: the StructuredOutput tool's input, the structured result (`result` is its JSON text). */
+	structured_output?: unknown;
 	/** Problems of `error_*` subtypes, e.g. `No conversation found with session ID: …`. */
 	errors?: string[];
 	num_turns?: number;

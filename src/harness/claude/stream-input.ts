@@ -25,6 +25,7 @@ export function createClaudeInputCodec(task: string): InputCodec {
 		startLines: () => [userLine(task)],
 		// Claude answers a user message only by replaying it when its turn starts: nothing to wait for here.
 		encodeSend: (_id, text) => ({ line: userLine(text), awaitsAck: false }),
+		encodeTurn: userLine,
 		encodeStop: (id) => ({
 			line: JSON.stringify({ type: "control_request", request_id: id, request: { subtype: "interrupt" } }),
 			awaitsAck: true,

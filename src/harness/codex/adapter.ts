@@ -38,7 +38,9 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 		harness: "codex",
 		commandEnv: CODEX_COMMAND_ENV,
 		inputRefusal: CODEX_INPUT_REFUSAL,
-		buildCommand: (spec) => buildCodexCommand(spec, options.command()),
+		buildCommand: (spec, runDir) => buildCodexCommand(spec, runDir, options.command()),
+		// --output-schema: the final agent message is the JSON document.
+		structuredResult: { inText: true, howToSubmit: "Answer with only the JSON document of your result." },
 		buildTuiCommand: (spec) => buildCodexTuiCommand(spec, options.command()),
 		createParser: (spec) =>
 			new CodexEventParser(

@@ -12,6 +12,7 @@ import type { LaunchSpec } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import { tryBuild } from "../adapter.ts";
 import type { NativeCommand } from "../native-command.ts";
+import { writeOutputSchemaFile } from "../output-schema-file.ts";
 import { addResourceRefusals } from "../resource-refusals.ts";
 import { appendSkillReferences } from "../skill-references.ts";
 import { addTuiPromptProblems } from "../tui-prompt.ts";
@@ -57,10 +58,14 @@ function codexPrompt(spec: LaunchSpec): string {
  * `codex exec --json` for `spec`: the headless-only arguments around the shared launch arguments (see
  * {@link codexLaunchArgs}). The task goes through stdin (prompt `-`), which is then closed: no argv limit,
  * no flag parsing, and codex never blocks on an open pipe.
+ * @param runDir private directory for the output schema file.
  */
-export function buildCodexCommand(spec: LaunchSpec, command: NativeCommand): HarnessCommand {
+export function buildCodexCommand(spec: LaunchSpec, runDir: string, command: NativeCommand): HarnessCommand {
 	// Headless only: exec with JSON events; --skip-git-repo-check: a child's cwd need not be a git repository.
 	const args = [...command.args, "exec", "--json", "--skip-git-repo-check", ...codexLaunchArgs(spec)];
+	// Headless only (output_schema is refused with interactive): --output-schema, sent as the request's
+	// `text.format` (json_schema, strict); the final message is the JSON.
+	if (spec.outputSchema) args.push(`--output-schema=${writeOutputSchemaFile(runDir, spec.outputSchema)}`);
 	// Options before `resume` apply to the resumed run; `-` reads the prompt from stdin.
 	// `--` ends codex's options: the id is never read as one (e.g. `--last`).
 	if (spec.session.kind === "resume") args.push("resume", "--", spec.session.nativeSessionId);

@@ -6,19 +6,26 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { HarnessCommand, TuiCommand } from "../../core/harness-adapter.ts";
 import { LaunchError } from "../../core/launch-error.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import { tryBuild } from "../adapter.ts";
+import { writeOutputSchemaFile } from "../output-schema-file.ts";
 import { addResourceRefusals } from "../resource-refusals.ts";
 import { dryRunSystemPromptFile, type SystemPromptFile, systemPromptFileIn } from "../system-prompt-file.ts";
-import { addPiToolNameProblems } from "../tool-names.ts";
+import { addPiToolNameProblems, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import { addTuiPromptProblems } from "../tui-prompt.ts";
 import type { PiInvocation } from "./invocation.ts";
 import { createPiInputCodec } from "./rpc.ts";
 import { findPiSessionFile } from "./session-file.ts";
 import { piRecordReader } from "./tui-records.ts";
+
+/** The variable that names the schema file for that extension (read and removed by it). */
+export const OUTPUT_SCHEMA_ENV = "PI_NATIVE_SUBAGENTS_OUTPUT_SCHEMA";
+/** The extension file, loaded with `-e`. */
+const SUBMIT_RESULT_EXTENSION = fileURLToPath(new URL("./submit-result-extension.ts", import.meta.url));
 
 /** Pi's thinking levels (`pi --help`, `--thinking`); an effort outside them is refused for pi children. */
 const PI_THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
@@ -60,9 +67,11 @@ function piLaunch(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile:
 		shared.push("--session", sessionFile(options.sessionDir, spec.session.nativeSessionId));
 	if (spec.model) shared.push("--model", spec.model);
 	if (spec.effort) shared.push("--thinking", spec.effort);
-	if (spec.allowedTools) {
-		shared.push(...(spec.allowedTools.length > 0 ? ["--tools", spec.allowedTools.join(",")] : ["--no-tools"]));
-	}
+	// --tools: the allowlist, plus submit_result when the child must submit a structured result.
+	const allowed = spec.allowedTools && [
+		...new Set([...spec.allowedTools, ...(spec.outputSchema ? [SUBMIT_RESULT_TOOL] : [])]),
+	];
+	if (allowed) shared.push(...(allowed.length > 0 ? ["--tools", allowed.join(",")] : ["--no-tools"]));
 	if (spec.disallowedTools && spec.disallowedTools.length > 0) {
 		shared.push("--exclude-tools", spec.disallowedTools.join(","));
 	}
@@ -83,9 +92,15 @@ function piLaunch(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile:
 export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
 	const launch = piLaunch(spec, options, systemPromptFileIn(runDir));
 	// Headless only: RPC mode, the same events as json mode plus commands on stdin (steer, follow_up, abort).
-	const headlessOnly = ["--mode", "rpc"];
-	const args = [...launch.lead, ...headlessOnly, ...launch.shared];
-	return { file: launch.file, args, env: {}, conversation: createPiInputCodec(spec.task) };
+	const args = [...launch.lead, "--mode", "rpc", ...launch.shared];
+	const env: Record<string, string | undefined> = {};
+	// Headless only (output_schema is refused with interactive): -e the submit_result extension (explicit -e
+	// loads even with --no-extensions), its schema in a run file.
+	if (spec.outputSchema) {
+		args.push("-e", SUBMIT_RESULT_EXTENSION);
+		env[OUTPUT_SCHEMA_ENV] = writeOutputSchemaFile(runDir, spec.outputSchema);
+	}
+	return { file: launch.file, args, env, conversation: createPiInputCodec(spec.task) };
 }
 
 /**
@@ -175,6 +190,11 @@ export function piRefusals(spec: LaunchSpec, options: PiAdapterOptions, problems
 	}
 	if (spec.resources) piResourceRefusals(spec.resources, spec.cwd, options.agentDir, problems);
 	addPiToolNameProblems(spec, problems);
+	if (spec.outputSchema && spec.disallowedTools?.includes(SUBMIT_RESULT_TOOL)) {
+		problems.add(
+			`disallowed_tools: ${SUBMIT_RESULT_TOOL} is how a pi child with output_schema submits its result; it cannot be excluded`,
+		);
+	}
 }
 
 /** The resource options pi refuses: the shared table, its paired inheritance flags and `SYSTEM.md` files. */

@@ -4,9 +4,16 @@
  */
 import type { EventParser } from "../../core/harness-adapter.ts";
 import type { RunEvent } from "../../core/run-event.ts";
-import { missingAllowedTools } from "../tool-names.ts";
-import type { PiAssistantMessage, PiRecord, PiResponse, PiToolResultMessage, PiUsage } from "./records.ts";
-import { PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
+import { missingAllowedTools, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
+import type {
+	PiAssistantMessage,
+	PiRecord,
+	PiResponse,
+	PiToolEndRecord,
+	PiToolResultMessage,
+	PiUsage,
+} from "./records.ts";
+import { PI_REPAIR_ID, PI_STATE_ID, PI_TASK_ID } from "./rpc.ts";
 
 /** Pi records → RunEvents. `agent_settled` is terminal; the verdict comes from the last assistant message. */
 export class PiEventParser implements EventParser {
@@ -50,20 +57,8 @@ export class PiEventParser implements EventParser {
 				return record.message?.role === "toolResult" ? toolResultUsage(record.message) : [];
 			case "tool_execution_start":
 				return [{ type: "tool_start", toolCallId: record.toolCallId, toolName: record.toolName, args: record.args }];
-			case "tool_execution_end": {
-				const output = (record.result?.content ?? [])
-					.map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`))
-					.join("");
-				return [
-					{
-						type: "tool_end",
-						toolCallId: record.toolCallId,
-						toolName: record.toolName,
-						output,
-						isError: record.isError === true,
-					},
-				];
-			}
+			case "tool_execution_end":
+				return toolEnd(record);
 			case "agent_settled":
 				return [this.settled(record.aborted === true)];
 			default:
@@ -76,8 +71,9 @@ export class PiEventParser implements EventParser {
 		const sessionId = record.data?.sessionId;
 		if (record.id === PI_STATE_ID && typeof sessionId === "string")
 			return [{ type: "session", nativeSessionId: sessionId }];
-		if (record.id === PI_TASK_ID && record.success === false) {
-			const error = `pi refused the task: ${record.error ?? "no reason given"}`;
+		if ((record.id === PI_TASK_ID || record.id === PI_REPAIR_ID) && record.success === false) {
+			const what = record.id === PI_TASK_ID ? "the task" : "the output_schema repair turn";
+			const error = `pi refused ${what}: ${record.error ?? "no reason given"}`;
 			return [
 				{ type: "error", message: error },
 				{ type: "done", status: "failed", error },
@@ -122,6 +118,25 @@ export class PiEventParser implements EventParser {
 		}
 		return { type: "done", status: "completed" };
 	}
+}
+
+/**
+ * A tool call's end; a successful `submit_result` call (the extension's `details.value`, the arguments
+ * after pi's own validation) is also the child's structured result.
+ */
+function toolEnd(record: PiToolEndRecord): RunEvent[] {
+	const output = (record.result?.content ?? [])
+		.map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`))
+		.join("");
+	const isError = record.isError === true;
+	const events: RunEvent[] = [
+		{ type: "tool_end", toolCallId: record.toolCallId, toolName: record.toolName, output, isError },
+	];
+	const details = record.result?.details as { value?: unknown } | undefined;
+	if (record.toolName === SUBMIT_RESULT_TOOL && !isError && details && "value" in details) {
+		events.push({ type: "structured_output", value: details.value });
+	}
+	return events;
 }
 
 /** Tokens and cost of one Pi usage record. */

@@ -77,7 +77,8 @@ export interface PiToolEndRecord {
 	type: "tool_execution_end";
 	toolCallId: string;
 	toolName: string;
-	result?: { content?: Array<{ type: string; text?: string }> };
+	/** `details` is the tool's own (submit_result: `{ value }`, the structured result). */
+	result?: { content?: Array<{ type: string; text?: string }>; details?: unknown };
 	isError?: boolean;
 }
 

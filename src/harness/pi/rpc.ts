@@ -11,6 +11,9 @@ export const PI_STATE_ID = "pi-native-subagents-state";
 /** The id of the task's `prompt` command. */
 export const PI_TASK_ID = "pi-native-subagents-task";
 
+/** The id of a repair turn's `prompt` command (docs/structured-output.md). */
+export const PI_REPAIR_ID = "pi-native-subagents-repair";
+
 /** Dialog methods of Pi's extension UI sub-protocol, which block until answered (Pi's docs/rpc-extension-ui.md). */
 const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 
@@ -37,6 +40,8 @@ export function createPiInputCodec(task: string): InputCodec {
 			awaitsAck: true,
 		}),
 		encodeStop: (id: string) => ({ line: JSON.stringify({ id, type: "abort" }), awaitsAck: true }),
+		// Once pi's run has settled it is idle: a `prompt` starts the next run in the same session.
+		encodeTurn: (text: string) => JSON.stringify({ id: PI_REPAIR_ID, type: "prompt", message: text }),
 		read: readPiRecord,
 		accepted: (mode, detail) => ({
 			status: "queued",

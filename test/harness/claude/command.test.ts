@@ -125,6 +125,21 @@ describe("claude command line", () => {
 	});
 });
 
+describe("claude structured results", () => {
+	const outputSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+
+	it("passes the schema as --json-schema", () => {
+		const args = adapter.buildCommand(spec({ outputSchema }), mkdtempSync(join(tmpdir(), "claude-run-"))).args;
+		expect(args).toContain(`--json-schema=${JSON.stringify(outputSchema)}`);
+	});
+
+	it("refuses disallowed_tools that exclude StructuredOutput", () => {
+		expect(problemsOf(spec({ outputSchema, disallowedTools: ["StructuredOutput"] }))).toEqual([
+			"claude_code harness: disallowed_tools: StructuredOutput is how a claude child with output_schema submits its result; it cannot be excluded",
+		]);
+	});
+});
+
 describe("claude validation", () => {
 	it("rejects ad-hoc skills, extensions, MCP selections and the home-prompt switch, all at once", () => {
 		const problems = problemsOf(

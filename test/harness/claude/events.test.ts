@@ -149,4 +149,13 @@ describe("claude events", () => {
 			{ type: "diagnostic", message: "claude: API retry 1/10 (unknown)" },
 		]);
 	});
+
+	it("reports result.structured_output as the structured result before the terminal event", () => {
+		const events = parseAll([result({ result: '{"ok":true}', structured_output: { ok: true } })]);
+		expect(events.slice(-3)).toEqual([
+			{ type: "assistant_text", text: '{"ok":true}', final: true },
+			{ type: "structured_output", value: { ok: true } },
+			{ type: "done", status: "completed" },
+		]);
+	});
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -55,6 +55,16 @@ describe("codex command line", () => {
 		// `--` ends the options: an id is never read as one (e.g. `--last`).
 		expect(args.slice(-4)).toEqual(["resume", "--", "thread-1", "-"]);
 		expect(args.indexOf("--cd=/work/tree")).toBeLessThan(args.indexOf("resume"));
+	});
+
+	it("writes the output schema to a private run file for --output-schema, before resume", () => {
+		const outputSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+		const runDir = mkdtempSync(join(tmpdir(), "codex-run-"));
+		const resume = { kind: "resume", nativeSessionId: "thread-1" } as const;
+		const args = adapter.buildCommand(spec({ outputSchema, session: resume }), runDir).args;
+		const file = join(runDir, "output-schema.json");
+		expect(args.indexOf(`--output-schema=${file}`)).toBeLessThan(args.indexOf("resume"));
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(outputSchema);
 	});
 
 	it("appends the skill reference block to the verbatim task", () => {

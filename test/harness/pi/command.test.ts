@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LaunchSpec, Resources } from "../../../src/core/launch-spec.ts";
 import { createPiAdapter } from "../../../src/harness/pi/adapter.ts";
-import { piResourceFlags } from "../../../src/harness/pi/command.ts";
+import { OUTPUT_SCHEMA_ENV, piResourceFlags } from "../../../src/harness/pi/command.ts";
 import { DEFAULT_RESOURCES } from "../../../src/launch/resolve-resources.ts";
 import { launchSpec, resources, validationProblems } from "../../support/launch-spec.ts";
 
@@ -71,6 +71,53 @@ describe("pi command line", () => {
 		expect(command.args.join(" ")).toContain(`--session ${join(sessionDir, "2026-11-29T10-00-00-000Z_abc.jsonl")}`);
 		expect(validationProblems(resuming, spec({ session: { kind: "resume", nativeSessionId: "ab" } }))).toEqual([
 			expect.stringContaining(`pi harness: no pi session "ab" in ${sessionDir}`),
+		]);
+	});
+});
+
+describe("pi structured results", () => {
+	const outputSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+
+	it("loads the submit_result extension with the schema in a private run file", () => {
+		const runDir = mkdtempSync(join(tmpdir(), "pi-run-"));
+		const command = adapter.buildCommand(spec({ outputSchema }), runDir);
+		const extension = command.args[command.args.indexOf("-e") + 1];
+		expect(extension).toMatch(/src\/harness\/pi\/submit-result-extension\.ts$/);
+		const file = command.env[OUTPUT_SCHEMA_ENV] as string;
+		expect(file).toBe(join(runDir, "output-schema.json"));
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(outputSchema);
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+	});
+
+	it("offers submit_result beside an allowlist, an empty one included", () => {
+		const listed = adapter.buildCommand(spec({ outputSchema, allowedTools: ["read"] }), dir).args;
+		expect(listed.slice(listed.indexOf("--tools"), listed.indexOf("--tools") + 2)).toEqual([
+			"--tools",
+			"read,submit_result",
+		]);
+		const none = adapter.buildCommand(spec({ outputSchema, allowedTools: [] }), dir).args;
+		expect(none).not.toContain("--no-tools");
+		expect(none.slice(none.indexOf("--tools"), none.indexOf("--tools") + 2)).toEqual(["--tools", "submit_result"]);
+	});
+
+	it("counts submit_result among the tools of a child that loads no extensions only with an output_schema", () => {
+		const isolated = resources({
+			inherit_personal_resources: false,
+			inherit_project_resources: false,
+			mcp_servers: [],
+		});
+		const allowedTools = ["read", "submit_result"];
+		expect(validationProblems(adapter, spec({ outputSchema, allowedTools, resources: isolated }))).toEqual([]);
+		expect(validationProblems(adapter, spec({ allowedTools, resources: isolated }))).toEqual([
+			expect.stringContaining('allowed_tools: "submit_result" is not a tool of this child'),
+		]);
+		const args = adapter.buildCommand(spec({ outputSchema, allowedTools, resources: isolated }), dir).args;
+		expect(args[args.indexOf("--tools") + 1]).toBe("read,submit_result");
+	});
+
+	it("refuses disallowed_tools that exclude submit_result", () => {
+		expect(validationProblems(adapter, spec({ outputSchema, disallowedTools: ["submit_result"] }))).toEqual([
+			"pi harness: disallowed_tools: submit_result is how a pi child with output_schema submits its result; it cannot be excluded",
 		]);
 	});
 });

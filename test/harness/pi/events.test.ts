@@ -84,4 +84,18 @@ describe("pi events", () => {
 			{ type: "thinking", text: "hmm" },
 		]);
 	});
+
+	it("reports a successful submit_result call's value as the structured result, and no failed one", () => {
+		const end = (isError: boolean, toolName = "submit_result") => ({
+			type: "tool_execution_end",
+			toolCallId: "c1",
+			toolName,
+			result: { content: [{ type: "text", text: "Result received." }], details: { value: { ok: true } } },
+			isError,
+		});
+		expect(parse([end(false)]).filter((event) => event.type === "structured_output")).toEqual([
+			{ type: "structured_output", value: { ok: true } },
+		]);
+		expect(parse([end(true), end(false, "read")]).some((event) => event.type === "structured_output")).toBe(false);
+	});
 });

@@ -93,14 +93,19 @@ export class InteractiveRuns {
 
 	/**
 	 * The argv that attaches the terminal to an interactive child: `target` is a tmux session name or a
-	 * native session id; empty picks the newest child. A string says why there is none.
+	 * native session id; empty picks the newest child.
+	 * @returns the argv, or `undefined` with why there is none added to `problems`.
 	 */
-	async attachTarget(target: string): Promise<string[] | string> {
+	async attachTarget(target: string, problems: Problems): Promise<string[] | undefined> {
 		const names = (await this.host?.sessions()) ?? [];
-		if (!this.host || names.length === 0) return "no interactive child is running or kept open in this session";
+		if (!this.host || names.length === 0) {
+			problems.add("no interactive child is running or kept open in this session");
+			return undefined;
+		}
 		const wanted = target === "" ? names.at(-1) : (this.kept.get(target) ?? target);
 		if (!wanted || !names.includes(wanted)) {
-			return `no interactive child "${target}" here; running or kept open: ${names.join(", ")}`;
+			problems.add(`no interactive child "${target}" here; running or kept open: ${names.join(", ")}`);
+			return undefined;
 		}
 		return this.host.attachArgv(wanted);
 	}

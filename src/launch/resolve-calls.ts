@@ -11,9 +11,9 @@ import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
-import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ChildCall, ChildSettings, RosterEntryCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import {
 	baseSpec,
@@ -51,13 +51,22 @@ export async function resolveChildCalls(
 	calls.forEach((call, index) => {
 		const local = problems.at(labels[index]);
 		let spec: LaunchSpec | undefined;
-		if (call.resumeSessionId !== undefined) {
-			spec = resolveResumeCall(call, sessions, rosterState, context, local, () =>
-				call.agent === undefined ? undefined : resolveAgentCall(call, agents(), scope, context, local),
-			);
-		} else if (call.agent !== undefined) spec = resolveAgentCall(call, agents(), scope, context, local);
-		else if (call.rosterEntry !== undefined) spec = resolveRosterCall(call, rosterState, context, local);
-		else spec = resolveAdHocCall(call, call.agentType as Harness, context, local);
+		switch (call.kind) {
+			case "resume":
+				spec = resolveResumeCall(call, sessions, rosterState, context, local, (agent) =>
+					resolveAgentCall(call, agent, agents(), scope, context, local),
+				);
+				break;
+			case "agent":
+				spec = resolveAgentCall(call, call.agent, agents(), scope, context, local);
+				break;
+			case "roster_entry":
+				spec = resolveRosterCall(call, rosterState, context, local);
+				break;
+			case "ad_hoc":
+				spec = resolveAdHocCall(call, call.agentType, context, local);
+				break;
+		}
 		if (local.size > 0 || !spec) return;
 		const item = projectItem(spec);
 		if (item) projectControlled.set(`${item.file}\0${item.digest}`, item);
@@ -84,20 +93,21 @@ function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 	};
 }
 
-/** A Markdown agent definition; ad-hoc settings (resources, roster_file, tool lists) may be added. */
+/** The Markdown agent definition `name`; ad-hoc settings (resources, roster_file, tool lists) may be added. */
 function resolveAgentCall(
-	call: ChildCall,
+	call: ChildSettings,
+	name: string,
 	discovery: ReturnType<typeof discoverAgents>,
 	scope: AgentScope,
 	context: LaunchContext,
 	problems: Problems,
 ): LaunchSpec | undefined {
-	const agent = discovery.agents.find((a) => a.name === call.agent);
+	const agent = discovery.agents.find((a) => a.name === name);
 	if (!agent) {
 		const available = discovery.agents.map(describeAgent).join(", ") || "none";
 		const broken = formatAgentFileErrors(discovery.errors);
 		problems.add(
-			`unknown agent "${call.agent}" in scope "${scope}". Available: ${available}.${broken.length > 0 ? ` Files that failed to load: ${broken.join("; ")}` : ""}`,
+			`unknown agent "${name}" in scope "${scope}". Available: ${available}.${broken.length > 0 ? ` Files that failed to load: ${broken.join("; ")}` : ""}`,
 		);
 	}
 	const adHoc = resolveAdHocCall(call, agent?.harness ?? "pi", context, problems);
@@ -121,12 +131,12 @@ function resolveAgentCall(
 
 /** A roster entry: its settings apply; manual repeats must agree (docs/rules.md §Calling the tool). */
 function resolveRosterCall(
-	call: ChildCall,
+	call: RosterEntryCall,
 	state: RosterState,
 	context: LaunchContext,
 	problems: Problems,
 ): LaunchSpec | undefined {
-	const usable = usableRosterEntry(state, call.rosterEntry as string, problems);
+	const usable = usableRosterEntry(state, call.rosterEntry, problems);
 	if (!usable) return undefined;
 	const { entry, roster } = usable;
 	const before = problems.size;

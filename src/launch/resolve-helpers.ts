@@ -11,12 +11,12 @@ import { settingsDigest } from "../config/settings-digest.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
 import type { Harness, InteractiveOptions, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ChildSettings } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { resolveResourceArgument } from "./resolve-resources.ts";
 
 /** A new-session LaunchSpec with the call's own settings; each resolver spreads it into the complete spec it returns. */
-export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
+export function baseSpec(call: ChildSettings, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
 	return {
 		harness,
 		task: call.task,
@@ -39,7 +39,7 @@ export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context
 }
 
 /** A call's interactive options over the settings defaults (an explicit `null` timeout means never). */
-function interactiveOptions(call: ChildCall, context: LaunchContext): InteractiveOptions {
+function interactiveOptions(call: ChildSettings, context: LaunchContext): InteractiveOptions {
 	const defaults = context.interactiveDefaults ?? { stayOpen: false, inactivityTimeoutMs: null };
 	return {
 		stayOpen: call.stayOpen ?? defaults.stayOpen,
@@ -83,7 +83,7 @@ export function validateChildRoster(file: string, problems: Problems): string | 
 
 /** An ad-hoc run: cwd against the context cwd; resources and `roster_file` against the child cwd. */
 export function resolveAdHocCall(
-	call: ChildCall,
+	call: ChildSettings,
 	harness: Harness,
 	context: LaunchContext,
 	problems: Problems,

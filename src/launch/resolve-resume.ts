@@ -21,7 +21,7 @@ import { canonicalJson } from "../config/settings-digest.ts";
 import type { InteractiveOptions, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ResumeCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import {
 	baseSpec,
@@ -41,18 +41,19 @@ export interface ResumeLookup {
 }
 
 /**
- * @param resolveAgent resolves `call.agent` as a new launch (for an unrecorded id given with `agent`).
+ * @param resolveAgent resolves the agent definition it is given as a new launch (for an unrecorded id
+ *   given with `agent`).
  * @returns the spec, or `undefined` with every problem added to `problems`.
  */
 export function resolveResumeCall(
-	call: ChildCall,
+	call: ResumeCall,
 	sessions: ResumeLookup,
 	rosterState: RosterState,
 	context: LaunchContext,
 	problems: Problems,
-	resolveAgent: () => LaunchSpec | undefined,
+	resolveAgent: (agent: string) => LaunchSpec | undefined,
 ): LaunchSpec | undefined {
-	const id = call.resumeSessionId as string;
+	const id = call.resumeSessionId;
 	const before = problems.size;
 	const record = sessions.get(id);
 	const spec = record
@@ -75,7 +76,7 @@ export function resolveResumeCall(
  * @param fromCall what the call alone resolved to (its values over the settings defaults).
  */
 function resumedInteractive(
-	call: ChildCall,
+	call: ResumeCall,
 	saved: InteractiveOptions | undefined,
 	fromCall: InteractiveOptions | undefined,
 ): InteractiveOptions | undefined {
@@ -88,11 +89,11 @@ function resumedInteractive(
 }
 
 function resumeUnrecorded(
-	call: ChildCall,
+	call: ResumeCall,
 	id: string,
 	context: LaunchContext,
 	problems: Problems,
-	resolveAgent: () => LaunchSpec | undefined,
+	resolveAgent: (agent: string) => LaunchSpec | undefined,
 ): LaunchSpec | undefined {
 	const where = `resume_session_id "${id}"`;
 	const added = [
@@ -107,7 +108,7 @@ function resumeUnrecorded(
 		return undefined;
 	}
 	if (call.agent !== undefined) {
-		const spec = resolveAgent();
+		const spec = resolveAgent(call.agent);
 		if (!spec) return undefined;
 		// codex keeps developer instructions in its thread (see resumeRecorded).
 		const { systemPromptAddition, ...withoutBody } = spec;
@@ -131,7 +132,7 @@ function resumeUnrecorded(
  */
 function inSessionCwd(
 	spec: LaunchSpec,
-	call: ChildCall,
+	call: ResumeCall,
 	id: string,
 	context: LaunchContext,
 	problems: Problems,
@@ -151,7 +152,7 @@ function inSessionCwd(
 
 /** The saved launch of `record` with what this call may change; checks that nothing it locks is contradicted. */
 function resumeRecorded(
-	call: ChildCall,
+	call: ResumeCall,
 	record: LaunchRecord,
 	rosterState: RosterState,
 	context: LaunchContext,
@@ -182,7 +183,7 @@ function resumeRecorded(
 }
 
 /** Adds a problem for each argument of `call` that contradicts what `record` locks. */
-function checkAgainstRecord(call: ChildCall, record: LaunchRecord, context: LaunchContext, problems: Problems): void {
+function checkAgainstRecord(call: ResumeCall, record: LaunchRecord, context: LaunchContext, problems: Problems): void {
 	const conflict = (field: string, given: unknown, saved: unknown) =>
 		problems.add(
 			`${field} ${JSON.stringify(given)} conflicts with the session's saved ${saved === undefined ? "launch, which has none" : JSON.stringify(saved)}; omit ${field} or start a new session`,

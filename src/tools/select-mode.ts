@@ -5,7 +5,7 @@
 
 import type { CallMode } from "../core/child-run.ts";
 import type { Problems } from "../core/problems.ts";
-import type { ChildCall } from "../launch/child-call.ts";
+import type { ChildCall, ChildSettings } from "../launch/child-call.ts";
 import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
 import { checkOutputSchema } from "../runs/structured-output.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
@@ -92,7 +92,8 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 		problems.add(`step 1: task uses ${PREVIOUS_PLACEHOLDER}, but there is no previous step`);
 	}
 	if (problems.size > before) return undefined;
-	return { mode, calls: calls as ChildCall[], labels };
+	// Each call that added no problem is there.
+	return { mode, calls: calls.filter((call): call is ChildCall => call !== undefined), labels };
 }
 
 function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
@@ -136,12 +137,9 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 		}
 	}
 	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
-	if (problems.size > before) return undefined;
-	return {
-		agent: item.agent,
-		rosterEntry: item.roster_entry,
-		agentType: item.agent_type,
-		task: item.task as string,
+	if (problems.size > before || typeof item.task !== "string") return undefined;
+	return childOfKind(item, {
+		task: item.task,
 		taskName: item.task_name,
 		cwd: item.cwd,
 		model: item.model,
@@ -151,10 +149,23 @@ function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined
 		allowedTools: item.allowed_tools,
 		disallowedTools: item.disallowed_tools,
 		autoApprove: item.auto_approve,
-		resumeSessionId: item.resume_session_id,
 		interactive: item.interactive,
 		stayOpen: item.stay_open,
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
 		outputSchema: item.output_schema,
-	};
+	});
+}
+
+/**
+ * The kind of child `item` asks for, with its `settings`. Its fields were checked (exactly one kind, or a
+ * resume that may name one); `undefined` only for an item that check refused.
+ */
+function childOfKind(item: ChildArgs, settings: ChildSettings): ChildCall | undefined {
+	const { agent, roster_entry: rosterEntry, agent_type: agentType, resume_session_id: resumeSessionId } = item;
+	if (resumeSessionId !== undefined)
+		return { kind: "resume", resumeSessionId, agent, rosterEntry, agentType, ...settings };
+	if (agent !== undefined) return { kind: "agent", agent, ...settings };
+	if (rosterEntry !== undefined) return { kind: "roster_entry", rosterEntry, agentType, ...settings };
+	if (agentType !== undefined) return { kind: "ad_hoc", agentType, ...settings };
+	return undefined;
 }

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
 import type { Harness, LaunchSpec } from "../../src/core/launch-spec.ts";
@@ -23,7 +23,10 @@ type FlagClass = { use: Use; value?: true };
 const shared: FlagClass = { use: "shared" };
 const sharedWithValue: FlagClass = { use: "shared", value: true };
 
-/** The classification: every flag of every builder, by harness. `-c key=…` overrides count by key. */
+/**
+ * The classification: every flag of every builder, by harness. `-c key=…` overrides count by key; a flag
+ * whose value is a file of the package's own (`-e <file>`) may be classified by the file's name.
+ */
 const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 	pi: {
 		"--mode": { use: "headless", value: true },
@@ -46,6 +49,8 @@ const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 		"--approve": shared,
 		"--no-approve": shared,
 		"--session-id": { use: "tui", value: true },
+		// The submit_result extension of an output_schema child (refused with interactive).
+		"-e submit-result-extension.ts": { use: "headless", value: true },
 	},
 	claude_code: {
 		"-p": { use: "headless" },
@@ -65,11 +70,13 @@ const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 		"--setting-sources": shared,
 		"--plugin-dir": shared,
 		"--strict-mcp-config": shared,
+		"--json-schema": { use: "headless" },
 		"--permission-mode": { use: "tui" },
 	},
 	codex: {
 		"--json": { use: "headless" },
 		"--skip-git-repo-check": { use: "headless" },
+		"--output-schema": { use: "headless" },
 		"--cd": shared,
 		"--model": shared,
 		"-c model_reasoning_effort": shared,
@@ -104,8 +111,13 @@ function flagsOf(args: readonly string[], table: Record<string, FlagClass>): Emi
 			continue;
 		}
 		const name = arg.split("=")[0];
-		if (table[name]?.value) flags.push({ name, text: `${arg} ${args[++i]}` });
-		else flags.push({ name, text: arg });
+		if (!table[name]?.value) {
+			flags.push({ name, text: arg });
+			continue;
+		}
+		const value = args[++i] ?? "";
+		const byFile = `${name} ${basename(value)}`;
+		flags.push({ name: table[byFile] ? byFile : name, text: `${arg} ${value}` });
 	}
 	return flags;
 }
@@ -168,6 +180,8 @@ function specsFor(harness: Harness): LaunchSpec[] {
 			allowedTools: ["read", "Bash(git *)"],
 			disallowedTools: ["write"],
 			systemPromptAddition: "be brief",
+			// Refused with interactive: only the headless command carries what it adds.
+			outputSchema: { type: "object" },
 			projectTrusted: true,
 			autoApprove: true,
 			session: { kind: "resume", nativeSessionId: resumeId },

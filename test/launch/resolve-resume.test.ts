@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Problems } from "../../src/core/problems.ts";
-import type { ChildCall } from "../../src/launch/child-call.ts";
+import type { ResumeCall } from "../../src/launch/child-call.ts";
 import type { LaunchContext } from "../../src/launch/launch-context.ts";
 import { resolveChildCalls } from "../../src/launch/resolve-calls.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
@@ -26,10 +26,10 @@ const context: LaunchContext = {
 	limits: UNUSED_LIMITS,
 };
 
-function resolve(call: Partial<ChildCall>, records: LaunchRecords) {
+function resolve(call: Partial<ResumeCall> & Pick<ResumeCall, "resumeSessionId">, records: LaunchRecords) {
 	const { value: spec, problems } = collect((found) =>
 		resolveResumeCall(
-			{ task: "next", ...call } as ChildCall,
+			{ kind: "resume", task: "next", ...call },
 			records,
 			{ enabled: false },
 			context,
@@ -109,7 +109,7 @@ describe("resume policy", () => {
 		);
 		const resumed = collect((found) =>
 			resolveResumeCall(
-				{ task: "next", resumeSessionId: "ros-2" } as ChildCall,
+				{ kind: "resume", task: "next", resumeSessionId: "ros-2" },
 				withRecord(saved),
 				disabled,
 				context,
@@ -119,7 +119,7 @@ describe("resume policy", () => {
 		).problems;
 		const started = new Problems();
 		await resolveChildCalls(
-			[{ task: "t", rosterEntry: "owner" } as ChildCall],
+			[{ kind: "roster_entry", task: "t", rosterEntry: "owner" }],
 			[""],
 			"user",
 			context,

@@ -136,7 +136,7 @@ function buildBareCommand(
 		session: { kind: "new" },
 		depth: depth.depth + 1,
 		limits: LIMITS,
-		provenance: { agentName: agent.name, agentFile: agent.filePath, agentSource: agent.source },
+		provenance: { kind: "agent", agentName: agent.name, agentFile: agent.filePath, agentSource: agent.source },
 	};
 	const adapter = createPiAdapter({
 		invocation: () => resolvePiInvocation(),

@@ -73,7 +73,7 @@ export async function benchPiRpcMode(runs = 10): Promise<PiRpcModeBench> {
 				maxLineBytes: 16 * 1024 * 1024,
 				stderrTailBytes: 16 * 1024,
 			},
-			provenance: {},
+			provenance: { kind: "ad_hoc" },
 		};
 		const timed = async (adapter: HarnessAdapter): Promise<number> => {
 			const started = performance.now();

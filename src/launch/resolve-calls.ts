@@ -82,7 +82,7 @@ export async function resolveChildCalls(
  */
 function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 	const p = spec.provenance;
-	if (p.agentSource !== "project" || !p.agentFile || !p.agentDigest) return undefined;
+	if (p.kind !== "agent" || p.agentSource !== "project" || !p.agentDigest) return undefined;
 	const changed = p.definitionDigest !== undefined && p.definitionDigest !== p.agentDigest;
 	return {
 		what: `project agent ${JSON.stringify(p.agentName)}`,
@@ -120,6 +120,7 @@ function resolveAgentCall(
 		disallowedTools: call.disallowedTools ?? agent.disallowedTools,
 		systemPromptAddition: agent.systemPrompt || undefined,
 		provenance: {
+			kind: "agent",
 			agentName: agent.name,
 			agentFile: agent.filePath,
 			agentSource: agent.source,
@@ -158,7 +159,7 @@ function resolveRosterCall(
 	cwd ??= context.cwd;
 	// Checked at load, but it may have gone since.
 	if (entry.cwd !== undefined)
-		checkExisting(entry.cwd as string, "dir", problems.at(`roster entry "${entry.name}": cwd`));
+		checkExisting(entry.cwd, "dir", problems.at(`roster entry "${entry.name}": cwd`));
 	const givenResources = resolveResourceArgument(call.resources, cwd, problems.at(`roster entry "${entry.name}"`));
 	if (givenResources && canonicalJson(givenResources) !== canonicalJson(entry.resources ?? DEFAULT_RESOURCES)) {
 		conflict("resources", givenResources, entry.resources ?? DEFAULT_RESOURCES);
@@ -167,7 +168,7 @@ function resolveRosterCall(
 		if (entry.harness !== "pi") {
 			problems.add(`roster entry "${entry.name}": roster_file is Pi-only; omit it or pass null for ${entry.harness}`);
 		} else {
-			const given = resolveAdHocPath(cwd, call.rosterFile as string, "file", problems.at("roster_file"));
+			const given = resolveAdHocPath(cwd, call.rosterFile, "file", problems.at("roster_file"));
 			if (given !== undefined && given !== entry.rosterFile) conflict("roster_file", given, entry.rosterFile);
 		}
 	}
@@ -187,6 +188,7 @@ function resolveRosterCall(
 		resources: entry.resources,
 		...skills,
 		provenance: {
+			kind: "roster_entry",
 			rosterSource: roster.source,
 			rosterEntry: entry.name,
 			agentDefinitionFile: entry.agentFile,

@@ -32,7 +32,7 @@ export function baseSpec(call: ChildSettings, harness: Harness, cwd: string, con
 		session: { kind: "new" },
 		depth: context.depth + 1,
 		limits: context.limits,
-		provenance: {},
+		provenance: { kind: "ad_hoc" },
 		interactive: call.interactive ? interactiveOptions(call, context) : undefined,
 		outputSchema: call.outputSchema,
 	};
@@ -96,7 +96,7 @@ export function resolveAdHocCall(
 		...baseSpec(call, harness, cwd, context),
 		resources,
 		rosterFile: childRoster?.file,
-		provenance: childRoster ? { childRosterDigest: childRoster.digest } : {},
+		provenance: childRoster ? { kind: "ad_hoc", childRosterDigest: childRoster.digest } : { kind: "ad_hoc" },
 	};
 }
 

@@ -18,7 +18,7 @@ import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
-import type { InteractiveOptions, LaunchSpec } from "../core/launch-spec.ts";
+import type { AgentProvenance, InteractiveOptions, LaunchSpec, RosterEntryProvenance } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ResumeCall } from "./child-call.ts";
@@ -162,10 +162,12 @@ function resumeRecorded(
 	const saved = problems.at(where);
 	checkAgainstRecord(call, record, context, saved);
 	const provenance = record.provenance;
-	const agent = provenance.agentFile ? currentAgent(record, saved) : undefined;
-	if (record.rosterFile) checkChildRoster(record, saved);
-	const skills = record.kind === "roster" ? checkRosterEntry(record, rosterState, saved) : undefined;
+	const agent = provenance.kind === "agent" ? currentAgent(provenance, saved) : undefined;
+	if (record.rosterFile) checkChildRoster(record.rosterFile, record, saved);
 	const roster = record.kind === "roster";
+	let skills: Pick<LaunchSpec, "resources" | "skillReferences"> | undefined;
+	if (provenance.kind === "roster_entry") skills = checkRosterEntry(provenance, rosterState, saved);
+	else if (roster) saved.add("the launch record names no roster entry; start a new session");
 	return {
 		...baseSpec(call, record.harness, record.cwd, context),
 		model: roster ? record.model : (call.model ?? record.model),
@@ -178,7 +180,7 @@ function resumeRecorded(
 		systemPromptAddition: record.harness === "codex" ? undefined : agent?.systemPrompt || undefined,
 		...skills,
 		// The agent file as it is now: a project agent's edit must pass the trust gate again.
-		provenance: { ...provenance, agentDigest: agent?.digest },
+		provenance: provenance.kind === "agent" ? { ...provenance, agentDigest: agent?.digest } : provenance,
 	};
 }
 
@@ -188,7 +190,9 @@ function checkAgainstRecord(call: ResumeCall, record: LaunchRecord, context: Lau
 		problems.add(
 			`${field} ${JSON.stringify(given)} conflicts with the session's saved ${saved === undefined ? "launch, which has none" : JSON.stringify(saved)}; omit ${field} or start a new session`,
 		);
-	const { agentName, rosterEntry } = record.provenance;
+	const { provenance } = record;
+	const agentName = provenance.kind === "agent" ? provenance.agentName : undefined;
+	const rosterEntry = provenance.kind === "roster_entry" ? provenance.rosterEntry : undefined;
 	if (call.agentType !== undefined && call.agentType !== record.harness)
 		conflict("agent_type", call.agentType, record.harness);
 	if (call.agent !== undefined && call.agent !== agentName) conflict("agent", call.agent, agentName);
@@ -225,8 +229,7 @@ function checkAgainstRecord(call: ResumeCall, record: LaunchRecord, context: Lau
 }
 
 /** The child roster of the session must still parse to what it was at launch. */
-function checkChildRoster(record: LaunchRecord, problems: Problems): void {
-	const file = record.rosterFile as string;
+function checkChildRoster(file: string, record: LaunchRecord, problems: Problems): void {
 	const digest = validateChildRoster(file, problems);
 	const atLaunch = record.provenance.childRosterDigest;
 	if (digest !== undefined && atLaunch !== undefined && digest !== atLaunch) {
@@ -241,8 +244,8 @@ function checkChildRoster(record: LaunchRecord, problems: Problems): void {
  * an edit applies from the next launch on, as it would for a new session; a project agent's edit must pass
  * the trust gate again).
  */
-function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition | undefined {
-	const file = record.provenance.agentFile as string;
+function currentAgent(provenance: AgentProvenance, problems: Problems): AgentDefinition | undefined {
+	const file = provenance.agentFile;
 	let content: string;
 	try {
 		content = readFileSync(file, "utf8");
@@ -252,7 +255,7 @@ function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition
 		);
 		return undefined;
 	}
-	return parseAgentFile(content, file, record.provenance.agentSource ?? "user", problems.at(file));
+	return parseAgentFile(content, file, provenance.agentSource, problems.at(file));
 }
 
 /**
@@ -260,11 +263,11 @@ function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition
  * @returns the entry's skill selection for this launch (see `skillSelection`).
  */
 function checkRosterEntry(
-	record: LaunchRecord,
+	provenance: RosterEntryProvenance,
 	state: RosterState,
 	problems: Problems,
 ): Pick<LaunchSpec, "resources" | "skillReferences"> | undefined {
-	const { rosterSource, rosterEntry, definitionDigest, agentDefinitionFile } = record.provenance;
+	const { rosterSource, rosterEntry, definitionDigest, agentDefinitionFile } = provenance;
 	// The source first: an entry of the same name in another roster is another role.
 	if (state.roster && state.roster.source !== rosterSource) {
 		problems.add(
@@ -272,7 +275,7 @@ function checkRosterEntry(
 		);
 		return undefined;
 	}
-	const usable = usableRosterEntry(state, rosterEntry as string, problems);
+	const usable = usableRosterEntry(state, rosterEntry, problems);
 	if (!usable) return undefined;
 	const { entry } = usable;
 	if (entry.digest !== definitionDigest || entry.agentFile !== agentDefinitionFile) {

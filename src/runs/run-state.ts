@@ -3,7 +3,7 @@
  * (docs/architecture.md). Pure: no I/O.
  */
 
-import type { LaunchSpec } from "../core/launch-spec.ts";
+import { definitionName, type LaunchSpec } from "../core/launch-spec.ts";
 import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
 import type { LiveRun, RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
 import { emptyUsage } from "../core/run-result.ts";
@@ -52,7 +52,7 @@ export class RunState {
 		this.live = {
 			status: "running",
 			harness: spec.harness,
-			agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
+			agent: definitionName(spec.provenance),
 			taskName: spec.taskName,
 			task: spec.task,
 			cwd: spec.cwd,

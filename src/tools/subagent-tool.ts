@@ -10,7 +10,7 @@ import type { ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
-import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { definitionName, type Harness, type LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
 import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
@@ -266,6 +266,6 @@ function describePlan(plan: Plan): string {
 	if (plan.mode === "parallel") return `parallel (${plan.specs.length} tasks)`;
 	if (plan.mode === "chain") return `chain (${plan.specs.length} steps)`;
 	const spec = plan.specs[0];
-	const who = spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness;
+	const who = definitionName(spec.provenance) ?? spec.harness;
 	return spec.taskName ? `${who} "${spec.taskName}"` : who;
 }

@@ -90,7 +90,11 @@ describe("resume policy", () => {
 
 	it("refuses a roster-selected session when the roster is not loaded", () => {
 		const saved = recordFor(
-			launchSpec({ harness: "pi", cwd, provenance: { rosterEntry: "owner", rosterSource: "/r.json" } }),
+			launchSpec({
+				harness: "pi",
+				cwd,
+				provenance: { kind: "roster_entry", rosterEntry: "owner", rosterSource: "/r.json" },
+			}),
 			"ros-1",
 		);
 		const { problems } = resolve({ resumeSessionId: "ros-1" }, withRecord(saved));
@@ -104,7 +108,11 @@ describe("resume policy", () => {
 		const roster = { source: "/r.json", format: "inline" as const, enabled: false, entries: [entry] };
 		const disabled = { roster, enabled: false };
 		const saved = recordFor(
-			launchSpec({ harness: "pi", cwd, provenance: { rosterEntry: "owner", rosterSource: "/r.json" } }),
+			launchSpec({
+				harness: "pi",
+				cwd,
+				provenance: { kind: "roster_entry", rosterEntry: "owner", rosterSource: "/r.json" },
+			}),
 			"ros-2",
 		);
 		const resumed = collect((found) =>

@@ -78,15 +78,19 @@ describe("launch records", () => {
 		const base = { harness: "pi" as const, cwd: "/w" };
 		expect(recordFor(launchSpec(base), "p").kind).toBe("plain");
 		expect(recordFor(launchSpec({ ...base, rosterFile: "/r.json" }), "s").kind).toBe("selected");
-		expect(recordFor(launchSpec({ ...base, provenance: { rosterEntry: "x", rosterSource: "/r" } }), "r").kind).toBe(
-			"roster",
-		);
+		expect(
+			recordFor(
+				launchSpec({ ...base, provenance: { kind: "roster_entry", rosterEntry: "x", rosterSource: "/r" } }),
+				"r",
+			).kind,
+		).toBe("roster");
 		const withControls = recordFor(launchSpec({ ...base, autoApprove: true, allowedTools: ["read"] }), "c");
 		expect(withControls.previousControls).toEqual({ autoApprove: true, allowedTools: ["read"] });
 	});
 
 	it("embeds the launch's provenance in the record as the spec carried it, without unset fields", () => {
 		const provenance = {
+			kind: "roster_entry" as const,
 			rosterEntry: "x",
 			rosterSource: "/r.json",
 			definitionDigest: "d1",
@@ -94,7 +98,12 @@ describe("launch records", () => {
 		};
 		const stored = recordFor(launchSpec({ harness: "pi", cwd: "/w", provenance }), "r");
 		expect(stored.version).toBe(2);
-		expect(stored.provenance).toEqual({ rosterEntry: "x", rosterSource: "/r.json", definitionDigest: "d1" });
+		expect(stored.provenance).toEqual({
+			kind: "roster_entry",
+			rosterEntry: "x",
+			rosterSource: "/r.json",
+			definitionDigest: "d1",
+		});
 		expect(Object.keys(stored.provenance)).not.toContain("agentDefinitionFile");
 		expect(Object.keys(stored)).not.toContain("model");
 	});
@@ -120,7 +129,21 @@ describe("launch records", () => {
 		expect(records.get("old")).toEqual({
 			...launch,
 			version: 2,
-			provenance: { rosterSource, rosterEntry, definitionDigest, childRosterDigest },
+			provenance: { kind: "roster_entry", rosterSource, rosterEntry, definitionDigest, childRosterDigest },
+		});
+	});
+
+	it("reads a stored provenance's kind from what it names, so records written without one read alike", () => {
+		const records = new LaunchRecords();
+		const plain = { ...record("p", "m"), provenance: { childRosterDigest: "c" } };
+		const agent = { ...record("a", "m"), provenance: { agentName: "scout", agentFile: "/a/scout.md" } };
+		records.rebuild([entry(plain), entry(agent)]);
+		expect(records.get("p")?.provenance).toEqual({ kind: "ad_hoc", childRosterDigest: "c" });
+		expect(records.get("a")?.provenance).toEqual({
+			kind: "agent",
+			agentName: "scout",
+			agentFile: "/a/scout.md",
+			agentSource: "user",
 		});
 	});
 });

@@ -28,6 +28,7 @@ import type { LaunchSpec, RunLimits } from "../src/core/launch-spec.ts";
 import { createPiAdapter } from "../src/harness/pi/adapter.ts";
 import { resolvePiInvocation } from "../src/harness/pi/invocation.ts";
 import { applyEnvOverrides, buildChildEnv } from "../src/runs/child-env.ts";
+import { describeCommand } from "../src/runs/settle.ts";
 import { type E2eEnv, startE2eEnv } from "../test/support/e2e-env.ts";
 import { median } from "./stats.ts";
 
@@ -75,7 +76,7 @@ export async function benchLauncherOverhead(runs = 15): Promise<LauncherOverhead
 	const runDir = mkdtempSync(join(tmpdir(), RUN_DIR_PREFIX));
 	try {
 		const { command, childEnv, cwd } = buildBareCommand(env, runDir);
-		const expected = describeCommand(command);
+		const expected = describeRun(command);
 		const extension: number[] = [];
 		const extensionChild: number[] = [];
 		const bare: number[] = [];
@@ -200,13 +201,9 @@ async function runBare(command: HarnessCommand, cwd: string, env: Record<string,
 	return ms;
 }
 
-/** Same rendering as RunResult.command (runs/run-child.ts describeCommand), with the run dir normalized. */
-function describeCommand(command: HarnessCommand): string {
-	const text = [command.file, ...command.args]
-		.map((part) => (part.length > 120 ? `${part.slice(0, 60)}…` : part))
-		.map((part) => (/[\s"'\\$]/.test(part) ? JSON.stringify(part) : part))
-		.join(" ");
-	return normalizeRunDir(text);
+/** RunResult.command's rendering (runs/settle.ts describeCommand), with the run dir normalized. */
+function describeRun(command: HarnessCommand): string {
+	return normalizeRunDir(describeCommand(command.file, command.args));
 }
 
 function normalizeRunDir(command: string): string {

@@ -55,16 +55,12 @@ async function loadAdapters(agentDir: string) {
 	};
 }
 
-/** Builds everything the tools and the command work with; runs once per extension load, on first need. */
-async function loadRuntime(
-	pi: ExtensionAPI,
-	agentDir: string,
-	jobUsage: PendingJobUsage,
-	context: LatestContext,
-	startTrust: SessionStartTrust,
-) {
+/**
+ * The modules a runtime is built from, imported one at a time: Pi's loader (jiti) can hand out a
+ * half-evaluated module when imports overlap.
+ */
+async function loadModules(agentDir: string) {
 	const jobsWidget = await import("./ui/jobs-widget.ts");
-	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
 	const state = await import("./config/extension-state.ts");
 	const settings = await import("./config/settings.ts");
 	const jobs = await import("./runs/jobs.ts");
@@ -76,50 +72,106 @@ async function loadRuntime(
 	const trust = await import("./launch/trust.ts");
 	const tools = await import("./tools/tools.ts");
 	const adapters = await loadAdapters(agentDir);
-	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
-	const globalLimit = (await import("p-limit")).default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
-	const sessions = new records.LaunchRecords();
-	const inputs = new live.LiveInputs();
-	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
-	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
-	const widget = new jobsWidget.JobsWidget(
-		() => registry.list(),
-		() => config.runtime.settings?.silent === true,
-	);
-	const subagent = tools.createSubagentTool({
+	const pLimit = (await import("p-limit")).default;
+	const interactive = await import("./interactive/interactive-runs.ts");
+	return {
+		jobsWidget,
+		state,
+		settings,
+		jobs,
+		artifacts,
+		background,
+		live,
+		record,
+		records,
+		trust,
+		tools,
 		adapters,
-		globalLimit: () => globalLimit,
-		state: () => config.toolState(),
-		agentDir,
+		pLimit,
+		interactive,
+	};
+}
+
+type Modules = Awaited<ReturnType<typeof loadModules>>;
+
+/** What the extension load keeps for the whole session: configuration, records, jobs, inputs, tmux host. */
+function buildParts(modules: Modules, agentDir: string, context: LatestContext) {
+	const config = new modules.state.ExtensionState(agentDir, process.env, process.cwd());
+	const inputs = new modules.live.LiveInputs();
+	const jobs = new modules.jobs.JobRegistry(modules.background.jobLogger(context), inputs);
+	return {
+		config,
+		globalLimit: modules.pLimit(modules.settings.DEFAULT_SETTINGS.limits.global_concurrency),
+		sessions: new modules.records.LaunchRecords(),
+		inputs,
+		interactive: new modules.interactive.InteractiveRuns(),
+		jobs,
+		widget: new modules.jobsWidget.JobsWidget(
+			() => jobs.list(),
+			() => config.runtime.settings?.silent === true,
+		),
+	};
+}
+
+type Parts = ReturnType<typeof buildParts>;
+
+/** The `subagent` tool over `parts`; finished background jobs report to `pi` and add to `jobUsage`. */
+function buildSubagentTool(
+	pi: ExtensionAPI,
+	modules: Modules,
+	parts: Parts,
+	load: { agentDir: string; jobUsage: PendingJobUsage; startTrust: SessionStartTrust },
+) {
+	const { tools, trust, jobs } = modules;
+	return tools.createSubagentTool({
+		adapters: modules.adapters,
+		globalLimit: () => parts.globalLimit,
+		state: () => parts.config.toolState(),
+		agentDir: load.agentDir,
 		baseEnv: () => process.env,
 		updateIntervalMs: 100,
-		sessions,
-		trustStore: new ProjectTrustStore(agentDir),
+		sessions: parts.sessions,
+		trustStore: new ProjectTrustStore(load.agentDir),
 		approveFlag: trust.readApproveFlag(process.argv),
-		startTrust,
+		startTrust: load.startTrust,
 		consents: new trust.ConsentRecord(),
-		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
-		artifactRoot: artifacts.artifactRoot(),
-		jobs: registry,
-		inputs,
-		interactive,
+		persistRecord: (launch) => pi.appendEntry(modules.record.LAUNCH_RECORD_TYPE, launch),
+		artifactRoot: modules.artifacts.artifactRoot(),
+		jobs: parts.jobs,
+		inputs: parts.inputs,
+		interactive: parts.interactive,
 		deliverJob: (job, text, details, display) => {
-			jobUsage.add(tools.totalUsage(details.children));
+			load.jobUsage.add(tools.totalUsage(details.children));
 			pi.sendMessage(
 				{ customType: jobs.JOB_MESSAGE_TYPE, content: text, display, details },
 				// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
 				{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
 			);
-			widget.refresh();
+			parts.widget.refresh();
 		},
 	});
+}
+
+/** Builds everything the tools and the command work with; runs once per extension load, on first need. */
+async function loadRuntime(
+	pi: ExtensionAPI,
+	agentDir: string,
+	jobUsage: PendingJobUsage,
+	context: LatestContext,
+	startTrust: SessionStartTrust,
+) {
+	const modules = await loadModules(agentDir);
+	const { tools } = modules;
+	const parts = buildParts(modules, agentDir, context);
+	const { config, sessions, inputs, interactive, globalLimit } = parts;
+	const subagent = buildSubagentTool(pi, modules, parts, { agentDir, jobUsage, startTrust });
 	return {
 		config,
 		sessions,
-		jobs: registry,
+		jobs: parts.jobs,
 		interactive,
-		widget,
-		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
+		widget: parts.widget,
+		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(parts.jobs) },
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
 		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
 			tools.handleSendCommand(inputs, args, ctx),
@@ -214,6 +266,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	});
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
 	if (atInheritedMaxDepth(process.env)) return;
+	registerToolsAndCommands(pi, runtime);
+}
+
+/** The tools and commands, each loading the runtime on first use. */
+function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));

@@ -158,8 +158,7 @@ function resolveRosterCall(
 	}
 	cwd ??= context.cwd;
 	// Checked at load, but it may have gone since.
-	if (entry.cwd !== undefined)
-		checkExisting(entry.cwd, "dir", problems.at(`roster entry "${entry.name}": cwd`));
+	if (entry.cwd !== undefined) checkExisting(entry.cwd, "dir", problems.at(`roster entry "${entry.name}": cwd`));
 	const givenResources = resolveResourceArgument(call.resources, cwd, problems.at(`roster entry "${entry.name}"`));
 	if (givenResources && canonicalJson(givenResources) !== canonicalJson(entry.resources ?? DEFAULT_RESOURCES)) {
 		conflict("resources", givenResources, entry.resources ?? DEFAULT_RESOURCES);

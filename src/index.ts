@@ -6,15 +6,17 @@
  * further — pays almost nothing for it (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
+import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
+	AGENTS_COMMAND,
 	ATTACH_COMMAND,
 	jobsToolInfo,
 	ROSTER_COMMAND,
@@ -30,65 +32,27 @@ type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
-/** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
-async function loadAdapters(agentDir: string) {
-	const claude = await import("./harness/claude/adapter.ts");
-	const claudeCommand = await import("./harness/claude/command.ts");
-	const codex = await import("./harness/codex/adapter.ts");
-	const native = await import("./harness/native-command.ts");
-	const piHarness = await import("./harness/pi/adapter.ts");
-	const invocation = await import("./harness/pi/invocation.ts");
-	return {
-		pi: piHarness.createPiAdapter({
-			invocation: () => invocation.resolvePiInvocation(),
-			sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
-			agentDir,
-		}),
-		codex: codex.createCodexAdapter({
-			command: () => native.resolveNativeCommand(native.CODEX_COMMAND_ENV, "codex", process.env),
-			codexHome: codex.codexHomeDir(process.env),
-		}),
-		claude_code: claude.createClaudeAdapter({
-			command: () => native.resolveNativeCommand(native.CLAUDE_COMMAND_ENV, "claude", process.env),
-			bypassRefusal: claudeCommand.claudeBypassRefusal(process.env, process.getuid?.()),
-		}),
-	};
-}
-
 /**
  * The modules a runtime is built from, imported one at a time: Pi's loader (jiti) can hand out a
  * half-evaluated module when imports overlap.
  */
 async function loadModules(agentDir: string) {
-	const jobsWidget = await import("./ui/jobs-widget.ts");
-	const state = await import("./config/extension-state.ts");
-	const settings = await import("./config/settings.ts");
-	const jobs = await import("./runs/jobs.ts");
-	const artifacts = await import("./runs/artifacts.ts");
-	const background = await import("./tools/background.ts");
-	const live = await import("./runs/live-inputs.ts");
-	const record = await import("./sessions/launch-record.ts");
-	const records = await import("./sessions/launch-records.ts");
-	const trust = await import("./launch/trust.ts");
-	const tools = await import("./tools/tools.ts");
-	const adapters = await loadAdapters(agentDir);
-	const pLimit = (await import("p-limit")).default;
-	const interactive = await import("./interactive/interactive-runs.ts");
+	// Property by property, in order: each import is awaited before the next starts.
 	return {
-		jobsWidget,
-		state,
-		settings,
-		jobs,
-		artifacts,
-		background,
-		live,
-		record,
-		records,
-		trust,
-		tools,
-		adapters,
-		pLimit,
-		interactive,
+		jobsWidget: await import("./ui/jobs-widget.ts"),
+		state: await import("./config/extension-state.ts"),
+		settings: await import("./config/settings.ts"),
+		jobs: await import("./runs/jobs.ts"),
+		artifacts: await import("./runs/artifacts.ts"),
+		background: await import("./tools/background.ts"),
+		live: await import("./runs/live-inputs.ts"),
+		record: await import("./sessions/launch-record.ts"),
+		records: await import("./sessions/launch-records.ts"),
+		trust: await import("./launch/trust.ts"),
+		tools: await import("./tools/tools.ts"),
+		adapters: (await import("./harness/adapters.ts")).createAdapters(agentDir, process.env, process.getuid?.()),
+		pLimit: (await import("p-limit")).default,
+		interactive: await import("./interactive/interactive-runs.ts"),
 	};
 }
 
@@ -173,10 +137,7 @@ async function loadRuntime(
 		widget: parts.widget,
 		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(parts.jobs) },
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
-		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
-			tools.handleSendCommand(inputs, args, ctx),
-		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
-			tools.handleAttachCommand(interactive, args, ctx),
+		...commandHandlers(tools, inputs, interactive, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -187,6 +148,49 @@ async function loadRuntime(
 			return config.problems;
 		},
 	};
+}
+
+/** `/subagent-send`, `/subagent-attach`, `/subagent-agents` and the session-start report of broken agent files. */
+function commandHandlers(
+	tools: typeof import("./tools/tools.ts"),
+	inputs: Parameters<typeof tools.handleSendCommand>[0],
+	interactive: Parameters<typeof tools.handleAttachCommand>[0],
+	agentDir: string,
+) {
+	const reported = new Set<string>();
+	return {
+		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
+			tools.handleSendCommand(inputs, args, ctx),
+		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
+			tools.handleAttachCommand(interactive, args, ctx),
+		agents: (ctx: Parameters<typeof tools.agentsCommand>[1]) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
+		/** Problems of agent files not reported before in this process (each is reported once). */
+		newAgentProblems(cwd: string): string[] {
+			const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
+			for (const line of fresh) reported.add(line);
+			return fresh;
+		},
+	};
+}
+
+/** The user commands, each loading the runtime first. */
+function registerCommands(pi: ExtensionAPI, runtime: (ctx: ExtensionContext) => Promise<Runtime>): void {
+	pi.registerCommand(ROSTER_COMMAND.name, {
+		description: ROSTER_COMMAND.description,
+		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
+	});
+	pi.registerCommand(SEND_COMMAND.name, {
+		description: SEND_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
+	});
+	pi.registerCommand(AGENTS_COMMAND.name, {
+		description: AGENTS_COMMAND.description,
+		handler: async (_args, ctx) => (await runtime(ctx)).agents(ctx),
+	});
+	pi.registerCommand(ATTACH_COMMAND.name, {
+		description: ATTACH_COMMAND.description,
+		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
+	});
 }
 
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
@@ -217,7 +221,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const notify = (ctx: ExtensionContext, problems: readonly string[]) => {
 		for (const problem of problems) ctx.ui.notify(`pi-native-subagents: ${problem}`, "error");
 	};
+	// A clone without `npm install`: one line with the install command, never a module-not-found stack.
+	const missing = missingDependencies();
+	const missingMessage = missing.length > 0 ? missingDependenciesMessage(missing) : undefined;
 	const runtime = (ctx?: ExtensionContext): Promise<Runtime> => {
+		if (missingMessage) return Promise.reject(new Error(missingMessage));
 		loading ??= loadRuntime(pi, agentDir, jobUsage, () => context, startTrust).then((built) => {
 			const problems = built.reload(branch, visited);
 			built.widget.attach(setWidget);
@@ -249,9 +257,12 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
-		if (loaded) return notify(ctx, loaded.reload(branch, []));
+		if (missingMessage) return notify(ctx, [missingMessage]);
+		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
-		if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		// With a UI, agent files that fail to load are reported once, when the session starts.
+		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -274,16 +285,5 @@ function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionCon
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
-	pi.registerCommand(ROSTER_COMMAND.name, {
-		description: ROSTER_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
-	});
-	pi.registerCommand(SEND_COMMAND.name, {
-		description: SEND_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
-	});
-	pi.registerCommand(ATTACH_COMMAND.name, {
-		description: ATTACH_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
-	});
+	registerCommands(pi, runtime);
 }

@@ -1,29 +1,29 @@
 /**
- * Frontmatter keys of agent files written for other tools (docs/configuration.md §Agent files from other tools): the
- * official Pi subagent example (`name`, `description`, `tools`, `model`: all native here), Claude Code
- * subagents (`.claude/agents/*.md`) and the pi-subagents package. A key whose meaning this package
- * honours is mapped; a purely cosmetic one is accepted and listed as ignored; a key that would restrict
- * or empower the child in a way this package cannot honour is refused by name. Any other key is still an
- * error (a typo must not change a child silently).
+ * Frontmatter keys of agent files written for other tools, read in a pi-format directory (`.pi/agents`,
+ * `<agent dir>/agents`; docs/agent-libraries.md §pi format): the official Pi subagent example (`name`,
+ * `description`, `tools`, `model`: all native here), Claude Code subagents copied into a pi directory, and
+ * the pi-subagents package. A key whose meaning a pi child can be given is mapped (`agent-markdown.ts`); a
+ * purely cosmetic one is accepted and listed as ignored; a key that would restrict or empower the child in
+ * a way a pi child cannot honour is refused by name, with what it would have changed. Any other key is an
+ * error with the nearest known key suggested (a typo must not change a child silently).
  */
 import type { Problems } from "../core/problems.ts";
 
 /** Keys accepted and ignored: they change presentation or another tool's workflow, not what the child may do. */
 export const IGNORED_AGENT_KEYS: Readonly<Record<string, string>> = {
-	color: "Claude Code: display colour",
+	color: "display colour",
 	background: "Claude Code: run as a background task (use background: true on the call)",
-	output: "pi-subagents: file its chains write the answer to",
-	defaultReads: "pi-subagents: files its chains read first",
 	defaultProgress: "pi-subagents: progress file of its chains",
 	interactive: "pi-subagents: parsed but not enforced there either",
 };
 
-/** Keys refused, with what they would do that cannot be honoured here. */
+/** Keys refused, with what they would change that a pi child cannot honour. */
 export const REFUSED_AGENT_KEYS: Readonly<Record<string, string>> = {
 	permissionMode:
-		"would change the child's permission mode (Claude Code); use auto_approve on the call, allowed_tools or disallowed_tools",
-	maxTurns: "would limit the child's turns (Claude Code), which no harness here enforces",
-	skills: "would preload named skills (Claude Code, pi-subagents); select skills through a roster entry's resources",
+		"would change the child's permission mode (Claude Code); put the file in a .claude/agents directory to run it on claude, or use auto_approve, allowed_tools or disallowed_tools on the call",
+	maxTurns: "would limit the child's turns (Claude Code), which a pi child cannot enforce",
+	skills:
+		"would preload named skills (Claude Code, pi-subagents); select skills through a roster entry's resources, or run a Claude Code file from .claude/agents on claude",
 	skill: "would inject named skills (pi-subagents); select skills through a roster entry's resources",
 	mcpServers: "would give the child MCP servers (Claude Code); MCP servers come from the harness's own configuration",
 	hooks: "would run hooks around the child's tool calls (Claude Code)",
@@ -38,8 +38,8 @@ const NEUTRAL_VALUES: Readonly<Record<string, readonly unknown[]>> = {
 };
 
 /**
- * Claude Code tool names mapped to pi's built-in tools, for a pi child whose agent file was written for
- * Claude Code (`Glob` finds files by pattern, as pi's `find` does).
+ * Claude Code tool names mapped to pi's built-in tools, for a pi child of a file written for Claude Code
+ * (`Glob` finds files by pattern, as pi's `find` does).
  */
 export const CLAUDE_TO_PI_TOOLS: Readonly<Record<string, string>> = {
 	Read: "read",

@@ -1,76 +1,59 @@
 /**
- * Markdown agent definitions (docs/rules.md §Agent definitions; issue 2 item 5).
+ * Agent discovery: every agent definition the `subagent` tool can select, from every format and scope, in
+ * one catalogue (docs/agent-libraries.md; issue 22 item 5, issue 20 item 4).
  *
- * An agent file is `*.md` with YAML frontmatter parsed by Pi's own `parseFrontmatter`; the body is
- * appended to the child's system prompt. Frontmatter keys:
+ * Sources, highest precedence first (a name is taken by the first source that defines it; the others are
+ * listed as shadowed):
  *
- * | key           | type                          | default | meaning                                   |
- * |---------------|-------------------------------|---------|-------------------------------------------|
- * | `name`        | non-empty string (required)   |         | what `subagent({ agent })` selects        |
- * | `description` | non-empty string (required)   |         | shown in agent lists                      |
- * | `tools`       | `"read, bash"` or `[read, bash]` | all  | tool allowlist for the child              |
- * | `model`       | non-empty string              | harness | harness-native model selector             |
- * | `effort`      | non-empty string              | harness | harness-native effort / thinking level    |
- * | `harness`     | `pi` / `codex` / `claude_code`| `pi`    | which native CLI runs the child           |
- * | `disallowedTools` | like `tools`              | none    | tool denylist (Claude Code's key)         |
- * | `thinking`    | non-empty string              |         | same as `effort` (pi-subagents' key)      |
+ * | scope | pi format | claude format | codex format |
+ * |---|---|---|---|
+ * | project (opt-in, `agentScope`) | nearest `.pi/agents/*.md` | nearest `.claude/agents/*.md` | nearest `.codex/agents/*.toml` |
+ * | user (default) | `<agent dir>/agents/*.md` | `<claude config dir>/agents/*.md` | `<CODEX_HOME>/agents/*.toml` |
+ * | built-in | this package's `agents/*.md` | | |
  *
- * Keys of other tools' agent files are handled in `agent-keys.ts` (ignored, or refused by name); `model:
- * inherit` (Claude Code) means the harness default. Any other unknown key is an error naming the key: a
- * typo such as `modle:` would otherwise launch the child on the wrong model without a word. A bad file is
- * reported in `errors` and never hides other agents.
+ * A bad file is reported in `errors` and never hides other agents; two files defining one name in one
+ * directory are both unusable until one is renamed.
  */
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CONFIG_DIR_NAME, parseFrontmatter } from "@earendil-works/pi-coding-agent";
-import { z } from "zod";
-import { HARNESSES, type Harness } from "../core/launch-spec.ts";
+import { fileURLToPath } from "node:url";
+import { CONFIG_DIR_NAME } from "@earendil-works/pi-coding-agent";
+import { claudeConfigDir, codexHomeDir } from "../core/native-homes.ts";
 import { Problems } from "../core/problems.ts";
-import { CLAUDE_TO_PI_TOOLS, splitForeignKeys } from "./agent-keys.ts";
-import { addZodIssues, requiredString } from "./zod-issues.ts";
+import { parseClaudeAgentFile } from "./agent-claude.ts";
+import { parseCodexAgentFile } from "./agent-codex.ts";
+import type {
+	AgentDefinition,
+	AgentFileError,
+	AgentFormat,
+	AgentScope,
+	AgentSource,
+	ShadowedAgent,
+} from "./agent-definition.ts";
+import { parseAgentFile } from "./agent-markdown.ts";
 
-/** Which agent directories are searched: user scope is the default, project scope is opt-in. */
-export type AgentScope = "user" | "project" | "both";
+export type { AgentDefinition, AgentFileError, AgentScope, AgentSource } from "./agent-definition.ts";
+export { parseAgentFile } from "./agent-markdown.ts";
+export { contentDigest } from "./agent-values.ts";
 
-/** Where a definition was found. Project definitions are project-controlled and need trust. */
-export type AgentSource = "user" | "project";
+/** This package's shipped agents (`agents/` at the package root): the built-ins. */
+export const BUILTIN_AGENTS_DIR = fileURLToPath(new URL("../../agents", import.meta.url));
 
-/** One valid Markdown agent definition. */
-export interface AgentDefinition {
-	name: string;
-	description: string;
-	/** Tool allowlist; `undefined` means the harness default. An explicit empty list means no tools. */
-	tools?: string[];
-	/** Tool denylist (`disallowedTools`). */
-	disallowedTools?: string[];
-	/** Keys of other tools' formats that were accepted and have no effect here, sorted. */
-	ignoredKeys: string[];
-	model?: string;
-	effort?: string;
-	harness: Harness;
-	/** The Markdown body after the frontmatter, trimmed; appended to the child's system prompt. */
-	systemPrompt: string;
+/** One directory searched for agents. */
+export interface AgentDirectory {
+	dir: string;
 	source: AgentSource;
-	/** Absolute path of the `.md` file. */
-	filePath: string;
-	/** sha256 (hex) of the file's content: what a trust confirmation and a resume check refer to. */
-	digest: string;
-}
-
-/** A file (or agents directory) that could not be used, with every reason found. */
-export interface AgentFileError {
-	/** Absolute path of the file or directory. */
-	filePath: string;
-	source: AgentSource;
-	/** Human-readable reasons, each naming the frontmatter field when there is one. */
-	problems: string[];
+	format: AgentFormat;
 }
 
 export interface AgentDiscovery {
-	/** Valid definitions, sorted by name; in scope `both`, a project definition replaces a user one of the same name. */
+	/** The selectable definitions (one per name), sorted by name. */
 	agents: AgentDefinition[];
+	/** Definitions hidden by a higher-precedence one of the same name. */
+	shadowed: ShadowedAgent[];
 	errors: AgentFileError[];
+	/** Every directory searched, in precedence order (also those that do not exist). */
+	searched: AgentDirectory[];
 	/** The nearest `.pi/agents` directory above `cwd`, whatever the scope (callers use it in trust prompts). */
 	projectAgentsDir: string | null;
 }
@@ -81,91 +64,17 @@ export interface DiscoverAgentsOptions {
 	/** Pi's agent directory (`getAgentDir()`, i.e. `PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
 	agentDir: string;
 	scope: AgentScope;
+	/** Environment read for `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and `HOME`; default `process.env`. */
+	env?: Record<string, string | undefined>;
+	/** The built-in agents directory; default {@link BUILTIN_AGENTS_DIR}, `null`: none. */
+	builtinDir?: string | null;
 }
 
-/** Optional fields accept YAML null (`model:` with nothing after it) as "not set". */
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
-
-const toolsSchema = z
-	.union([z.string(), z.array(z.string({ error: "expected a string" }))], {
-		error: "expected a comma-separated string or a list of strings",
-	})
-	.transform((value) =>
-		(Array.isArray(value) ? value : value.split(",")).map((tool) => tool.trim()).filter((tool) => tool !== ""),
-	);
-
-/** zod schema of the frontmatter mapping; strict, so unknown keys are reported by name. */
-const agentFrontmatterSchema = z.strictObject({
-	name: requiredString(),
-	description: requiredString(),
-	tools: optional(toolsSchema),
-	model: optional(requiredString()),
-	effort: optional(requiredString()),
-	harness: optional(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(", ")}` })),
-	disallowedTools: optional(toolsSchema),
-	thinking: optional(requiredString()),
-});
-
-/**
- * Parses one agent file's text. Pure: no filesystem access.
- * @returns the definition, or `undefined` with every problem found added to `problems` (YAML syntax,
- *   non-mapping frontmatter, each bad, unknown or refused field).
- */
-export function parseAgentFile(
-	content: string,
-	filePath: string,
-	source: AgentSource,
-	problems: Problems,
-): AgentDefinition | undefined {
-	let parsed: { frontmatter: unknown; body: string };
-	try {
-		parsed = parseFrontmatter(content);
-	} catch (error) {
-		problems.add(`frontmatter is not valid YAML: ${(error as Error).message}`);
-		return undefined;
-	}
-	const { frontmatter, body } = parsed;
-	if (frontmatter === null || typeof frontmatter !== "object" || Array.isArray(frontmatter)) {
-		problems.add("frontmatter must be a YAML mapping with name and description");
-		return undefined;
-	}
-	const before = problems.size;
-	const foreign = splitForeignKeys(frontmatter as Record<string, unknown>, problems);
-	const result = agentFrontmatterSchema.safeParse(foreign.rest);
-	if (!result.success) addZodIssues(result.error.issues, problems);
-	if (!result.success || problems.size > before) return undefined;
-	const fm = result.data;
-	if (fm.effort !== undefined && fm.thinking !== undefined && fm.effort !== fm.thinking) {
-		problems.add(
-			`thinking: ${JSON.stringify(fm.thinking)} disagrees with effort ${JSON.stringify(fm.effort)}; keep one`,
-		);
-		return undefined;
-	}
-	const harness = fm.harness ?? "pi";
-	// A pi child of a file written for Claude Code gets pi's names for the same built-in tools.
-	const toolNames = (names: string[]) => (harness === "pi" ? names.map((n) => CLAUDE_TO_PI_TOOLS[n] ?? n) : names);
-	const agent: AgentDefinition = {
-		name: fm.name,
-		description: fm.description,
-		harness,
-		systemPrompt: body.trim(),
-		source,
-		filePath,
-		digest: contentDigest(content),
-		ignoredKeys: foreign.ignored,
-	};
-	if (fm.tools !== undefined) agent.tools = toolNames(fm.tools);
-	if (fm.disallowedTools !== undefined) agent.disallowedTools = toolNames(fm.disallowedTools);
-	if (fm.model !== undefined && fm.model !== "inherit") agent.model = fm.model;
-	const effort = fm.effort ?? fm.thinking;
-	if (effort !== undefined) agent.effort = effort;
-	return agent;
-}
-
-/** sha256 (hex) of an agent file's text. */
-export function contentDigest(content: string): string {
-	return createHash("sha256").update(content).digest("hex");
-}
+const PARSERS: Record<AgentFormat, { ext: string; parse: typeof parseAgentFile }> = {
+	pi: { ext: ".md", parse: parseAgentFile },
+	claude: { ext: ".md", parse: parseClaudeAgentFile },
+	codex: { ext: ".toml", parse: parseCodexAgentFile },
+};
 
 function isDirectory(path: string): boolean {
 	try {
@@ -176,35 +85,77 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * The nearest `<dir>/.pi/agents` directory walking up from `cwd` (inclusive), or null.
- * Source: docs/rules.md §Agent definitions (the nearest `.pi/agents/` walking up from the working directory).
+ * The nearest `<dir>/<configDir>/agents` directory walking up from `cwd` (inclusive), skipping `except`
+ * (a user-scope directory that is not project content), or null.
  */
-function findProjectAgentsDir(cwd: string): string | null {
+export function findNearestAgentsDir(cwd: string, configDir: string, except?: string): string | null {
 	let dir = resolve(cwd);
 	for (;;) {
-		const candidate = join(dir, CONFIG_DIR_NAME, "agents");
-		if (isDirectory(candidate)) return candidate;
+		const candidate = join(dir, configDir, "agents");
+		if (candidate !== except && isDirectory(candidate)) return candidate;
 		const parent = join(dir, "..");
 		if (parent === dir) return null;
 		dir = parent;
 	}
 }
 
+/** The directories `options` searches, highest precedence first. */
+export function agentDirectories(options: DiscoverAgentsOptions): AgentDirectory[] {
+	const env = options.env ?? process.env;
+	const user: AgentDirectory[] = [
+		{ dir: join(options.agentDir, "agents"), source: "user", format: "pi" },
+		{ dir: join(claudeConfigDir(env), "agents"), source: "user", format: "claude" },
+		{ dir: join(codexHomeDir(env), "agents"), source: "user", format: "codex" },
+	];
+	const project: AgentDirectory[] = [];
+	for (const [format, configDir] of [
+		["pi", CONFIG_DIR_NAME],
+		["claude", ".claude"],
+		["codex", ".codex"],
+	] as const) {
+		const userDir = user.find((u) => u.format === format)?.dir;
+		const dir = findNearestAgentsDir(options.cwd, configDir, userDir);
+		if (dir !== null) project.push({ dir, source: "project", format });
+	}
+	const builtinDir = options.builtinDir === undefined ? BUILTIN_AGENTS_DIR : options.builtinDir;
+	const builtin: AgentDirectory[] = builtinDir ? [{ dir: builtinDir, source: "builtin", format: "pi" }] : [];
+	const scope = options.scope;
+	return [...(scope === "user" ? [] : project), ...(scope === "project" ? [] : [...user, ...builtin])];
+}
+
+/** Parses one agent file's text in `format`. Pure; see each format's parser. */
+export function parseAgentFileAs(
+	format: AgentFormat,
+	content: string,
+	filePath: string,
+	source: AgentSource,
+	problems: Problems,
+): AgentDefinition | undefined {
+	return PARSERS[format].parse(content, filePath, source, problems);
+}
+
 /**
- * Loads every `*.md` file directly inside `dir` (not recursive; symlinked files are followed).
+ * Loads every agent file directly inside one directory (not recursive; symlinked files are followed).
  * A missing directory yields nothing; an unreadable one is an error. Within one directory a second
- * file with an already used name is an error (files are read in name order, so the first one wins).
+ * file with an already used name is an error (files are read in name order), and neither is used.
  */
-function loadAgentsFromDir(dir: string, source: AgentSource): { agents: AgentDefinition[]; errors: AgentFileError[] } {
+function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
+	agents: AgentDefinition[];
+	errors: AgentFileError[];
+} {
 	const agents: AgentDefinition[] = [];
 	const errors: AgentFileError[] = [];
+	const { ext, parse } = PARSERS[format];
 	let names: string[];
 	try {
-		names = readdirSync(dir).filter((name) => name.endsWith(".md"));
+		names = readdirSync(dir).filter((name) => name.endsWith(ext));
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return { agents, errors };
-		return { agents, errors: [{ filePath: dir, source, problems: [`cannot read agents directory: ${code}`] }] };
+		if (code === "ENOENT" || code === "ENOTDIR") return { agents, errors };
+		return {
+			agents,
+			errors: [{ filePath: dir, source, format, problems: [`cannot read agents directory: ${code}`] }],
+		};
 	}
 	names.sort();
 	const seen = new Map<string, string>();
@@ -216,23 +167,21 @@ function loadAgentsFromDir(dir: string, source: AgentSource): { agents: AgentDef
 			if (!statSync(filePath).isFile()) continue;
 			content = readFileSync(filePath, "utf8");
 		} catch (error) {
-			errors.push({ filePath, source, problems: [`cannot read file: ${(error as NodeJS.ErrnoException).code}`] });
+			const problems = [`cannot read file: ${(error as NodeJS.ErrnoException).code}`];
+			errors.push({ filePath, source, format, problems });
 			continue;
 		}
 		const problems = new Problems();
-		const agent = parseAgentFile(content, filePath, source, problems);
+		const agent = parse(content, filePath, source, problems);
 		if (!agent) {
-			errors.push({ filePath, source, problems: [...problems.list] });
+			errors.push({ filePath, source, format, problems: [...problems.list] });
 			continue;
 		}
 		const earlier = seen.get(agent.name);
 		if (earlier !== undefined) {
 			ambiguous.add(agent.name);
-			errors.push({
-				filePath,
-				source,
-				problems: [`name: "${agent.name}" is already defined by ${earlier}; neither file is used until one is renamed`],
-			});
+			const problem = `name: "${agent.name}" is already defined by ${earlier}; neither file is used until one is renamed`;
+			errors.push({ filePath, source, format, problems: [problem] });
 			continue;
 		}
 		seen.set(agent.name, filePath);
@@ -243,31 +192,32 @@ function loadAgentsFromDir(dir: string, source: AgentSource): { agents: AgentDef
 }
 
 /**
- * Discovers Markdown agent definitions.
- *
- * - user scope: `<agentDir>/agents/*.md`;
- * - project scope: the nearest `.pi/agents/*.md` walking up from `cwd`;
- * - `both`: project definitions override user definitions of the same name.
- *
- * Never throws for bad files: each is listed in `errors` with its reasons, and the others still load.
+ * Discovers agent definitions of every format in the scopes `options.scope` selects (see the module
+ * comment for the sources and their precedence). Never throws for bad files: each is listed in `errors`
+ * with its reasons, and the others still load.
  */
 export function discoverAgents(options: DiscoverAgentsOptions): AgentDiscovery {
-	const { cwd, agentDir, scope } = options;
-	const projectAgentsDir = findProjectAgentsDir(cwd);
+	const searched = agentDirectories(options);
 	const byName = new Map<string, AgentDefinition>();
+	const shadowed: ShadowedAgent[] = [];
 	const errors: AgentFileError[] = [];
-	if (scope !== "project") {
-		const user = loadAgentsFromDir(join(agentDir, "agents"), "user");
-		for (const agent of user.agents) byName.set(agent.name, agent);
-		errors.push(...user.errors);
+	const selectable: AgentDefinition[] = [];
+	for (const directory of searched) {
+		const loaded = loadAgentsFromDir(directory);
+		errors.push(...loaded.errors);
+		for (const agent of loaded.agents) {
+			const winner = byName.get(agent.name);
+			if (winner) {
+				shadowed.push({ agent, by: winner.filePath });
+				continue;
+			}
+			selectable.push(agent);
+			for (const name of [agent.name, ...agent.aliases]) if (!byName.has(name)) byName.set(name, agent);
+		}
 	}
-	if (scope !== "user" && projectAgentsDir !== null) {
-		const project = loadAgentsFromDir(projectAgentsDir, "project");
-		for (const agent of project.agents) byName.set(agent.name, agent);
-		errors.push(...project.errors);
-	}
-	const agents = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-	return { agents, errors, projectAgentsDir };
+	const agents = selectable.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const projectAgentsDir = findNearestAgentsDir(options.cwd, CONFIG_DIR_NAME, join(options.agentDir, "agents"));
+	return { agents, shadowed, errors, searched, projectAgentsDir };
 }
 
 /** `scout (user)`, or `scout (user; ignored keys: color)`: how agent listings name a definition. */

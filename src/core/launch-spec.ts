@@ -67,7 +67,9 @@ export interface AgentProvenance extends ProvenanceBase {
 	kind: "agent";
 	agentName: string;
 	agentFile: string;
-	agentSource: "user" | "project";
+	agentSource: "builtin" | "user" | "project";
+	/** The agent file's format (`pi`, `claude`, `codex`). */
+	agentFormat?: string;
 	/** sha256 of the agent file's content the session started from; kept unchanged on resume. */
 	definitionDigest?: string;
 	/** sha256 of the agent file's content this launch runs (on resume: the file as it is now). */
@@ -96,6 +98,26 @@ export function definitionName(provenance: LaunchProvenance): string | undefined
 		case "ad_hoc":
 			return undefined;
 	}
+}
+
+/**
+ * A Claude Code agent file handed to claude's own custom-agent mechanism (docs/agent-libraries.md §Claude
+ * Code format): `--agents` defines `name` with `definition` (its frontmatter keys and `prompt`, the body),
+ * `--agent` selects it for the session.
+ */
+export interface ClaudeAgentLaunch {
+	name: string;
+	definition: Record<string, unknown>;
+}
+
+/** A codex custom agent's settings that `codex exec` takes as flags or `-c` overrides (docs/agent-libraries.md §codex format). */
+export interface CodexAgentLaunch {
+	/** `sandbox_mode` → `--sandbox`. */
+	sandboxMode?: "read-only" | "workspace-write" | "danger-full-access";
+	/** `mcp_servers` → `-c mcp_servers.<name>=<inline table>` per server. */
+	mcpServers?: Record<string, unknown>;
+	/** `skills` → `-c skills=<inline table>`. */
+	skills?: unknown;
 }
 
 /** Options of a run in the harness's own TUI in tmux (docs/interactive.md). */
@@ -136,6 +158,18 @@ export interface LaunchSpec {
 	projectTrusted: boolean;
 	/** Text appended to the child's system prompt (an agent definition's body). */
 	systemPromptAddition?: string;
+	/** `systemPromptAddition` replaces the harness's system prompt instead (pi-subagents `systemPromptMode: replace`). */
+	replaceSystemPrompt?: boolean;
+	/** No skill discovery (pi-subagents `inheritSkills: false`; pi `--no-skills`). */
+	noSkills?: boolean;
+	/** Start from a fork of this session file, absolute (pi-subagents `defaultContext: fork`; pi `--fork`). */
+	forkSessionFile?: string;
+	/** The final answer is also written to this file, absolute (pi-subagents `output`); named in the result. */
+	outputFile?: string;
+	/** A Claude Code agent run through claude's `--agents` / `--agent`. */
+	claudeAgent?: ClaudeAgentLaunch;
+	/** A codex custom agent's settings. */
+	codexAgent?: CodexAgentLaunch;
 	resources?: Resources;
 	/**
 	 * Normalized codex/claude roster children only: discovered absolute skill files delivered as a prompt

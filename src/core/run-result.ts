@@ -82,6 +82,10 @@ export interface RunReport {
 	artifactPath?: string;
 	/** Why that file could not be written, when it could not. */
 	artifactError?: string;
+	/** Absolute path the final answer was also written to (an agent's `output` key). */
+	outputFile?: string;
+	/** Why the answer could not be written to the agent's `output` file. */
+	outputError?: string;
 	/** In `details` only: the whole answer's size in bytes when `finalAnswer` there is a preview. */
 	finalAnswerBytes?: number;
 	/** Wall time, ms. */

@@ -4,7 +4,7 @@
  * depend on more than one option or on files (pi's paired inheritance flags, pi's `SYSTEM.md` check)
  * stay in the harness's own command builder.
  */
-import type { Harness, Resources } from "../core/launch-spec.ts";
+import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { UNSUPPORTED_SKILLS_PROBLEM } from "./skill-references.ts";
 
@@ -99,5 +99,46 @@ export function addResourceRefusals(harness: Harness, resources: Resources | und
 	for (const rule of RESOURCE_REFUSALS) {
 		const reason = rule.refusedBy[harness];
 		if (reason !== undefined && rule.asked(resources)) problems.add(reason);
+	}
+}
+
+/** Agent-definition options of a spec, with each refusing harness's reason (docs/agent-libraries.md). */
+const AGENT_REFUSALS: readonly { asked(spec: LaunchSpec): boolean; refusedBy: Partial<Record<Harness, string>> }[] = [
+	{
+		asked: (s) => s.replaceSystemPrompt === true && s.systemPromptAddition !== undefined,
+		refusedBy: { codex: "systemPromptMode: replace cannot be honoured: codex has no flag that replaces its prompt" },
+	},
+	{
+		asked: (s) => s.noSkills === true,
+		refusedBy: {
+			codex: "inheritSkills: false cannot be honoured: codex has no switch that turns skill discovery off",
+			claude_code: "inheritSkills: false cannot be honoured: claude has no switch that turns skill discovery off",
+		},
+	},
+	{
+		asked: (s) => s.forkSessionFile !== undefined,
+		refusedBy: {
+			codex: "defaultContext: fork: only pi forks the parent's pi session",
+			claude_code: "defaultContext: fork: only pi forks the parent's pi session",
+		},
+	},
+	{
+		asked: (s) => s.claudeAgent !== undefined,
+		refusedBy: {
+			pi: "a Claude Code agent definition runs only on claude",
+			codex: "a Claude Code agent definition runs only on claude",
+		},
+	},
+	{
+		asked: (s) => s.codexAgent !== undefined,
+		refusedBy: { pi: "codex agent settings run only on codex", claude_code: "codex agent settings run only on codex" },
+	},
+];
+
+/** Adds the reasons `harness` refuses the agent-definition options of `spec` to `problems`. Pure. */
+export function addAgentRefusals(harness: Harness, spec: LaunchSpec, problems: Problems): void {
+	for (const rule of AGENT_REFUSALS) {
+		const reason = rule.refusedBy[harness];
+		if (reason !== undefined && rule.asked(spec)) problems.add(reason);
 	}
 }

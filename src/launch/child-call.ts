@@ -5,10 +5,14 @@
  */
 import type { Harness } from "../core/launch-spec.ts";
 
-/** A child that runs a Markdown agent definition. */
+/**
+ * A child that runs an agent definition; `agentType` runs it on that harness (docs/agent-libraries.md
+ * §Running a file on another harness).
+ */
 export interface AgentCall extends ChildSettings {
 	kind: "agent";
 	agent: string;
+	agentType?: Harness;
 }
 
 /** A child that runs a roster entry; `agentType` may repeat the entry's harness (it must then agree). */

@@ -26,6 +26,10 @@ export interface LaunchContext {
 	 * `HarnessAdapter.sessionCwd`); `undefined` when unknown. Used for a resume without a launch record.
 	 */
 	sessionCwd?: (harness: Harness, nativeSessionId: string) => string | undefined;
+	/** The parent's session file (absolute), when it is saved: what `defaultContext: fork` forks. */
+	parentSessionFile?: string;
+	/** Environment read for the agent directories (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`); default `process.env`. */
+	env?: Record<string, string | undefined>;
 	/** Settings `interactive` defaults for calls that omit them; absent: stay_open false, no inactivity timeout. */
 	interactiveDefaults?: InteractiveOptions;
 }

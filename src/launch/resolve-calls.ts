@@ -5,7 +5,7 @@
  * `roster_file` is Pi-only, the depth allows a child, and project agents pass the trust gate.
  */
 
-import { type AgentScope, describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+import { type AgentScope, discoverAgents } from "../config/agents.ts";
 import { checkDepth } from "../config/depth.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
@@ -13,8 +13,9 @@ import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
-import type { ChildCall, ChildSettings, RosterEntryCall } from "./child-call.ts";
+import type { ChildCall, RosterEntryCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
+import { resolveAgentCall } from "./resolve-agent.ts";
 import {
 	baseSpec,
 	resolveAdHocCall,
@@ -41,9 +42,10 @@ export async function resolveChildCalls(
 	problems: Problems,
 ): Promise<LaunchSpec[] | undefined> {
 	if (!checkDepth(context, problems)) return undefined;
+	const options = { cwd: context.cwd, agentDir: context.agentDir, scope, env: context.env };
 	let discovery: ReturnType<typeof discoverAgents> | undefined;
 	const agents = () => {
-		discovery ??= discoverAgents({ cwd: context.cwd, agentDir: context.agentDir, scope });
+		discovery ??= discoverAgents(options);
 		return discovery;
 	};
 	const specs: LaunchSpec[] = [];
@@ -54,11 +56,11 @@ export async function resolveChildCalls(
 		switch (call.kind) {
 			case "resume":
 				spec = resolveResumeCall(call, sessions, rosterState, context, local, (agent) =>
-					resolveAgentCall(call, agent, agents(), scope, context, local),
+					resolveAgentCall(call, agent, agents(), options, context, local),
 				);
 				break;
 			case "agent":
-				spec = resolveAgentCall(call, call.agent, agents(), scope, context, local);
+				spec = resolveAgentCall(call, call.agent, agents(), options, context, local);
 				break;
 			case "roster_entry":
 				spec = resolveRosterCall(call, rosterState, context, local);
@@ -90,43 +92,6 @@ function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 		projectDir: projectDirOf(p.agentFile),
 		digest: p.agentDigest,
 		note: changed ? "changed since the resumed session started from it" : undefined,
-	};
-}
-
-/** The Markdown agent definition `name`; ad-hoc settings (resources, roster_file, tool lists) may be added. */
-function resolveAgentCall(
-	call: ChildSettings,
-	name: string,
-	discovery: ReturnType<typeof discoverAgents>,
-	scope: AgentScope,
-	context: LaunchContext,
-	problems: Problems,
-): LaunchSpec | undefined {
-	const agent = discovery.agents.find((a) => a.name === name);
-	if (!agent) {
-		const available = discovery.agents.map(describeAgent).join(", ") || "none";
-		const broken = formatAgentFileErrors(discovery.errors);
-		problems.add(
-			`unknown agent "${name}" in scope "${scope}". Available: ${available}.${broken.length > 0 ? ` Files that failed to load: ${broken.join("; ")}` : ""}`,
-		);
-	}
-	const adHoc = resolveAdHocCall(call, agent?.harness ?? "pi", context, problems);
-	if (!agent || !adHoc) return undefined;
-	return {
-		...adHoc,
-		model: call.model ?? agent.model,
-		effort: call.effort ?? agent.effort,
-		allowedTools: call.allowedTools ?? agent.tools,
-		disallowedTools: call.disallowedTools ?? agent.disallowedTools,
-		systemPromptAddition: agent.systemPrompt || undefined,
-		provenance: {
-			kind: "agent",
-			agentName: agent.name,
-			agentFile: agent.filePath,
-			agentSource: agent.source,
-			definitionDigest: agent.digest,
-			agentDigest: agent.digest,
-		},
 	};
 }
 

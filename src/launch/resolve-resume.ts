@@ -13,7 +13,8 @@
  * - a session that is running now is never resumed (refused where it is claimed, `LaunchRecords.claimResumes`).
  */
 import { readFileSync } from "node:fs";
-import { type AgentDefinition, parseAgentFile } from "../config/agents.ts";
+import type { AgentFormat } from "../config/agent-definition.ts";
+import { type AgentDefinition, parseAgentFileAs } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
@@ -255,7 +256,8 @@ function currentAgent(provenance: AgentProvenance, problems: Problems): AgentDef
 		);
 		return undefined;
 	}
-	return parseAgentFile(content, file, provenance.agentSource, problems.at(file));
+	const format = (provenance.agentFormat ?? "pi") as AgentFormat;
+	return parseAgentFileAs(format, content, file, provenance.agentSource, problems.at(file));
 }
 
 /**

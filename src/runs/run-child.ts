@@ -3,9 +3,10 @@
  * command, process core → records, parser → RunEvents, RunState → RunResult. The final status comes from
  * the harness's verdict and how the process ended (`settleRun`).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../core/atomic-write.ts";
 import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
@@ -74,12 +75,14 @@ export async function runChild(
 			);
 			outcome = { ...second, durationMs: first.durationMs + second.durationMs };
 		}
-		return settleProcess(state, outcome, {
+		const result = settleProcess(state, outcome, {
 			commandEnv: adapter.commandEnv,
 			timeoutMs: spec.limits.timeoutMs,
 			stopAck: life.channel?.stopAck,
 			checkCompleted: structured && ((result) => structured.verdict(result)),
 		});
+		writeOutputFile(spec, result);
+		return result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}
@@ -169,6 +172,21 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 	life.channel?.processEnded();
 	for (const event of parser.finish?.() ?? []) state.apply(event);
 	return outcome;
+}
+
+/**
+ * An agent's `output` file (pi-subagents; docs/agent-libraries.md): a completed run's final answer is also
+ * written there, atomically, and the result names it (`outputFile`, or `outputError` when the write failed).
+ */
+function writeOutputFile(spec: LaunchSpec, result: RunResult): void {
+	if (!spec.outputFile || result.status !== "completed") return;
+	try {
+		mkdirSync(dirname(spec.outputFile), { recursive: true });
+		writeFileAtomic(spec.outputFile, result.finalAnswer, 0o644);
+		result.outputFile = spec.outputFile;
+	} catch (error) {
+		result.outputError = `the answer could not be written to ${spec.outputFile}: ${(error as Error).message}`;
+	}
 }
 
 /** The refusal of a harness that declares no reason of its own. */

@@ -64,7 +64,8 @@ const resourcesSchema = z.object({
 const provenanceFields = {
 	agentName: z.string().optional(),
 	agentFile: z.string().optional(),
-	agentSource: z.enum(["user", "project"]).optional(),
+	agentSource: z.enum(["builtin", "user", "project"]).optional(),
+	agentFormat: z.enum(["pi", "claude", "codex"]).optional(),
 	rosterSource: z.string().optional(),
 	rosterEntry: z.string().optional(),
 	agentDefinitionFile: z.string().optional(),
@@ -110,8 +111,16 @@ function provenanceOf(stored: StoredProvenance): LaunchProvenance {
 		});
 	}
 	if (agentFile !== undefined && agentName !== undefined) {
-		const agentSource = stored.agentSource ?? "user";
-		return definedOnly({ kind: "agent", agentName, agentFile, agentSource, definitionDigest, childRosterDigest });
+		const { agentSource = "user", agentFormat } = stored;
+		return definedOnly({
+			kind: "agent",
+			agentName,
+			agentFile,
+			agentSource,
+			agentFormat,
+			definitionDigest,
+			childRosterDigest,
+		});
 	}
 	return definedOnly({ kind: "ad_hoc", childRosterDigest });
 }

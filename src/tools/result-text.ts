@@ -42,7 +42,10 @@ export function buildResultText(
 		const answer =
 			earlierAnswers(result) + deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
 		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";
-		const note = interactiveNote(result);
+		const note =
+			interactiveNote(result) +
+			(result.outputFile ? `\n\n[answer also written to ${result.outputFile}]` : "") +
+			(result.outputError ? `\n\n[${result.outputError}]` : "");
 		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}${session}${note}`;
 		const partial = answer ? `\n\nPartial output:\n${answer}` : "";
 		return `${head}${describeFailure(result)}${partial}${session}${note}`;

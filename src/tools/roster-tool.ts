@@ -3,10 +3,10 @@
  * the `/agentshell-roster` command.
  */
 import type { ExtensionCommandContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
 import type { ExtensionState } from "../config/extension-state.ts";
 import type { RosterEntry } from "../config/roster-entry.ts";
 import { ConfigError } from "../core/config-error.ts";
+import { catalogueLines } from "./agent-catalogue.ts";
 import { ROSTER_COMMAND, rosterToolInfo } from "./tool-info.ts";
 
 export interface RosterDetails {
@@ -24,15 +24,14 @@ export function createRosterTool(
 ): ToolDefinition<typeof rosterToolInfo.parameters, RosterDetails> {
 	return {
 		...rosterToolInfo,
-		async execute() {
+		async execute(_id, _params, _signal, _onUpdate, ctx) {
+			const agentLines = () => catalogueLines({ cwd: ctx.cwd, agentDir });
 			const config = state.runtime;
 			const roster = config.roster;
 			if (!roster) {
 				const error = config.rosterError ?? "no roster";
 				return {
-					content: [
-						{ type: "text", text: `The roster could not be loaded:\n${error}\n\n${agentLines(agentDir).join("\n")}` },
-					],
+					content: [{ type: "text", text: `The roster could not be loaded:\n${error}\n\n${agentLines().join("\n")}` }],
 					details: { enabled: false, entries: [], error },
 					isError: true,
 				};
@@ -44,23 +43,13 @@ export function createRosterTool(
 			];
 			if (roster.entries.length === 0) lines.push("No entries.");
 			for (const entry of roster.entries) lines.push("", ...describeEntry(entry));
-			lines.push("", ...agentLines(agentDir));
+			lines.push("", ...agentLines());
 			return {
 				content: [{ type: "text", text: lines.join("\n") }],
 				details: { source: roster.source, format: roster.format, enabled, entries: roster.entries },
 			};
 		},
 	};
-}
-
-/** The user-scope Markdown agents, each with the foreign keys it ignores, and the files that failed to load. */
-function agentLines(agentDir: string): string[] {
-	const { agents, errors } = discoverAgents({ cwd: agentDir, agentDir, scope: "user" });
-	const lines = [`Markdown agents (${agentDir}/agents):`];
-	if (agents.length === 0) lines.push("none");
-	for (const agent of agents) lines.push(`- ${describeAgent(agent)} [${agent.harness}]: ${agent.description}`);
-	for (const line of formatAgentFileErrors(errors)) lines.push(`- failed to load: ${line}`);
-	return lines;
 }
 
 function describeEntry(entry: RosterEntry): string[] {

@@ -97,9 +97,12 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 }
 
 function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
-	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness).
+	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
+	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
 	const kinds = CHILD_KEYS.filter(
-		(key) => item[key] !== undefined && !(key === "agent_type" && item.roster_entry !== undefined),
+		(key) =>
+			item[key] !== undefined &&
+			!(key === "agent_type" && (item.roster_entry !== undefined || item.agent !== undefined)),
 	);
 	const before = problems.size;
 	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.
@@ -164,7 +167,7 @@ function childOfKind(item: ChildArgs, settings: ChildSettings): ChildCall | unde
 	const { agent, roster_entry: rosterEntry, agent_type: agentType, resume_session_id: resumeSessionId } = item;
 	if (resumeSessionId !== undefined)
 		return { kind: "resume", resumeSessionId, agent, rosterEntry, agentType, ...settings };
-	if (agent !== undefined) return { kind: "agent", agent, ...settings };
+	if (agent !== undefined) return { kind: "agent", agent, agentType, ...settings };
 	if (rosterEntry !== undefined) return { kind: "roster_entry", rosterEntry, agentType, ...settings };
 	if (agentType !== undefined) return { kind: "ad_hoc", agentType, ...settings };
 	return undefined;

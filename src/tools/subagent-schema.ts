@@ -37,11 +37,21 @@ const resources = Type.Object(
 
 /** Fields every child has, in single mode (top level) and in `tasks` / `chain` items. */
 const childFields = {
-	agent: Type.Optional(Type.String({ description: "Name of a Markdown agent definition to run." })),
+	agent: Type.Optional(
+		Type.String({
+			description:
+				"Name (or alias) of an agent definition to run: this package's or pi-subagents' Markdown, a Claude Code agent (.claude/agents) or a codex custom agent (.codex/agents). Qualify by format to pick one file: pi:scout, claude:reviewer, codex:fixer. subagent_roster lists them.",
+		}),
+	),
 	roster_entry: Type.Optional(
 		Type.String({ description: "Name of a roster entry to run; its harness, model, effort, cwd and resources apply." }),
 	),
-	agent_type: Type.Optional(stringEnum(HARNESSES, "Ad-hoc run of a harness: pi, codex or claude_code.")),
+	agent_type: Type.Optional(
+		stringEnum(
+			HARNESSES,
+			"Ad-hoc run of a harness: pi, codex or claude_code. With agent: run that agent on this harness instead of its own.",
+		),
+	),
 	task: Type.Optional(
 		Type.String({
 			description: "The text handed to the child (alias: prompt). In a chain, {previous} is the prior step's answer.",
@@ -115,7 +125,7 @@ export const subagentSchema = Type.Object(
 		agentScope: Type.Optional(
 			stringEnum(
 				["user", "project", "both"] as const,
-				'Where agent definitions are looked up: "user" (default), "project" (nearest .pi/agents) or "both" (project overrides user).',
+				'Where agent definitions are looked up: "user" (default: user directories and the built-ins), "project" (nearest .pi/agents, .claude/agents, .codex/agents) or "both" (project overrides user).',
 			),
 		),
 	},

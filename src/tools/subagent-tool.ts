@@ -113,6 +113,7 @@ async function planCall(
 		maxDepth: state.depth.maxDepth,
 		limits: limits.run,
 		interactiveDefaults: limits.interactive,
+		parentSessionFile: ctx.sessionManager.getSessionFile(),
 	};
 	const specs = await resolveChildCalls(
 		call.calls,

@@ -92,6 +92,13 @@ export const ROSTER_COMMAND = {
 		"Enable or disable the sub-agent roster (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
 };
 
+/** `/subagent-agents`'s name and description (docs/agent-libraries.md §Catalogue). */
+export const AGENTS_COMMAND = {
+	name: "subagent-agents",
+	description:
+		"List every selectable sub-agent (built-in, user, project; pi, Claude Code, codex) and the files that failed to load",
+};
+
 /** `/subagent-attach`'s name and description (docs/interactive.md). */
 export const ATTACH_COMMAND = {
 	name: "subagent-attach",

@@ -1,5 +1,6 @@
 /** The tools and the command a call runs, in one module the extension imports on first need (src/index.ts). */
 
+export { agentLoadProblems, agentsCommand } from "./agent-catalogue.ts";
 export { handleAttachCommand } from "./attach-command.ts";
 export { createJobsTool } from "./jobs-tool.ts";
 export { totalUsage } from "./result-text.ts";

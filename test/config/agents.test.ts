@@ -1,9 +1,18 @@
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverAgents, formatAgentFileErrors, parseAgentFile } from "../../src/config/agents.ts";
+import {
+	type DiscoverAgentsOptions,
+	discoverAgents as discoverAll,
+	formatAgentFileErrors,
+	parseAgentFile,
+} from "../../src/config/agents.ts";
 import { collect } from "../support/problems.ts";
 import { tempDir, writeTree } from "./helpers.ts";
+
+/** Discovery without the built-ins and with no claude or codex home (never the real ~/.claude, ~/.codex). */
+const discoverAgents = (options: DiscoverAgentsOptions) =>
+	discoverAll({ env: { HOME: "/nonexistent-home" }, builtinDir: null, ...options });
 
 const agentMd = (frontmatter: string, body = "You are helpful.") => `---\n${frontmatter}\n---\n${body}\n`;
 
@@ -109,11 +118,13 @@ describe("discoverAgents", () => {
 		expect(byFile["broken-yaml.md"]).toMatch(/not valid YAML/);
 		expect(byFile["no-description.md"]).toBe("description: is required (a non-empty string)");
 		expect(byFile["no-frontmatter.md"]).toMatch(/name: is required/);
-		expect(byFile["typo.md"]).toBe('modle: unknown key "modle"');
+		expect(byFile["typo.md"]).toBe('modle: unknown key (did you mean "model"?)');
 		expect(byFile["bad-harness.md"]).toMatch(/harness: expected one of pi, codex, claude_code/);
 		expect(byFile["empty-effort.md"]).toBe("effort: must not be empty");
 		expect(
-			formatAgentFileErrors(result.errors).some((line) => line.endsWith('typo.md: modle: unknown key "modle"')),
+			formatAgentFileErrors(result.errors).some((line) =>
+				line.endsWith('typo.md: modle: unknown key (did you mean "model"?)'),
+			),
 		).toBe(true);
 	});
 
@@ -132,7 +143,7 @@ describe("discoverAgents", () => {
 	it("returns no agents and no errors when no agent directories exist", () => {
 		const root = tempDir();
 		const result = discoverAgents({ cwd: root, agentDir: join(root, "nowhere"), scope: "both" });
-		expect(result).toEqual({ agents: [], errors: [], projectAgentsDir: null });
+		expect(result).toMatchObject({ agents: [], shadowed: [], errors: [], projectAgentsDir: null });
 	});
 
 	it.skipIf(process.getuid?.() === 0)("reports an unreadable agent file", () => {

@@ -20,18 +20,19 @@ describe("loading the extension", () => {
 		]);
 		const loaded = JSON.parse(stdout) as { tools: string[]; commands: string[]; events: string[]; modules: string[] };
 		expect(loaded.tools).toEqual(["subagent", "subagent_roster", "subagent_jobs"]);
-		expect(loaded.commands).toEqual(["agentshell-roster", "subagent-send", "subagent-attach"]);
+		expect(loaded.commands).toEqual(["agentshell-roster", "subagent-send", "subagent-agents", "subagent-attach"]);
 		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree", "tool_result"]);
 		const paths = loaded.modules
 			.filter((url) => url.startsWith("file:"))
 			.map((url) => relative(ROOT, new URL(url).pathname));
 		const ours = paths.filter((path) => path.startsWith("src/"));
 		expect(ours).toContain("src/index.ts");
-		// Light leaves only: the settings file's path rule and the roster variable's name are read at session start.
+		// Light leaves only: the settings file's path rule and the roster variable's name are read at session
+		// start; the dependency check (Node built-ins only) runs at load.
 		const heavy = ours.filter(
 			(path) =>
 				/^src\/(config|harness|launch|runs|process|sessions)\//.test(path) &&
-				!["src/config/paths.ts", "src/runs/child-env.ts"].includes(path),
+				!["src/config/paths.ts", "src/config/dependencies.ts", "src/runs/child-env.ts"].includes(path),
 		);
 		expect(heavy).toEqual([]);
 		const libraries = paths.filter((path) => /node_modules\/(zod|execa|split2|p-limit)\//.test(path));

@@ -32,6 +32,8 @@ export interface ExtensionSessionOptions {
 	 * that stays open (background jobs need one).
 	 */
 	mode?: ExtensionContext["mode"];
+	/** The extension to load (default: this package's `src/index.ts`). */
+	extensionPath?: string;
 	/** Persist the session to a file in this directory (default: in memory). */
 	sessionDir?: string;
 	/** Give extensions a UI that records `notify` and `setStatus` here (then `ctx.hasUI` is true). */
@@ -111,7 +113,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		cwd,
 		agentDir,
 		settingsManager,
-		additionalExtensionPaths: [EXTENSION_PATH],
+		additionalExtensionPaths: [options.extensionPath ?? EXTENSION_PATH],
 		noSkills: true,
 		noPromptTemplates: true,
 		noThemes: true,

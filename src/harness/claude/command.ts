@@ -10,9 +10,9 @@ import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import { tryBuild } from "../adapter.ts";
 import type { NativeCommand } from "../native-command.ts";
-import { addResourceRefusals } from "../resource-refusals.ts";
+import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
 import { appendSkillReferences } from "../skill-references.ts";
-import { dryRunSystemPromptFile, type SystemPromptFile, systemPromptFileIn } from "../system-prompt-file.ts";
+import { dryRunFiles, type RunFiles, runFilesIn, systemPromptFile } from "../system-prompt-file.ts";
 import { ruleToolName } from "../tool-names.ts";
 import { addTuiPromptProblems } from "../tui-prompt.ts";
 import { createClaudeInputCodec } from "./stream-input.ts";
@@ -65,11 +65,7 @@ interface ClaudeLaunch {
  * (`--allowedTools <tools...>`) take exactly one value each. A new session gets a fresh UUID through
  * `--session-id`. The spec has passed `validate` (see {@link claudeRefusals}).
  */
-function claudeLaunch(
-	spec: LaunchSpec,
-	options: ClaudeAdapterOptions,
-	systemPromptFile: SystemPromptFile,
-): ClaudeLaunch {
+function claudeLaunch(spec: LaunchSpec, options: ClaudeAdapterOptions, files: RunFiles): ClaudeLaunch {
 	const command = options.command();
 	const env: Record<string, string | undefined> = {};
 	const nativeSessionId = spec.session.kind === "resume" ? spec.session.nativeSessionId : randomUUID();
@@ -78,9 +74,17 @@ function claudeLaunch(
 	if (spec.model) shared.push(`--model=${spec.model}`);
 	// --effort: sent as `output_config.effort` on models with adaptive thinking; others ignore it.
 	if (spec.effort) shared.push(`--effort=${spec.effort}`);
-	// --append-system-prompt-file (named in `--bare`'s help): the agent body.
+	// --append-system-prompt-file (named in `--bare`'s help): the agent body; --system-prompt-file replaces
+	// claude's prompt with it (pi-subagents `systemPromptMode: replace`).
 	if (spec.systemPromptAddition) {
-		shared.push(`--append-system-prompt-file=${systemPromptFile(spec.systemPromptAddition)}`);
+		const flag = spec.replaceSystemPrompt ? "--system-prompt-file" : "--append-system-prompt-file";
+		shared.push(`${flag}=${systemPromptFile(files, spec.systemPromptAddition)}`);
+	}
+	// --agents <file> defines a Claude Code agent file's agent (with --print it may be a file path), --agent
+	// selects it for the session: claude's own custom-agent mechanism (docs/agent-libraries.md).
+	if (spec.claudeAgent) {
+		const definition = JSON.stringify({ [spec.claudeAgent.name]: spec.claudeAgent.definition });
+		shared.push(`--agents=${files("agents.json", definition)}`, `--agent=${spec.claudeAgent.name}`);
 	}
 	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
 	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
@@ -111,7 +115,7 @@ function claudePrompt(spec: LaunchSpec): string {
  * @param runDir private directory for the system-prompt file.
  */
 export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): HarnessCommand {
-	const launch = claudeLaunch(spec, options, systemPromptFileIn(runDir));
+	const launch = claudeLaunch(spec, options, runFilesIn(runDir));
 	// Headless only: -p with stream-json input, user messages as JSON lines on stdin, replayed once claude
 	// takes them (the delivery receipt); stream-json output requires --verbose.
 	const headlessOnly = [
@@ -139,11 +143,11 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
  * @param runDir private directory for the system-prompt file.
  */
 export function buildClaudeTuiCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): TuiCommand {
-	return claudeTui(spec, options, systemPromptFileIn(runDir));
+	return claudeTui(spec, options, runFilesIn(runDir));
 }
 
-function claudeTui(spec: LaunchSpec, options: ClaudeAdapterOptions, systemPromptFile: SystemPromptFile): TuiCommand {
-	const launch = claudeLaunch(spec, options, systemPromptFile);
+function claudeTui(spec: LaunchSpec, options: ClaudeAdapterOptions, files: RunFiles): TuiCommand {
+	const launch = claudeLaunch(spec, options, files);
 	// TUI only: the TUI's own default is "auto" mode; `-p`'s is "default" (prompts become denials there,
 	// questions here).
 	const tuiOnly = spec.autoApprove ? [] : ["--permission-mode=default"];
@@ -169,7 +173,7 @@ export function claudeTuiRefusals(
 	checkedClean: boolean,
 ): void {
 	addTuiPromptProblems(claudePrompt(spec), problems);
-	if (checkedClean) tryBuild(() => claudeTui(spec, options, dryRunSystemPromptFile), problems);
+	if (checkedClean) tryBuild(() => claudeTui(spec, options, dryRunFiles), problems);
 }
 
 /**
@@ -216,6 +220,7 @@ export function claudeRefusals(
 		);
 	}
 	if (spec.autoApprove && options.bypassRefusal) problems.add(`auto_approve: ${options.bypassRefusal}`);
+	addAgentRefusals("claude_code", spec, problems);
 	if (spec.outputSchema && spec.disallowedTools?.some((rule) => ruleToolName(rule) === "StructuredOutput")) {
 		problems.add(
 			"disallowed_tools: StructuredOutput is how a claude child with output_schema submits its result; it cannot be excluded",

@@ -3,14 +3,10 @@
  * where the config dir is `CLAUDE_CONFIG_DIR` or `~/.claude`. Each user or assistant record carries `cwd`.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { firstRecordCwd } from "../session-cwd.ts";
 
-/** claude's config dir for `env`: `CLAUDE_CONFIG_DIR`, or `.claude` in `env`'s `HOME` (the OS home without one). */
-export function claudeConfigDir(env: Record<string, string | undefined>): string {
-	return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
-}
+export { claudeConfigDir } from "../../core/native-homes.ts";
 
 /** The transcript of `sessionId` under `<configDir>/projects/*`, or `undefined` before claude writes it. */
 export function findClaudeTranscript(configDir: string, sessionId: string): string | undefined {

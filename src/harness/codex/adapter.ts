@@ -9,7 +9,7 @@ import { buildCodexCommand, buildCodexTuiCommand, codexRefusals, codexTuiRefusal
 import { CodexEventParser } from "./events.ts";
 import { readRolloutCwd, readThreadUsage } from "./rollout.ts";
 
-export { codexHomeDir } from "./rollout.ts";
+export { codexHomeDir } from "../../core/native-homes.ts";
 
 export interface CodexAdapterOptions {
 	/**

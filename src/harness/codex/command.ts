@@ -9,14 +9,15 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { HarnessCommand, TuiCommand } from "../../core/harness-adapter.ts";
 import type { LaunchSpec } from "../../core/launch-spec.ts";
+import { codexHomeDir } from "../../core/native-homes.ts";
 import type { Problems } from "../../core/problems.ts";
 import { tryBuild } from "../adapter.ts";
 import type { NativeCommand } from "../native-command.ts";
 import { writeOutputSchemaFile } from "../output-schema-file.ts";
-import { addResourceRefusals } from "../resource-refusals.ts";
+import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
 import { appendSkillReferences } from "../skill-references.ts";
 import { addTuiPromptProblems } from "../tui-prompt.ts";
-import { codexHomeDir, findThreadRollout } from "./rollout.ts";
+import { findThreadRollout } from "./rollout.ts";
 import { codexRecordReader, rolloutOpenedBy } from "./tui-records.ts";
 
 /**
@@ -43,9 +44,18 @@ function codexLaunchArgs(spec: LaunchSpec): string[] {
 	// An untrusted cwd: project_doc_max_bytes=0 drops the project's AGENTS.md files (not $CODEX_HOME's);
 	// project config and skills are refused before launch (see codexUntrustedProblems).
 	if (!spec.projectTrusted) shared.push("-c", "project_doc_max_bytes=0");
-	// auto_approve → --dangerously-bypass-approvals-and-sandbox; otherwise the workspace-write sandbox
-	// (exec's default is read-only; its approval policy is always "never").
-	shared.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : ["--sandbox=workspace-write"]));
+	// A codex custom agent's settings (docs/agent-libraries.md §codex format).
+	const agent = spec.codexAgent;
+	// -c mcp_servers.<name>={…}: one server table per server, merged over the configured ones.
+	for (const [name, server] of Object.entries(agent?.mcpServers ?? {})) {
+		shared.push("-c", `mcp_servers.${tomlKey(name)}=${tomlInline(server)}`);
+	}
+	// -c skills={…}: the agent's skills table.
+	if (agent?.skills !== undefined) shared.push("-c", `skills=${tomlInline(agent.skills)}`);
+	// auto_approve → --dangerously-bypass-approvals-and-sandbox; otherwise the agent's sandbox_mode, or the
+	// workspace-write sandbox (exec's default is read-only; its approval policy is always "never").
+	const sandbox = agent?.sandboxMode ?? "workspace-write";
+	shared.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : [`--sandbox=${sandbox}`]));
 	return shared;
 }
 
@@ -134,6 +144,7 @@ export function codexRefusals(spec: LaunchSpec, problems: Problems): void {
 		}
 	}
 	addResourceRefusals("codex", spec.resources, problems);
+	addAgentRefusals("codex", spec, problems);
 	if (!spec.projectTrusted) codexUntrustedProblems(spec.cwd, problems);
 }
 
@@ -174,4 +185,25 @@ export function codexUntrustedProblems(cwd: string, problems: Problems, home = h
  */
 export function tomlString(value: string): string {
 	return JSON.stringify(value).replace(/\u007f/g, "\\u007f");
+}
+
+/** A TOML key: bare when it is only letters, digits, `_` and `-`, else a quoted string. */
+function tomlKey(key: string): string {
+	return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}
+
+/**
+ * A value as inline TOML for a `-c key=value` override: strings, numbers, booleans, arrays and tables
+ * (`{ a = 1, b = "x" }`), as parsed from the agent's TOML file.
+ */
+export function tomlInline(value: unknown): string {
+	if (typeof value === "string") return tomlString(value);
+	if (typeof value === "number" || typeof value === "boolean") return String(value);
+	if (Array.isArray(value)) return `[${value.map(tomlInline).join(", ")}]`;
+	if (value instanceof Date) return value.toISOString();
+	if (value !== null && typeof value === "object") {
+		const pairs = Object.entries(value).map(([key, item]) => `${tomlKey(key)} = ${tomlInline(item)}`);
+		return `{ ${pairs.join(", ")} }`;
+	}
+	return tomlString(String(value));
 }

@@ -3,18 +3,9 @@
  * read for a resumed thread's earlier usage total.
  */
 import { type Dirent, readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { firstRecordCwd, readSessionText } from "../session-cwd.ts";
 import type { CodexUsage } from "./records.ts";
-
-/**
- * Where codex keeps its state for `env`: `CODEX_HOME`, or codex's default `.codex` in `env`'s `HOME` (the
- * OS home without one). The one default of `CODEX_HOME` in the package.
- */
-export function codexHomeDir(env: Record<string, string | undefined>): string {
-	return env.CODEX_HOME || join(env.HOME || homedir(), ".codex");
-}
 
 /**
  * The last cumulative usage codex recorded for `threadId`: `payload.info.total_token_usage` of the last

@@ -13,8 +13,8 @@ import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
 import { tryBuild } from "../adapter.ts";
 import { writeOutputSchemaFile } from "../output-schema-file.ts";
-import { addResourceRefusals } from "../resource-refusals.ts";
-import { dryRunSystemPromptFile, type SystemPromptFile, systemPromptFileIn } from "../system-prompt-file.ts";
+import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
+import { dryRunFiles, type RunFiles, runFilesIn, systemPromptFile } from "../system-prompt-file.ts";
 import { addPiToolNameProblems, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import { addTuiPromptProblems } from "../tui-prompt.ts";
 import type { PiInvocation } from "./invocation.ts";
@@ -57,7 +57,7 @@ interface PiLaunch {
  * beside the argument it carries. The spec has passed `validate` (see {@link piRefusals}).
  * @throws LaunchError when a resumed session's file has gone since.
  */
-function piLaunch(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile: SystemPromptFile): PiLaunch {
+function piLaunch(spec: LaunchSpec, options: PiAdapterOptions, files: RunFiles): PiLaunch {
 	const invocation = options.invocation();
 	// Sessions are persisted (resumable by id) but in our own directory.
 	const shared = ["--session-dir", options.sessionDir];
@@ -75,7 +75,16 @@ function piLaunch(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile:
 	if (spec.disallowedTools && spec.disallowedTools.length > 0) {
 		shared.push("--exclude-tools", spec.disallowedTools.join(","));
 	}
-	if (spec.systemPromptAddition) shared.push("--append-system-prompt", systemPromptFile(spec.systemPromptAddition));
+	// --append-system-prompt <file>: the agent body after pi's prompt; --system-prompt <file> replaces pi's
+	// prompt with it (pi-subagents `systemPromptMode: replace`; pi reads a file's contents for both).
+	if (spec.systemPromptAddition) {
+		const flag = spec.replaceSystemPrompt ? "--system-prompt" : "--append-system-prompt";
+		shared.push(flag, systemPromptFile(files, spec.systemPromptAddition));
+	}
+	// --no-skills: no skill discovery (pi-subagents `inheritSkills: false`); explicit --skill paths still load.
+	if (spec.noSkills) shared.push("--no-skills");
+	// --fork <file>: a new session that starts from a copy of the parent's (pi-subagents `defaultContext: fork`).
+	if (spec.forkSessionFile && spec.session.kind === "new") shared.push("--fork", spec.forkSessionFile);
 	if (spec.resources) shared.push(...piResourceFlags(spec.resources));
 	// Project trust is always explicit, and decided for the child's own cwd (Pi `-a` / `-na`).
 	shared.push(spec.projectTrusted ? "--approve" : "--no-approve");
@@ -90,7 +99,7 @@ function piLaunch(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile:
  * @throws LaunchError when a resumed session's file has gone since validation.
  */
 export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): HarnessCommand {
-	const launch = piLaunch(spec, options, systemPromptFileIn(runDir));
+	const launch = piLaunch(spec, options, runFilesIn(runDir));
 	// Headless only: RPC mode, the same events as json mode plus commands on stdin (steer, follow_up, abort).
 	const args = [...launch.lead, "--mode", "rpc", ...launch.shared];
 	const env: Record<string, string | undefined> = {};
@@ -110,11 +119,11 @@ export function buildPiCommand(spec: LaunchSpec, runDir: string, options: PiAdap
  * @throws LaunchError when a resumed session's file has gone since validation.
  */
 export function buildPiTuiCommand(spec: LaunchSpec, runDir: string, options: PiAdapterOptions): TuiCommand {
-	return piTui(spec, options, systemPromptFileIn(runDir));
+	return piTui(spec, options, runFilesIn(runDir));
 }
 
-function piTui(spec: LaunchSpec, options: PiAdapterOptions, systemPromptFile: SystemPromptFile): TuiCommand {
-	const launch = piLaunch(spec, options, systemPromptFile);
+function piTui(spec: LaunchSpec, options: PiAdapterOptions, files: RunFiles): TuiCommand {
+	const launch = piLaunch(spec, options, files);
 	const resumed = spec.session.kind === "resume";
 	// A new session's id is chosen here, so its file can be found by name (pi: `<timestamp>_<id>.jsonl`).
 	const nativeSessionId = spec.session.kind === "resume" ? spec.session.nativeSessionId : randomUUID();
@@ -145,7 +154,7 @@ export function piTuiRefusals(
 	if (spec.task.startsWith("@")) {
 		problems.add("pi's TUI reads a first argument starting with @ as a file to attach; start the task with other text");
 	}
-	if (checkedClean) tryBuild(() => piTui(spec, options, dryRunSystemPromptFile), problems);
+	if (checkedClean) tryBuild(() => piTui(spec, options, dryRunFiles), problems);
 }
 
 /**
@@ -190,6 +199,7 @@ export function piRefusals(spec: LaunchSpec, options: PiAdapterOptions, problems
 	}
 	if (spec.resources) piResourceRefusals(spec.resources, spec.cwd, options.agentDir, problems);
 	addPiToolNameProblems(spec, problems);
+	addAgentRefusals("pi", spec, problems);
 	if (spec.outputSchema && spec.disallowedTools?.includes(SUBMIT_RESULT_TOOL)) {
 		problems.add(
 			`disallowed_tools: ${SUBMIT_RESULT_TOOL} is how a pi child with output_schema submits its result; it cannot be excluded`,

@@ -1,0 +1,122 @@
+/**
+ * The claude format: Claude Code subagent files, `<claude config dir>/agents/*.md` and the nearest
+ * `.claude/agents/*.md` (docs/agent-libraries.md §Claude Code format). On the `claude_code` harness the
+ * file is handed to claude's own custom-agent mechanism (`--agents <json>` defines it, `--agent <name>`
+ * selects it), so its keys mean there exactly what they mean in Claude Code.
+ *
+ * | key | on claude | on another harness |
+ * |---|---|---|
+ * | `name`, `description` | the agent | the agent |
+ * | `tools`, `disallowedTools` | `--agents` `tools` / `disallowedTools` | pi: names mapped (`Read` → `read`); codex: refused |
+ * | `model` | `--model` (`sonnet`, `inherit`: claude resolves them) | refused unless the harness can resolve it |
+ * | `effort` | `--effort` (claude 2.1.332 does not apply the JSON key to a session's own agent) | effort |
+ * | `permissionMode`, `maxTurns`, `skills`, `mcpServers`, `hooks`, `memory`, `initialPrompt`, `omitClaudeMd` | `--agents` keys | refused |
+ * | `color`, `background`, `autoCompactWindow` | ignored (display; how Claude Code's parent starts it; no effect on a session agent) | ignored |
+ * | `isolation` | refused: this package creates no worktree (give `cwd` on the call) | refused |
+ */
+import { z } from "zod";
+import type { Problems } from "../core/problems.ts";
+import type { AgentDefinition, AgentSource } from "./agent-definition.ts";
+import { readMarkdownAgent, takeUnknownKeys } from "./agent-markdown.ts";
+import { contentDigest, listSchema, optional } from "./agent-values.ts";
+import { addZodIssues, requiredString } from "./zod-issues.ts";
+
+/** Keys handed to claude's `--agents` JSON as written (claude validates their values itself). */
+export const CLAUDE_ONLY_KEYS = [
+	"permissionMode",
+	"maxTurns",
+	"skills",
+	"mcpServers",
+	"hooks",
+	"memory",
+	"initialPrompt",
+	"omitClaudeMd",
+] as const;
+
+/** Keys accepted and without effect on a child, with why. */
+export const CLAUDE_IGNORED_KEYS: Readonly<Record<string, string>> = {
+	color: "display colour",
+	background: "how Claude Code's own parent starts the agent (use background: true on the call)",
+	autoCompactWindow: "claude applies it only to an agent it starts as its own subagent",
+};
+
+/** Keys refused on every harness, with why. */
+export const CLAUDE_REFUSED_KEYS: Readonly<Record<string, string>> = {
+	isolation:
+		"would run the child in a temporary git worktree, which this package does not create (give cwd on the call)",
+};
+
+const claudeSchema = z.object({
+	name: requiredString(),
+	description: requiredString(),
+	tools: optional(listSchema),
+	disallowedTools: optional(listSchema),
+	model: optional(requiredString()),
+	effort: optional(z.union([requiredString(), z.number().int()]).transform(String)),
+	permissionMode: optional(requiredString()),
+});
+
+const KNOWN_KEYS = [
+	"name",
+	"description",
+	"tools",
+	"disallowedTools",
+	"model",
+	"effort",
+	...CLAUDE_ONLY_KEYS,
+	...Object.keys(CLAUDE_IGNORED_KEYS),
+	...Object.keys(CLAUDE_REFUSED_KEYS),
+];
+
+/**
+ * Parses one Claude Code agent file's text. Pure.
+ * @returns the definition (harness `claude_code`), or `undefined` with every problem added.
+ */
+export function parseClaudeAgentFile(
+	content: string,
+	filePath: string,
+	source: AgentSource,
+	problems: Problems,
+): AgentDefinition | undefined {
+	const read = readMarkdownAgent(content, problems);
+	if (!read) return undefined;
+	const before = problems.size;
+	const known = takeUnknownKeys(read.frontmatter, KNOWN_KEYS, problems);
+	for (const key of Object.keys(CLAUDE_REFUSED_KEYS)) {
+		if (known[key] !== undefined && known[key] !== null) problems.add(`${key}: ${CLAUDE_REFUSED_KEYS[key]}`);
+	}
+	const result = claudeSchema.safeParse(known);
+	if (!result.success) addZodIssues(result.error.issues, problems);
+	if (!result.success || problems.size > before) return undefined;
+	const fm = result.data;
+	const definition: Record<string, unknown> = { description: fm.description };
+	if (fm.tools !== undefined) definition.tools = fm.tools;
+	if (fm.disallowedTools !== undefined) definition.disallowedTools = fm.disallowedTools;
+	const claudeOnlyKeys: string[] = [];
+	for (const key of CLAUDE_ONLY_KEYS) {
+		if (known[key] === undefined || known[key] === null) continue;
+		definition[key] = known[key];
+		// `permissionMode: default` changes nothing, on any harness.
+		if (!(key === "permissionMode" && known[key] === "default")) claudeOnlyKeys.push(key);
+	}
+	const agent: AgentDefinition = {
+		name: fm.name,
+		aliases: [],
+		description: fm.description,
+		format: "claude",
+		harness: "claude_code",
+		systemPrompt: read.body.trim(),
+		source,
+		filePath,
+		digest: contentDigest(content),
+		ignoredKeys: Object.keys(CLAUDE_IGNORED_KEYS)
+			.filter((key) => known[key] !== undefined)
+			.sort(),
+		claude: { definition, claudeOnlyKeys },
+	};
+	if (fm.tools !== undefined) agent.tools = fm.tools;
+	if (fm.disallowedTools !== undefined) agent.disallowedTools = fm.disallowedTools;
+	if (fm.model !== undefined && fm.model !== "inherit") agent.model = fm.model;
+	if (fm.effort !== undefined) agent.effort = fm.effort;
+	return agent;
+}

@@ -1,0 +1,157 @@
+/**
+ * The pi format: Markdown agent files of this package and of the pi-subagents package, read from
+ * `<agent dir>/agents`, the nearest `.pi/agents` and the built-in `agents/` (docs/agent-libraries.md §pi
+ * format). YAML frontmatter is parsed by Pi's own `parseFrontmatter`; the body is the child's system
+ * prompt (appended to pi's, or replacing it with `systemPromptMode: replace`).
+ *
+ * | key | meaning |
+ * |---|---|
+ * | `name`, `description` | required, non-empty |
+ * | `tools`, `disallowedTools` | tool allow / deny list (`"read, bash"` or a list); Claude Code names map to pi's |
+ * | `model`, `effort` (`thinking`) | harness-native selectors; `model: inherit` is the harness default |
+ * | `harness` | `pi` (default), `codex`, `claude_code` |
+ * | `aliases` | extra names the agent can be selected by |
+ * | `systemPromptMode` | `append` (default) or `replace` |
+ * | `inheritProjectContext`, `inheritSkills` | `false`: no context files / no skill discovery |
+ * | `defaultContext` | `fresh` (default) or `fork`: start from a fork of the parent's session |
+ * | `defaultReads` | files listed for the child to read first |
+ * | `output` | the final answer is also written to this file in the child's cwd |
+ *
+ * Other tools' keys are handled in `agent-keys.ts`.
+ */
+import { parseFrontmatter } from "@earendil-works/pi-coding-agent";
+import { z } from "zod";
+import { HARNESSES, type Harness } from "../core/launch-spec.ts";
+import { didYouMean } from "../core/nearest-name.ts";
+import type { Problems } from "../core/problems.ts";
+import type { AgentDefinition, AgentSource, PiAgentSettings } from "./agent-definition.ts";
+import { CLAUDE_TO_PI_TOOLS, IGNORED_AGENT_KEYS, REFUSED_AGENT_KEYS, splitForeignKeys } from "./agent-keys.ts";
+import { contentDigest, listSchema, optional } from "./agent-values.ts";
+import { addZodIssues, requiredString } from "./zod-issues.ts";
+
+/** zod schema of the frontmatter mapping; strict, so unknown keys are reported by name. */
+const piFrontmatterSchema = z.strictObject({
+	name: requiredString(),
+	description: requiredString(),
+	tools: optional(listSchema),
+	model: optional(requiredString()),
+	effort: optional(requiredString()),
+	harness: optional(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(", ")}` })),
+	disallowedTools: optional(listSchema),
+	thinking: optional(requiredString()),
+	aliases: optional(listSchema),
+	systemPromptMode: optional(z.enum(["append", "replace"], { error: "expected append or replace" })),
+	inheritProjectContext: optional(z.boolean({ error: "expected true or false" })),
+	inheritSkills: optional(z.boolean({ error: "expected true or false" })),
+	defaultContext: optional(z.enum(["fresh", "fork"], { error: "expected fresh or fork" })),
+	defaultReads: optional(listSchema),
+	output: optional(requiredString()),
+});
+
+const KNOWN_KEYS = [
+	...Object.keys(piFrontmatterSchema.shape),
+	...Object.keys(IGNORED_AGENT_KEYS),
+	...Object.keys(REFUSED_AGENT_KEYS),
+];
+
+/**
+ * The frontmatter mapping and body of a Markdown agent file. Pure.
+ * @returns `undefined` with the problem added when the YAML is invalid or not a mapping.
+ */
+export function readMarkdownAgent(
+	content: string,
+	problems: Problems,
+): { frontmatter: Record<string, unknown>; body: string } | undefined {
+	let parsed: { frontmatter: unknown; body: string };
+	try {
+		parsed = parseFrontmatter(content);
+	} catch (error) {
+		problems.add(`frontmatter is not valid YAML: ${(error as Error).message}`);
+		return undefined;
+	}
+	const { frontmatter, body } = parsed;
+	if (frontmatter === null || typeof frontmatter !== "object" || Array.isArray(frontmatter)) {
+		problems.add("frontmatter must be a YAML mapping with name and description");
+		return undefined;
+	}
+	return { frontmatter: frontmatter as Record<string, unknown>, body };
+}
+
+/**
+ * Removes the keys `known` does not list from `mapping`, adding one problem per key with the nearest known
+ * key suggested. Pure.
+ */
+export function takeUnknownKeys(
+	mapping: Record<string, unknown>,
+	known: readonly string[],
+	problems: Problems,
+): Record<string, unknown> {
+	const rest: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(mapping)) {
+		if (known.includes(key)) rest[key] = value;
+		else problems.add(`${key}: unknown key${didYouMean(key, known)}`);
+	}
+	return rest;
+}
+
+/**
+ * Parses one pi-format agent file's text. Pure: no filesystem access.
+ * @returns the definition, or `undefined` with every problem found added to `problems` (YAML syntax,
+ *   non-mapping frontmatter, each bad, unknown or refused key).
+ */
+export function parseAgentFile(
+	content: string,
+	filePath: string,
+	source: AgentSource,
+	problems: Problems,
+): AgentDefinition | undefined {
+	const read = readMarkdownAgent(content, problems);
+	if (!read) return undefined;
+	const before = problems.size;
+	const foreign = splitForeignKeys(read.frontmatter, problems);
+	const result = piFrontmatterSchema.safeParse(takeUnknownKeys(foreign.rest, KNOWN_KEYS, problems));
+	if (!result.success) addZodIssues(result.error.issues, problems);
+	if (!result.success || problems.size > before) return undefined;
+	const fm = result.data;
+	if (fm.effort !== undefined && fm.thinking !== undefined && fm.effort !== fm.thinking) {
+		problems.add(
+			`thinking: ${JSON.stringify(fm.thinking)} disagrees with effort ${JSON.stringify(fm.effort)}; keep one`,
+		);
+		return undefined;
+	}
+	const harness = fm.harness ?? "pi";
+	// A pi child of a file written for Claude Code gets pi's names for the same built-in tools.
+	const toolNames = (names: string[]) => (harness === "pi" ? names.map((n) => CLAUDE_TO_PI_TOOLS[n] ?? n) : names);
+	const agent: AgentDefinition = {
+		name: fm.name,
+		aliases: fm.aliases ?? [],
+		description: fm.description,
+		format: "pi",
+		harness,
+		systemPrompt: read.body.trim(),
+		source,
+		filePath,
+		digest: contentDigest(content),
+		ignoredKeys: foreign.ignored,
+	};
+	if (fm.tools !== undefined) agent.tools = toolNames(fm.tools);
+	if (fm.disallowedTools !== undefined) agent.disallowedTools = toolNames(fm.disallowedTools);
+	if (fm.model !== undefined && fm.model !== "inherit") agent.model = fm.model;
+	const effort = fm.effort ?? fm.thinking;
+	if (effort !== undefined) agent.effort = effort;
+	const pi = piSettings(fm);
+	if (Object.keys(pi).length > 0) agent.pi = pi;
+	return agent;
+}
+
+/** The pi-subagents keys that change how the child starts; defaults leave them out. */
+function piSettings(fm: z.infer<typeof piFrontmatterSchema>): PiAgentSettings {
+	const pi: PiAgentSettings = {};
+	if (fm.systemPromptMode === "replace") pi.replaceSystemPrompt = true;
+	if (fm.inheritProjectContext === false) pi.noContextFiles = true;
+	if (fm.inheritSkills === false) pi.noSkills = true;
+	if (fm.defaultContext === "fork") pi.forkParentSession = true;
+	if (fm.defaultReads && fm.defaultReads.length > 0) pi.readFirst = fm.defaultReads;
+	if (fm.output !== undefined) pi.outputFile = fm.output;
+	return pi;
+}

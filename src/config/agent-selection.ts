@@ -1,0 +1,64 @@
+/**
+ * Selecting an agent by name (docs/agent-libraries.md §Selecting an agent): `reviewer` takes the
+ * highest-precedence definition of that name or alias; `claude:reviewer`, `codex:fixer`, `pi:scout` take
+ * the highest-precedence one of that format, also when another format's file of that name wins the plain
+ * name. An unknown name is reported with the nearest name, the folders searched and, for an agent that
+ * exists only in project scope, the `agentScope` that finds it.
+ */
+import { didYouMean } from "../core/nearest-name.ts";
+import type { Problems } from "../core/problems.ts";
+import { AGENT_FORMATS, type AgentDefinition, type AgentFormat } from "./agent-definition.ts";
+import { type AgentDiscovery, type DiscoverAgentsOptions, discoverAgents, formatAgentFileErrors } from "./agents.ts";
+
+/** `claude:reviewer` → `{ format: "claude", name: "reviewer" }`; a plain name has no format. */
+export function parseAgentSelector(selector: string): { format?: AgentFormat; name: string } {
+	const colon = selector.indexOf(":");
+	const prefix = selector.slice(0, colon) as AgentFormat;
+	if (colon > 0 && AGENT_FORMATS.includes(prefix)) return { format: prefix, name: selector.slice(colon + 1) };
+	return { name: selector };
+}
+
+const answersTo = (agent: AgentDefinition, name: string) => agent.name === name || agent.aliases.includes(name);
+
+/** The definition `selector` names in `discovery`, or `undefined`. Pure. */
+export function selectAgent(discovery: AgentDiscovery, selector: string): AgentDefinition | undefined {
+	const { format, name } = parseAgentSelector(selector);
+	if (format === undefined) return discovery.agents.find((agent) => answersTo(agent, name));
+	return [...discovery.agents, ...discovery.shadowed.map((s) => s.agent)].find(
+		(agent) => agent.format === format && answersTo(agent, name),
+	);
+}
+
+/**
+ * The definition `selector` names; when there is none, one problem saying so: the nearest name, the
+ * directories searched, the files that failed to load and, in scope `user`, whether a project agent has
+ * that name (so `agentScope: "both"` would find it).
+ */
+export function findAgent(
+	discovery: AgentDiscovery,
+	selector: string,
+	options: DiscoverAgentsOptions,
+	problems: Problems,
+): AgentDefinition | undefined {
+	const agent = selectAgent(discovery, selector);
+	if (agent) return agent;
+	const names = discovery.agents.flatMap((a) => [a.name, ...a.aliases]);
+	const { name } = parseAgentSelector(selector);
+	const lines = [`unknown agent "${selector}" in scope "${options.scope}"${didYouMean(name, names)}.`];
+	if (options.scope === "user") {
+		const project = discoverAgents({ ...options, scope: "project" });
+		const found = selectAgent(project, selector);
+		if (found) {
+			lines.push(
+				`"${selector}" is a project agent (${found.filePath}); call with agentScope: "both" (or "project") to select it.`,
+			);
+		}
+	}
+	const available = discovery.agents.map((a) => `${a.name} (${a.source}, ${a.format})`).join(", ") || "none";
+	lines.push(`Available: ${available}.`);
+	lines.push(`Searched: ${discovery.searched.map((d) => `${d.dir} (${d.source}, ${d.format})`).join(", ")}.`);
+	const broken = formatAgentFileErrors(discovery.errors);
+	if (broken.length > 0) lines.push(`Files that failed to load: ${broken.join("; ")}`);
+	problems.add(lines.join(" "));
+	return undefined;
+}

@@ -1,0 +1,36 @@
+/**
+ * Whether this package's runtime dependencies are installed (issue 20 item 4): a clone without
+ * `npm install` gets one line naming the command that installs them, not a `Cannot find module` stack at
+ * its first call. Node built-ins only, so it can run while the extension loads.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The package's `package.json`. */
+const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
+
+/**
+ * The `dependencies` of `package.json` that cannot be resolved from the package directory, sorted; empty
+ * when all are installed (a package whose `exports` hide its entry still counts as installed).
+ */
+export function missingDependencies(packageJson = PACKAGE_JSON): string[] {
+	const manifest = JSON.parse(readFileSync(packageJson, "utf8")) as { dependencies?: Record<string, string> };
+	const require = createRequire(packageJson);
+	return Object.keys(manifest.dependencies ?? {})
+		.filter((name) => {
+			try {
+				require.resolve(name);
+				return false;
+			} catch (error) {
+				return (error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND";
+			}
+		})
+		.sort();
+}
+
+/** The one line a user sees when dependencies are missing: which, and the command that installs them. */
+export function missingDependenciesMessage(missing: readonly string[], packageJson = PACKAGE_JSON): string {
+	return `pi-native-subagents cannot run: its runtime dependencies are not installed (missing: ${missing.join(", ")}). Install them with: cd ${JSON.stringify(dirname(packageJson))} && npm install --omit=dev --omit=peer`;
+}

@@ -1,0 +1,39 @@
+/**
+ * The agent catalogue (docs/agent-libraries.md §Catalogue): every selectable agent with its source file,
+ * format, harness, scope and ignored keys, the definitions a clash hides, and the files that failed to
+ * load. Shown by `subagent_roster`, by `/subagent-agents`, and (its failures) once at session start.
+ */
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { type DiscoverAgentsOptions, describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+
+/** The catalogue as text lines; project directories are read (not run) whatever the scope. */
+export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): string[] {
+	const discovery = discoverAgents({ ...options, scope: "both" });
+	const lines = ["Agents (project over user over built-in; within a scope pi, then claude, then codex):"];
+	if (discovery.agents.length === 0) lines.push("none");
+	for (const agent of discovery.agents) {
+		lines.push(`- ${describeAgent(agent)} [${agent.harness}]: ${agent.description}`);
+		const aliases = agent.aliases.length > 0 ? `, aliases: ${agent.aliases.join(", ")}` : "";
+		const scope = agent.source === "project" ? ' (select with agentScope: "both" or "project")' : "";
+		lines.push(`  format: ${agent.format}, file: ${agent.filePath}${aliases}${scope}`);
+	}
+	for (const { agent, by } of discovery.shadowed) {
+		lines.push(
+			`- shadowed: ${agent.name} (${agent.source}, ${agent.format}) ${agent.filePath}, by ${by}; select it as ${agent.format}:${agent.name}`,
+		);
+	}
+	for (const line of formatAgentFileErrors(discovery.errors)) lines.push(`- failed to load: ${line}`);
+	return lines;
+}
+
+/** The load problems of every agent file, one line each (`<file>: <problem>`), for the session-start report. */
+export function agentLoadProblems(options: Omit<DiscoverAgentsOptions, "scope">): string[] {
+	return formatAgentFileErrors(discoverAgents({ ...options, scope: "both" }).errors);
+}
+
+/** `/subagent-agents`: the catalogue as a notification. */
+export function agentsCommand(options: Omit<DiscoverAgentsOptions, "scope">, ctx: ExtensionCommandContext): void {
+	const lines = catalogueLines(options);
+	const broken = lines.some((line) => line.startsWith("- failed to load:"));
+	ctx.ui.notify(lines.join("\n"), broken ? "warning" : "info");
+}

@@ -1,0 +1,170 @@
+/**
+ * The agent file formats of other tools (docs/agent-libraries.md): what each key of a Claude Code file, a
+ * codex custom agent and a pi-subagents file becomes, what is refused by name, and how a definition is
+ * translated onto another harness.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseClaudeAgentFile } from "../../src/config/agent-claude.ts";
+import { parseCodexAgentFile } from "../../src/config/agent-codex.ts";
+import { parseAgentFile } from "../../src/config/agents.ts";
+import { nearestName } from "../../src/core/nearest-name.ts";
+import { Problems } from "../../src/core/problems.ts";
+import { createClaudeAdapter } from "../../src/harness/claude/adapter.ts";
+import { createCodexAdapter } from "../../src/harness/codex/adapter.ts";
+import { translateAgent } from "../../src/launch/agent-translation.ts";
+import { launchSpec } from "../support/launch-spec.ts";
+
+const parsed = <T>(parse: (problems: Problems) => T) => {
+	const problems = new Problems();
+	const value = parse(problems);
+	return { value, problems: [...problems.list] };
+};
+
+describe("Claude Code agent files", () => {
+	it("hands every claude-only key to claude's --agents definition and ignores color", () => {
+		const { value, problems } = parsed((p) =>
+			parseClaudeAgentFile(
+				"---\nname: rev\ndescription: Reviews\ntools: Read, Grep\nmodel: sonnet\neffort: high\npermissionMode: acceptEdits\nmaxTurns: 3\nskills: [a]\nmcpServers: [github]\ncolor: red\n---\nBODY\n",
+				"/u/.claude/agents/rev.md",
+				"user",
+				p,
+			),
+		);
+		expect(problems).toEqual([]);
+		expect(value).toMatchObject({ harness: "claude_code", format: "claude", model: "sonnet", effort: "high" });
+		expect(value?.ignoredKeys).toEqual(["color"]);
+		expect(value?.claude?.definition).toEqual({
+			description: "Reviews",
+			tools: ["Read", "Grep"],
+			permissionMode: "acceptEdits",
+			maxTurns: 3,
+			skills: ["a"],
+			mcpServers: ["github"],
+		});
+	});
+
+	it("refuses isolation and an unknown key by name, suggesting the nearest key", () => {
+		const { value, problems } = parsed((p) =>
+			parseClaudeAgentFile("---\nname: r\ndescription: d\nisolation: worktree\ntols: Read\n---\n", "/f.md", "user", p),
+		);
+		expect(value).toBeUndefined();
+		expect(problems).toEqual([
+			'tols: unknown key (did you mean "tools"?)',
+			"isolation: would run the child in a temporary git worktree, which this package does not create (give cwd on the call)",
+		]);
+	});
+
+	it("refuses the claude-only keys on another harness, naming the file, the key, the value and the harness", () => {
+		const agent = parseClaudeAgentFile(
+			"---\nname: r\ndescription: d\nmaxTurns: 4\nmodel: opus\n---\nB\n",
+			"/f.md",
+			"user",
+			new Problems(),
+		);
+		const { problems } = parsed((p) => translateAgent(agent as NonNullable<typeof agent>, "codex", false, p));
+		expect(problems).toEqual([
+			'/f.md: model: "opus" cannot be resolved; give model on the call for on the codex harness',
+			"/f.md: maxTurns: 4 means something only claude honours; it cannot be kept on the codex harness",
+		]);
+	});
+
+	it("runs through claude's own --agents file and --agent selection", () => {
+		const dir = mkdtempSync(join(tmpdir(), "claude-agents-"));
+		const adapter = createClaudeAdapter({ command: () => ({ file: "claude", args: [] }) });
+		const definition = { description: "d", tools: ["Read"], prompt: "P" };
+		const command = adapter.buildCommand(
+			launchSpec({ harness: "claude_code", cwd: "/w", claudeAgent: { name: "rev", definition } }),
+			dir,
+		);
+		const agentsFlag = command.args.find((arg) => arg.startsWith("--agents="));
+		expect(JSON.parse(readFileSync((agentsFlag as string).slice("--agents=".length), "utf8"))).toEqual({
+			rev: definition,
+		});
+		expect(command.args).toContain("--agent=rev");
+	});
+});
+
+describe("codex custom agent files", () => {
+	it("maps each key to codex exec flags and -c overrides", () => {
+		const agent = parseCodexAgentFile(
+			'name = "fixer"\ndescription = "Fixes"\ndeveloper_instructions = "DI"\nmodel = "gpt-5.5"\nmodel_reasoning_effort = "high"\nsandbox_mode = "read-only"\n[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = ["--port", "0"]\n[skills]\nconfig = [{ path = "/s/SKILL.md", enabled = false }]\n',
+			"/c/agents/fixer.toml",
+			"user",
+			new Problems(),
+		);
+		const fields = translateAgent(agent as NonNullable<typeof agent>, "codex", false, new Problems());
+		const adapter = createCodexAdapter({ command: () => ({ file: "codex", args: [] }), codexHome: "/c" });
+		const command = adapter.buildCommand(launchSpec({ harness: "codex", cwd: "/w", ...fields }), "/tmp");
+		expect(command.args).toEqual(
+			expect.arrayContaining([
+				"--model=gpt-5.5",
+				'model_reasoning_effort="high"',
+				'developer_instructions="DI"',
+				'mcp_servers.docs={ command = "docs-mcp", args = ["--port", "0"] }',
+				'skills={ config = [{ path = "/s/SKILL.md", enabled = false }] }',
+				"--sandbox=read-only",
+			]),
+		);
+	});
+
+	it("refuses any other key by name, and bad TOML", () => {
+		const { problems } = parsed((p) =>
+			parseCodexAgentFile(
+				'name = "a"\ndescription = "b"\ndeveloper_instructions = "c"\napproval_policy = "never"\n',
+				"/f.toml",
+				"user",
+				p,
+			),
+		);
+		expect(problems).toEqual(["approval_policy: unknown key"]);
+		expect(parsed((p) => parseCodexAgentFile("name = ", "/f.toml", "user", p)).problems[0]).toMatch(/^not valid TOML/);
+	});
+});
+
+describe("pi-subagents agent files", () => {
+	it("maps its keys onto pi's mechanisms", () => {
+		const { value, problems } = parsed((p) =>
+			parseAgentFile(
+				"---\nname: oracle\naliases: advisor\ndescription: d\nsystemPromptMode: replace\ninheritProjectContext: false\ninheritSkills: false\ndefaultContext: fork\ndefaultReads: a.md, b.md\noutput: out.md\ndefaultProgress: true\n---\nB\n",
+				"/f.md",
+				"user",
+				p,
+			),
+		);
+		expect(problems).toEqual([]);
+		expect(value).toMatchObject({ aliases: ["advisor"], ignoredKeys: ["defaultProgress"] });
+		expect(value?.pi).toEqual({
+			replaceSystemPrompt: true,
+			noContextFiles: true,
+			noSkills: true,
+			forkParentSession: true,
+			readFirst: ["a.md", "b.md"],
+			outputFile: "out.md",
+		});
+	});
+
+	it("refuses what only pi can honour on another harness", () => {
+		const agent = parseAgentFile(
+			"---\nname: o\ndescription: d\nsystemPromptMode: replace\ninheritSkills: false\ndefaultContext: fork\n---\nB\n",
+			"/f.md",
+			"user",
+			new Problems(),
+		);
+		const { problems } = parsed((p) => translateAgent(agent as NonNullable<typeof agent>, "codex", false, p));
+		expect(problems).toEqual([
+			'/f.md: systemPromptMode: "replace" cannot be honoured (codex has no prompt replacement flag) on the codex harness',
+			"/f.md: inheritSkills: false cannot be honoured (no switch turns skill discovery off) on the codex harness",
+			'/f.md: defaultContext: "fork" cannot be honoured (only pi forks the parent\'s pi session) on the codex harness',
+		]);
+	});
+});
+
+describe("did you mean", () => {
+	it("suggests a close name and nothing for a distant one", () => {
+		expect(nearestName("scot", ["scout", "planner"])).toBe("scout");
+		expect(nearestName("zzzzzz", ["scout", "planner"])).toBeUndefined();
+	});
+});

@@ -7,23 +7,28 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
-import type { TSchema } from "typebox";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
+import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	AGENTS_COMMAND,
 	ATTACH_COMMAND,
+	deferredTool,
+	FLEET_COMMAND,
+	JOB_MESSAGE_TYPE,
+	JOBS_COMMAND,
 	jobsToolInfo,
 	ROSTER_COMMAND,
 	rosterToolInfo,
 	SEND_COMMAND,
 	subagentToolInfo,
 } from "./tools/tool-info.ts";
+import { renderJobMessage } from "./ui/job-render.ts";
 import type { SetWidget } from "./ui/jobs-widget.ts";
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
@@ -53,6 +58,7 @@ async function loadModules(agentDir: string) {
 		adapters: (await import("./harness/adapters.ts")).createAdapters(agentDir, process.env, process.getuid?.()),
 		pLimit: (await import("p-limit")).default,
 		interactive: await import("./interactive/interactive-runs.ts"),
+		fleet: await import("./runs/fleet.ts"),
 	};
 }
 
@@ -70,6 +76,7 @@ function buildParts(modules: Modules, agentDir: string, context: LatestContext) 
 		inputs,
 		interactive: new modules.interactive.InteractiveRuns(),
 		jobs,
+		fleet: new modules.fleet.Fleet(),
 		widget: new modules.jobsWidget.JobsWidget(
 			() => jobs.list(),
 			() => config.runtime.settings?.silent === true,
@@ -102,6 +109,7 @@ function buildSubagentTool(
 		persistRecord: (launch) => pi.appendEntry(modules.record.LAUNCH_RECORD_TYPE, launch),
 		artifactRoot: modules.artifacts.artifactRoot(),
 		jobs: parts.jobs,
+		fleet: parts.fleet,
 		inputs: parts.inputs,
 		interactive: parts.interactive,
 		deliverJob: (job, text, details, display) => {
@@ -125,19 +133,19 @@ async function loadRuntime(
 	startTrust: SessionStartTrust,
 ) {
 	const modules = await loadModules(agentDir);
-	const { tools } = modules;
+	const { tools, adapters } = modules;
 	const parts = buildParts(modules, agentDir, context);
-	const { config, sessions, inputs, interactive, globalLimit } = parts;
+	const { config, sessions, inputs, interactive, globalLimit, fleet, jobs } = parts;
 	const subagent = buildSubagentTool(pi, modules, parts, { agentDir, jobUsage, startTrust });
 	return {
 		config,
 		sessions,
-		jobs: parts.jobs,
+		jobs,
 		interactive,
 		widget: parts.widget,
-		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(parts.jobs) },
-		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
-		...commandHandlers(tools, inputs, interactive, agentDir),
+		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(jobs) },
+		commands: commandHandlers(tools, config, agentDir, { fleet, jobs, inputs, adapters, interactive }),
+		newAgentProblems: agentProblemReporter(tools, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -150,59 +158,37 @@ async function loadRuntime(
 	};
 }
 
-/** `/subagent-send`, `/subagent-attach`, `/subagent-agents` and the session-start report of broken agent files. */
+type CommandHandler = (args: string, ctx: ExtensionCommandContext) => Promise<void> | void;
+type Tools = typeof import("./tools/tools.ts");
+type FleetDeps = Parameters<Tools["handleFleetCommand"]>[0] & { interactive: InteractiveRuns };
+
+/** The commands registered in `piNativeSubagents`, in that order. */
+const COMMANDS = [ROSTER_COMMAND, SEND_COMMAND, AGENTS_COMMAND, ATTACH_COMMAND, FLEET_COMMAND, JOBS_COMMAND];
+
+/** The handler of each command, by name. */
 function commandHandlers(
-	tools: typeof import("./tools/tools.ts"),
-	inputs: Parameters<typeof tools.handleSendCommand>[0],
-	interactive: Parameters<typeof tools.handleAttachCommand>[0],
+	tools: Tools,
+	config: Parameters<Tools["toggleRosterCommand"]>[0],
 	agentDir: string,
-) {
-	const reported = new Set<string>();
+	deps: FleetDeps,
+): Record<string, CommandHandler> {
 	return {
-		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
-			tools.handleSendCommand(inputs, args, ctx),
-		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
-			tools.handleAttachCommand(interactive, args, ctx),
-		agents: (ctx: Parameters<typeof tools.agentsCommand>[1]) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
-		/** Problems of agent files not reported before in this process (each is reported once). */
-		newAgentProblems(cwd: string): string[] {
-			const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
-			for (const line of fresh) reported.add(line);
-			return fresh;
-		},
+		[ROSTER_COMMAND.name]: (_args, ctx) => tools.toggleRosterCommand(config, ctx),
+		[SEND_COMMAND.name]: (args, ctx) => tools.handleSendCommand(deps.inputs, args, ctx),
+		[AGENTS_COMMAND.name]: (_args, ctx) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
+		[ATTACH_COMMAND.name]: (args, ctx) => tools.handleAttachCommand(deps.interactive, args, ctx),
+		[FLEET_COMMAND.name]: (_args, ctx) => tools.handleFleetCommand(deps, ctx),
+		[JOBS_COMMAND.name]: (args, ctx) => tools.handleJobsCommand(deps, args, ctx),
 	};
 }
 
-/** The user commands, each loading the runtime first. */
-function registerCommands(pi: ExtensionAPI, runtime: (ctx: ExtensionContext) => Promise<Runtime>): void {
-	pi.registerCommand(ROSTER_COMMAND.name, {
-		description: ROSTER_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
-	});
-	pi.registerCommand(SEND_COMMAND.name, {
-		description: SEND_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
-	});
-	pi.registerCommand(AGENTS_COMMAND.name, {
-		description: AGENTS_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).agents(ctx),
-	});
-	pi.registerCommand(ATTACH_COMMAND.name, {
-		description: ATTACH_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
-	});
-}
-
-/** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
-function deferredTool<P extends TSchema, D>(
-	info: Omit<ToolDefinition<P, D>, "execute">,
-	runtime: () => Promise<Runtime>,
-	pick: (loaded: Runtime) => ToolDefinition<P, D>,
-): ToolDefinition<P, D> {
-	return {
-		...info,
-		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
-			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
+/** The session-start report of broken agent files: problems not reported before in this process (each once). */
+function agentProblemReporter(tools: Tools, agentDir: string): (cwd: string) => string[] {
+	const reported = new Set<string>();
+	return (cwd) => {
+		const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
+		for (const line of fresh) reported.add(line);
+		return fresh;
 	};
 }
 
@@ -249,10 +235,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		// Retention (docs/tools.md §Artifacts): old and excess session directories go; this session's stays.
-		const artifacts = await import("./runs/artifacts.ts");
-		const root = artifacts.artifactRoot();
-		artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, ctx.sessionManager.getSessionId())) });
+		await sweepAtSessionStart(ctx.sessionManager.getSessionId());
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
@@ -275,15 +258,32 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) loaded.sessions.addFrom(ctx.sessionManager.getBranch());
 		else visited.push(ctx.sessionManager.getBranch());
 	});
+	// A background job's report is drawn as the same cards as a foreground result.
+	pi.registerMessageRenderer(JOB_MESSAGE_TYPE, renderJobMessage);
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
-	if (atInheritedMaxDepth(process.env)) return;
-	registerToolsAndCommands(pi, runtime);
+	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime);
 }
 
-/** The tools and commands, each loading the runtime on first use. */
+/** The three tools and the user commands, each loading the runtime on first use. */
 function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
-	registerCommands(pi, runtime);
+	for (const command of COMMANDS) {
+		pi.registerCommand(command.name, {
+			description: command.description,
+			handler: async (args, ctx) => (await runtime(ctx)).commands[command.name]?.(args, ctx),
+		});
+	}
+}
+
+/**
+ * What goes at a session start: old and excess artifact directories (docs/tools.md §Artifacts; this
+ * session's stays), and the run and tmux directories a killed parent left (SECURITY.md "Data").
+ */
+async function sweepAtSessionStart(sessionId: string): Promise<void> {
+	const artifacts = await import("./runs/artifacts.ts");
+	const root = artifacts.artifactRoot();
+	artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, sessionId)) });
+	(await import("./runs/leftovers.ts")).sweepLeftovers();
 }

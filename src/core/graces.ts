@@ -26,5 +26,11 @@ export const STOP_GRACE_MS = 5_000;
  */
 export const ACK_TIMEOUT_MS = 10_000;
 
+/**
+ * Default of settings `interactive.dialog_timeout_ms` (2 minutes): an interactive child whose harness shows
+ * a first-run dialog this long with no change on the screen ends `failed` (not with `stay_open`).
+ */
+export const DIALOG_TIMEOUT_MS = 120_000;
+
 /** When the tmux server closes, a pane's process group still alive after this long is killed. */
 export const TMUX_CLOSE_GRACE_MS = 1_000;

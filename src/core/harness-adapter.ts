@@ -34,6 +34,11 @@ export interface TuiCommand {
 	env: Record<string, string | undefined>;
 	/** The native session id, when the launch chooses it (pi, claude, any resume); codex picks its own. */
 	nativeSessionId?: string;
+	/**
+	 * Prepares the harness's own files before its TUI starts, given the child's complete environment
+	 * (claude: records the first-run answers the parent already gave).
+	 */
+	beforeStart?(env: Record<string, string>): void;
 	/** Reads this run's events from the harness's own records (never from the screen). */
 	openRecords(run: TuiRun): TuiRecordReader;
 }
@@ -118,4 +123,6 @@ export interface HarnessAdapter {
 	 * A resume without a launch record runs there.
 	 */
 	sessionCwd?(nativeSessionId: string): string | undefined;
+	/** The absolute path of a native session's file in the harness's own store; `undefined` when not found. */
+	sessionFile?(nativeSessionId: string): string | undefined;
 }

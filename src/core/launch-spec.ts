@@ -126,6 +126,11 @@ export interface InteractiveOptions {
 	stayOpen: boolean;
 	/** End the run after this long without a change on the screen, ms; `null`: never. */
 	inactivityTimeoutMs: number | null;
+	/**
+	 * End the run (`failed`) after its harness showed a first-run dialog this long with no change on the
+	 * screen, ms (settings `interactive.dialog_timeout_ms`); absent: `DIALOG_TIMEOUT_MS` (core/graces.ts). Not with `stayOpen`.
+	 */
+	dialogTimeoutMs?: number;
 }
 
 /** A new native session, or a resumed one. */

@@ -5,15 +5,17 @@
  * plus where the session is and how to attach to it.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DIALOG_TIMEOUT_MS } from "../core/graces.ts";
 import type { HarnessAdapter, TuiRecordReader } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
+import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
 import { RunState } from "../runs/run-state.ts";
 import { describeCommand, type RunEnding, settleRun } from "../runs/settle.ts";
+import { DialogWatch } from "./dialog-watch.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 
 /** The program that starts each pane (see the file). */
@@ -46,7 +48,7 @@ export async function runInteractive(
 	options: InteractiveRunOptions,
 ): Promise<RunResult> {
 	const interactive = spec.interactive ?? { stayOpen: false, inactivityTimeoutMs: null };
-	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
+	const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
 	try {
 		const tui = adapter.buildTuiCommand(spec, runDir);
 		const host = options.host();
@@ -66,6 +68,10 @@ export async function runInteractive(
 		const reader = tui.openRecords({ env, panePid: () => panePid });
 		const launchFile = join(runDir, "launch.json");
 		writeFileSync(launchFile, JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd }), { mode: 0o600 });
+		// What the harness needs in its own files before its TUI starts (claude: the first-run answers).
+		tui.beforeStart?.(env);
+		// Before the pane exists, so the child has an input channel from its start (sends wait for the TUI).
+		options.onUpdate?.(live);
 		const started = Date.now();
 		const pane = await host.newSession({
 			name,
@@ -79,7 +85,7 @@ export async function runInteractive(
 		// Chosen by the launch (pi, claude) or resumed: known before the records name it.
 		if (tui.nativeSessionId) state.apply({ type: "session", nativeSessionId: tui.nativeSessionId });
 		options.onUpdate?.(live);
-		const ending = await watch(host, name, reader, state, spec, interactive, options);
+		const ending = await watch(host, name, reader, state, spec, info, options);
 		live.durationMs = Date.now() - started;
 		return await endRun(host, name, state, info, ending, interactive.stayOpen, spec.limits);
 	} finally {
@@ -94,10 +100,13 @@ async function watch(
 	reader: TuiRecordReader,
 	state: RunState,
 	spec: LaunchSpec,
-	interactive: NonNullable<LaunchSpec["interactive"]>,
+	info: InteractiveInfo,
 	options: InteractiveRunOptions,
 ): Promise<RunEnding> {
+	const interactive = spec.interactive ?? { stayOpen: false, inactivityTimeoutMs: null };
 	const inactivityMs = interactive.inactivityTimeoutMs;
+	const dialogTimeoutMs = interactive.stayOpen ? null : (interactive.dialogTimeoutMs ?? DIALOG_TIMEOUT_MS);
+	const dialogs = new DialogWatch(spec.harness, dialogTimeoutMs, info);
 	const pollMs = options.pollMs ?? 200;
 	const started = Date.now();
 	const screens = new RecentScreens(inactivityMs ?? 0);
@@ -129,8 +138,11 @@ async function watch(
 		}
 		const current = await host.capture(name);
 		if (screens.changed(current, now)) changedAt = now;
-		else if (inactivityMs !== null && current.trim() !== "" && now - changedAt >= inactivityMs) {
-			// A blank screen is a TUI still starting, not an idle one.
+		const dialog = dialogs.look(current, now);
+		if (dialog.changed) options.onUpdate?.(state.live);
+		if (dialog.ending) return dialog.ending;
+		// A blank screen is a TUI still starting, not an idle one.
+		if (inactivityMs !== null && current.trim() !== "" && now - changedAt >= inactivityMs) {
 			return { kind: "inactive", idleMs: now - changedAt, keptOpen: interactive.stayOpen };
 		}
 		await sleep(pollMs, options.signal);

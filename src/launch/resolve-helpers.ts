@@ -45,6 +45,7 @@ function interactiveOptions(call: ChildSettings, context: LaunchContext): Intera
 		stayOpen: call.stayOpen ?? defaults.stayOpen,
 		inactivityTimeoutMs:
 			call.inactivityTimeoutMs === undefined ? defaults.inactivityTimeoutMs : call.inactivityTimeoutMs,
+		dialogTimeoutMs: defaults.dialogTimeoutMs,
 	};
 }
 

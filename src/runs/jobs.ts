@@ -8,15 +8,14 @@
 import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { JobStatus, JobSummary } from "../core/details.ts";
 import { STOP_GRACE_MS } from "../core/graces.ts";
 import { childDetails } from "./child-details.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
 
-/** `customType` of the follow-up message that delivers a finished job's result. */
-export const JOB_MESSAGE_TYPE = "pi-native-subagents.job";
+export { JOB_MESSAGE_TYPE } from "../core/details.ts";
 
-/** `stopped`: ended by a graceful stop (`stop`); `cancelled`: killed (`cancel`). */
-export type JobStatus = "running" | "completed" | "failed" | "cancelled" | "stopped";
+export type { JobStatus };
 
 /** What a stop did: each asked child's receipt, and whether the grace ran out and the job was killed. */
 export interface StopOutcome {
@@ -24,21 +23,8 @@ export interface StopOutcome {
 	killed: boolean;
 }
 
-export interface Job {
-	/** Short id, unique within this extension load. */
-	id: string;
-	mode: CallMode;
-	/** e.g. `scout "find auth"` or `parallel (3 tasks)`. */
-	label: string;
-	/** ms since the Unix epoch. */
-	startedAt: number;
-	/** ms since the Unix epoch; set when the job has ended. */
-	endedAt?: number;
-	status: JobStatus;
-	/** Live children while running; once ended, their bounded `details` copies (`childDetails`). */
-	children: ChildRun[];
-	/** Why a cancelled job was cancelled (e.g. `the session was replaced (/new)`); absent for a plain cancel. */
-	cancelReason?: string;
+/** A background job: what listings show (`JobSummary`), and its result text once ended. */
+export interface Job extends JobSummary {
 	/** Once ended: the same result text a foreground call returns (what `finish` returned). */
 	resultText?: string;
 }
@@ -224,8 +210,10 @@ export class JobRegistry {
 			return { status: "refused", reason: "exited", message: `job ${id} has ended (${entry.job.status})` };
 		}
 		const call = this.#inputs.get(id);
-		const found = call ? findChild(call, child) : { error: `job ${id} has no running children` };
-		if ("error" in found) return { status: "refused", reason: "exited", message: found.error };
+		const found = call
+			? findChild(call, child)
+			: { error: `job ${id} has no running children`, reason: "exited" as const };
+		if ("error" in found) return { status: "refused", reason: found.reason, message: found.error };
 		return found.channel.send(text, mode);
 	}
 

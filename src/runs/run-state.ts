@@ -75,6 +75,7 @@ export class RunState {
 	apply(event: RunEvent): boolean {
 		const result = this.live;
 		if (result.activity === "starting") result.activity = "waiting";
+		result.lastEventAt = Date.now();
 		switch (event.type) {
 			case "session":
 				result.nativeSessionId = event.nativeSessionId;

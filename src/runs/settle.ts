@@ -31,7 +31,9 @@ export type RunEnding =
 	/** The wall-clock limit (`timeoutMs`, ms) was reached after `durationMs` ms. */
 	| { kind: "timed_out"; durationMs: number; timeoutMs: number }
 	/** The TUI's screen did not change for `idleMs` ms (`inactivity_timeout_ms`). */
-	| { kind: "inactive"; idleMs: number; keptOpen: boolean };
+	| { kind: "inactive"; idleMs: number; keptOpen: boolean }
+	/** A first-run dialog (`waitingOn`) stayed on the TUI's screen for `idleMs` ms; `screen` is what it showed. */
+	| { kind: "dialog"; waitingOn: string; idleMs: number; screen: string };
 
 /**
  * The settled run's context: what held it, a last check of a completed result, and the acknowledgement of
@@ -85,6 +87,11 @@ function outcome(state: RunState, ending: RunEnding, holder: ChildHolder): [RunS
 			const what = ending.keptOpen ? "the tmux session was kept open (stay_open)" : killed;
 			return ["timed_out", `no change on the child's screen for ${ending.idleMs} ms (inactivity_timeout_ms); ${what}`];
 		}
+		case "dialog":
+			return [
+				"failed",
+				`the ${harness} TUI waited on ${ending.waitingOn} for ${ending.idleMs} ms (interactive.dialog_timeout_ms); ${killed}. Answer it once in the harness run by hand in that directory, or trust the project in Pi. Its screen:\n${ending.screen}`,
+			];
 		case "tui_exited": {
 			const status = ending.exitStatus === undefined ? "" : ` with status ${ending.exitStatus}`;
 			return ["failed", `the ${harness} TUI exited${status} before its records showed the end of the turn`];

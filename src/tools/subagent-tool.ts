@@ -10,7 +10,7 @@ import type { ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
-import { definitionName, type Harness, type LaunchSpec } from "../core/launch-spec.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
 import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
@@ -21,11 +21,13 @@ import { checkHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
+import type { Fleet } from "../runs/fleet.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
+import { describePlan } from "./plan-label.ts";
 import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
@@ -59,6 +61,8 @@ export interface SubagentToolDeps extends JobDelivery {
 	consents: ConsentRecord;
 	/** The per-user artifact root (`artifactRoot()`); each parent session has a directory in it. */
 	artifactRoot: string;
+	/** Where the user's fleet view finds the call's children (`/subagents`). */
+	fleet?: Fleet;
 	/** Interactive (tmux) runs of this parent session; `undefined`: `interactive: true` is refused. */
 	interactive?: InteractiveRuns;
 }
@@ -220,6 +224,12 @@ async function runInForeground(
 	let live: ChildRun[] = [];
 	// Listed while it runs, so the user can talk to its children (`/subagent-send`).
 	const inputs = call.deps.inputs.open(call.callId, false, () => live);
+	const tracked = call.deps.fleet?.track({
+		id: call.callId,
+		origin: "foreground",
+		label: describePlan(plan),
+		children: () => live,
+	});
 	try {
 		children = await runPlan(plan, {
 			...runOptions(call, signal, (current) => {
@@ -231,6 +241,7 @@ async function runInForeground(
 	} finally {
 		inputs.close();
 		progress.stop();
+		tracked?.end(live);
 	}
 	const text = buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId);
 	return {
@@ -260,13 +271,4 @@ function runOptions(
 		onChildren,
 		runInteractive: deps.interactive?.run.bind(deps.interactive),
 	};
-}
-
-/** `scout`, `parallel (3 tasks)` or `chain (2 steps)`, for job listings. */
-function describePlan(plan: Plan): string {
-	if (plan.mode === "parallel") return `parallel (${plan.specs.length} tasks)`;
-	if (plan.mode === "chain") return `chain (${plan.specs.length} steps)`;
-	const spec = plan.specs[0];
-	const who = definitionName(spec.provenance) ?? spec.harness;
-	return spec.taskName ? `${who} "${spec.taskName}"` : who;
 }

@@ -4,7 +4,12 @@
  * `ui/`, so the extension can register its tools at load and import what a call runs when the first call
  * comes (docs/design-notes.md §Start-up cost).
  */
-import { Type } from "typebox";
+import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import { type TSchema, Type } from "typebox";
+
+export { JOB_MESSAGE_TYPE } from "../core/details.ts";
+
+import { renderJobsResult } from "../ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
 
@@ -83,6 +88,7 @@ export const jobsToolInfo = {
 		'List background sub-agent jobs started with subagent({ background: true }); cancel one (action "cancel", job_id); send a running child a message (action "send", job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it); stop one gracefully (action "stop", job_id); wait for one to end without cancelling it (action "wait", job_id, timeout_ms); or read a finished job\'s result again (action "result", job_id).',
 	promptSnippet: "List, message, stop, wait for, read or cancel background sub-agent jobs",
 	parameters: jobsSchema,
+	renderResult: renderJobsResult,
 };
 
 /** `/agentshell-roster`'s description. */
@@ -110,3 +116,29 @@ export const SEND_COMMAND = {
 	name: "subagent-send",
 	description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",
 };
+
+/** `/subagents`'s name and description (docs/background-jobs.md §The fleet view). */
+export const FLEET_COMMAND = {
+	name: "subagents",
+	description:
+		"Every sub-agent of this session: transcript (enter), steer (s), stop or cancel (x), attach (a), result (r)",
+};
+
+/** `/subagent-jobs`'s name and description (docs/background-jobs.md §The fleet view). */
+export const JOBS_COMMAND = {
+	name: "subagent-jobs",
+	description: "List background sub-agent jobs; /subagent-jobs cancel <id> kills one, stop <id> ends it gracefully",
+};
+
+/** A tool to register at load whose `execute` is `pick(runtime)`'s, the runtime loaded on the first call. */
+export function deferredTool<R, P extends TSchema, D>(
+	info: Omit<ToolDefinition<P, D>, "execute">,
+	runtime: () => Promise<R>,
+	pick: (loaded: R) => ToolDefinition<P, D>,
+): ToolDefinition<P, D> {
+	return {
+		...info,
+		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
+			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
+	};
+}

@@ -13,7 +13,7 @@ import {
 	claudeTuiRefusals,
 } from "./command.ts";
 import { ClaudeEventParser } from "./events.ts";
-import { claudeConfigDir, readClaudeSessionCwd } from "./transcript.ts";
+import { claudeConfigDir, findClaudeTranscript, readClaudeSessionCwd } from "./transcript.ts";
 
 /** Builds the claude_code adapter. */
 export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapter {
@@ -34,5 +34,6 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 				(refused, clean) => claudeTuiRefusals(spec, options, refused, clean),
 			),
 		sessionCwd: (id) => readClaudeSessionCwd(options.configDir ?? claudeConfigDir(process.env), id),
+		sessionFile: (id) => findClaudeTranscript(options.configDir ?? claudeConfigDir(process.env), id),
 	};
 }

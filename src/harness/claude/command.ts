@@ -15,6 +15,7 @@ import { appendSkillReferences } from "../skill-references.ts";
 import { dryRunFiles, type RunFiles, runFilesIn, systemPromptFile } from "../system-prompt-file.ts";
 import { ruleToolName } from "../tool-names.ts";
 import { addTuiPromptProblems } from "../tui-prompt.ts";
+import { answerClaudeFirstRun } from "./first-run.ts";
 import { createClaudeInputCodec } from "./stream-input.ts";
 import { claudeConfigDir } from "./transcript.ts";
 import { claudeRecordReader } from "./tui-records.ts";
@@ -158,6 +159,8 @@ function claudeTui(spec: LaunchSpec, options: ClaudeAdapterOptions, files: RunFi
 		args: [...launch.lead, ...launch.shared, ...tuiOnly],
 		env: launch.env,
 		nativeSessionId: launch.nativeSessionId,
+		// claude's first-run dialogs the parent has answered already (docs/interactive.md "First-run dialogs").
+		beforeStart: (env) => answerClaudeFirstRun(env, spec.cwd, spec.projectTrusted),
 		openRecords: (run) => claudeRecordReader(claudeConfigDir(run.env), launch.nativeSessionId, resumed),
 	};
 }

@@ -7,7 +7,7 @@ import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
 import { buildCodexCommand, buildCodexTuiCommand, codexRefusals, codexTuiRefusals } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
-import { readRolloutCwd, readThreadUsage } from "./rollout.ts";
+import { findThreadRollout, readRolloutCwd, readThreadUsage } from "./rollout.ts";
 
 export { codexHomeDir } from "../../core/native-homes.ts";
 
@@ -61,5 +61,6 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 				(refused, clean) => codexTuiRefusals(spec, options.command, refused, clean),
 			),
 		sessionCwd: (id) => readRolloutCwd(options.codexHome, id),
+		sessionFile: (id) => findThreadRollout(options.codexHome, id),
 	};
 }

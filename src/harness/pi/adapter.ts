@@ -8,7 +8,7 @@ import { SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import { buildPiCommand, buildPiTuiCommand, type PiAdapterOptions, piRefusals, piTuiRefusals } from "./command.ts";
 import { PiEventParser } from "./events.ts";
 import { PI_COMMAND_ENV } from "./invocation.ts";
-import { readPiSessionCwd } from "./session-file.ts";
+import { findPiSessionFile, readPiSessionCwd } from "./session-file.ts";
 
 /** Builds the pi adapter. */
 export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
@@ -30,5 +30,6 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 				(refused, clean) => piTuiRefusals(spec, options, refused, clean),
 			),
 		sessionCwd: (id) => readPiSessionCwd(options.sessionDir, id),
+		sessionFile: (id) => findPiSessionFile(options.sessionDir, id),
 	};
 }

@@ -38,6 +38,8 @@ const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 		"--no-tools": shared,
 		"--exclude-tools": sharedWithValue,
 		"--append-system-prompt": sharedWithValue,
+		"--system-prompt": sharedWithValue,
+		"--fork": sharedWithValue,
 		"--skill": sharedWithValue,
 		"-e": sharedWithValue,
 		"--no-extensions": shared,
@@ -63,6 +65,9 @@ const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 		"--model": shared,
 		"--effort": shared,
 		"--append-system-prompt-file": shared,
+		"--system-prompt-file": shared,
+		"--agents": shared,
+		"--agent": shared,
 		"--tools": shared,
 		"--allowedTools": shared,
 		"--disallowedTools": shared,
@@ -82,6 +87,8 @@ const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 		"-c model_reasoning_effort": shared,
 		"-c developer_instructions": shared,
 		"-c project_doc_max_bytes": shared,
+		"-c mcp_servers": shared,
+		"-c skills": shared,
 		"--dangerously-bypass-approvals-and-sandbox": shared,
 		"--sandbox": shared,
 		"--no-daemon": { use: "tui" },
@@ -106,8 +113,9 @@ function flagsOf(args: readonly string[], table: Record<string, FlagClass>): Emi
 		if (arg === "--") break;
 		if (!arg.startsWith("-") || arg === "-") continue;
 		if (arg === "-c") {
+			// By the key's first part: `-c mcp_servers.<name>=…` is one kind of override.
 			const value = args[++i] ?? "";
-			flags.push({ name: `-c ${value.split("=")[0]}`, text: `-c ${value}` });
+			flags.push({ name: `-c ${value.split("=")[0].split(".")[0]}`, text: `-c ${value}` });
 			continue;
 		}
 		const name = arg.split("=")[0];
@@ -196,6 +204,16 @@ function specsFor(harness: Harness): LaunchSpec[] {
 			}),
 		},
 		{ ...base, allowedTools: [], resources: resources({ inherit_project_resources: false }) },
+		// What agent files of other tools add (docs/agent-libraries.md).
+		{
+			...base,
+			systemPromptAddition: "you are the agent",
+			replaceSystemPrompt: true,
+			noSkills: true,
+			forkSessionFile: join(dir, "parent.jsonl"),
+			claudeAgent: { name: "fixer", definition: { prompt: "fix" } },
+			codexAgent: { sandboxMode: "read-only", mcpServers: { docs: { url: "http://127.0.0.1:1" } }, skills: {} },
+		},
 	];
 }
 

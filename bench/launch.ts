@@ -2,7 +2,7 @@
  * Child launches for the benchmarks, made the way `subagent` makes them, and a recorder of what each
  * launch really ran, so a benchmark's baseline can be checked to do the same work as its measured run.
  *
- * `buildLaunch` writes no launch spec by hand: it takes the adapters src/index.ts wires (`loadAdapters`), the
+ * `buildLaunch` writes no launch spec by hand: it takes the adapters src/index.ts wires (`createAdapters`, src/harness/adapters.ts), the
  * configuration the extension reads (`ExtensionState`, so the package's default limits unless a settings
  * file says otherwise), the tool's own planning (src/tools/plan-call.ts: mode, launch resolution with the
  * trust gate, each harness's check) and the child environment the scheduler builds (src/runs/run-plan.ts,
@@ -18,8 +18,8 @@ import type { HarnessAdapter, HarnessCommand } from "../src/core/harness-adapter
 import type { LaunchSpec } from "../src/core/launch-spec.ts";
 import { Problems } from "../src/core/problems.ts";
 import { SessionStartTrust } from "../src/core/session-start-trust.ts";
+import { createAdapters } from "../src/harness/adapters.ts";
 import { PI_COMMAND_ENV, resolvePiInvocation } from "../src/harness/pi/invocation.ts";
-import { loadAdapters } from "../src/index.ts";
 import { ConsentRecord, readApproveFlag } from "../src/launch/trust.ts";
 import { RUN_MARKER } from "../src/process/proc-table.mjs";
 import { applyEnvOverrides, buildChildEnv, filterEnvironment } from "../src/runs/child-env.ts";
@@ -47,7 +47,7 @@ export async function buildLaunch(
 	where: { cwd: string; agentDir: string; projectTrusted: boolean },
 ): Promise<BuiltLaunch[]> {
 	const { cwd, agentDir } = where;
-	const adapters = await loadAdapters(agentDir);
+	const adapters = createAdapters(agentDir, process.env, process.getuid?.());
 	const config = new ExtensionState(agentDir, process.env, process.cwd());
 	config.reload();
 	const state = config.toolState();

@@ -42,7 +42,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
-import { DIALOG_TIMEOUT_MS } from "../core/launch-spec.ts";
+import { DEFAULT_KILL_GRACE_MS, DEFAULT_TIMEOUT_MS, DIALOG_TIMEOUT_MS } from "../core/graces.ts";
 import { Problems } from "../core/problems.ts";
 import { settingsFilePath } from "./paths.ts";
 import { readJson } from "./read-json.ts";
@@ -71,8 +71,8 @@ export const limitsSchema = strictSection({
 	max_parallel_tasks: integer(1, 8, "tasks"),
 	concurrency: integer(1, 4, "children"),
 	global_concurrency: integer(1, 4, "children"),
-	timeout_ms: integer(1, 30 * 60 * 1000, "ms"),
-	kill_grace_ms: integer(0, 5000, "ms"),
+	timeout_ms: integer(1, DEFAULT_TIMEOUT_MS, "ms"),
+	kill_grace_ms: integer(0, DEFAULT_KILL_GRACE_MS, "ms"),
 	output_max_bytes: integer(1, 50 * 1024, "bytes"),
 	output_max_lines: integer(1, 2000, "lines"),
 	max_background_jobs: integer(1, 8, "jobs"),

@@ -6,7 +6,7 @@ import { overLimit } from "../core/bounds.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { checkOutputSchema } from "../runs/structured-output.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ChildCall, ChildSettings } from "./child-call.ts";
 
 export type { ChildCall } from "./child-call.ts";
 
@@ -89,12 +89,9 @@ export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | un
 		}
 	}
 	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
-	if (problems.size > before) return undefined;
-	return {
-		agent: item.agent,
-		rosterEntry: item.roster_entry,
-		agentType: item.agent_type,
-		task: item.task as string,
+	if (problems.size > before || typeof item.task !== "string") return undefined;
+	return childOfKind(item, {
+		task: item.task,
 		taskName: item.task_name,
 		cwd: item.cwd,
 		model: item.model,
@@ -104,12 +101,25 @@ export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | un
 		allowedTools: item.allowed_tools,
 		disallowedTools: item.disallowed_tools,
 		autoApprove: item.auto_approve,
-		resumeSessionId: item.resume_session_id,
 		interactive: item.interactive,
 		stayOpen: item.stay_open,
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
 		outputSchema: item.output_schema,
-	};
+	});
+}
+
+/**
+ * The kind of child `item` asks for, with its `settings`. Its fields were checked (exactly one kind, or a
+ * resume that may name one); `undefined` only for an item that check refused.
+ */
+function childOfKind(item: ChildArgs, settings: ChildSettings): ChildCall | undefined {
+	const { agent, roster_entry: rosterEntry, agent_type: agentType, resume_session_id: resumeSessionId } = item;
+	if (resumeSessionId !== undefined)
+		return { kind: "resume", resumeSessionId, agent, rosterEntry, agentType, ...settings };
+	if (agent !== undefined) return { kind: "agent", agent, agentType, ...settings };
+	if (rosterEntry !== undefined) return { kind: "roster_entry", rosterEntry, agentType, ...settings };
+	if (agentType !== undefined) return { kind: "ad_hoc", agentType, ...settings };
+	return undefined;
 }
 
 const BOUNDED_FIELDS = ["agent", "roster_entry", "task_name", "model", "effort", "resume_session_id", "cwd"] as const;

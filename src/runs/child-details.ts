@@ -6,7 +6,7 @@
 
 import { clipChars } from "../core/bounds.ts";
 import type { ChildRun } from "../core/child-run.ts";
-import type { RunResult } from "../core/run-result.ts";
+import type { RunSnapshot } from "../core/run-result.ts";
 
 /** Characters of the final answer kept in `details`; a longer answer also goes to an artifact file. */
 export const DETAILS_ANSWER_CHARS = 2_000;
@@ -42,9 +42,9 @@ export function childDetails(child: ChildRun): ChildRun {
 	return bounded;
 }
 
-function resultDetails(run: RunResult): RunResult {
+function resultDetails<Run extends RunSnapshot>(run: Run): Run {
 	const tools = run.tools.slice(-DETAILS_TOOLS);
-	const bounded: RunResult = {
+	const bounded: Run = {
 		...run,
 		task: clip(run.task, DETAILS_TASK_CHARS),
 		finalAnswer: clip(run.finalAnswer, DETAILS_ANSWER_CHARS),

@@ -6,10 +6,8 @@ import type { StopReceipt } from "../core/child-input.ts";
 import type { JobStatus, JobSummary } from "../core/details.ts";
 
 export { JOB_MESSAGE_TYPE } from "../core/details.ts";
+export { STOP_GRACE_MS } from "../core/graces.ts";
 export type { JobStatus };
-
-/** How long a graceful stop waits for the children to end their turns before killing them, ms. */
-export const STOP_GRACE_MS = 5_000;
 
 /** What a stop did: each asked child's receipt, and whether the grace ran out and the job was killed. */
 export interface StopOutcome {

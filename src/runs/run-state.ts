@@ -1,11 +1,12 @@
 /**
- * Folds RunEvents into a RunResult as they arrive (docs/architecture.md). Pure: no I/O.
+ * Folds RunEvents into a child's live run as they arrive, and gives its RunResult once it has ended
+ * (docs/architecture.md). Pure: no I/O.
  */
 
 import { REPORTED_LIMITS } from "../core/bounds.ts";
-import type { LaunchSpec } from "../core/launch-spec.ts";
+import { definitionName, type LaunchSpec } from "../core/launch-spec.ts";
 import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
-import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
+import type { LiveRun, RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
 import { emptyUsage } from "../core/run-result.ts";
 
 /** Transcript items kept per run (oldest dropped first). */
@@ -34,9 +35,13 @@ export interface TerminalVerdict {
 	error?: string;
 }
 
-/** The RunResult of one run as its events arrive, and the harness's terminal verdict once it has one. */
+/**
+ * One run as its events arrive (`live`, status `running`), the harness's terminal verdict once it has one,
+ * and the RunResult once the run has ended ({@link RunState.finish}).
+ */
 export class RunState {
-	readonly result: RunResult;
+	/** The run while it runs, mutated in place: what `onUpdate` publishes. */
+	readonly live: LiveRun;
 	terminal: TerminalVerdict | undefined;
 	/** The last model error seen (a later success does not clear it from history, only from the verdict). */
 	lastError: string | undefined;
@@ -45,10 +50,10 @@ export class RunState {
 	private partialDropped = 0;
 
 	constructor(spec: LaunchSpec, command: string) {
-		this.result = {
-			status: "completed",
+		this.live = {
+			status: "running",
 			harness: spec.harness,
-			agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
+			agent: definitionName(spec.provenance),
 			taskName: spec.taskName,
 			task: spec.task,
 			cwd: spec.cwd,
@@ -69,7 +74,7 @@ export class RunState {
 
 	/** Applies one event. Returns true when the event changes what a renderer would show. */
 	apply(event: RunEvent): boolean {
-		const result = this.result;
+		const result = this.live;
 		if (result.activity === "starting") result.activity = "waiting";
 		result.lastEventAt = Date.now();
 		switch (event.type) {
@@ -146,7 +151,7 @@ export class RunState {
 	private setSessionId(id: string): void {
 		const limit = REPORTED_LIMITS.nativeSessionId;
 		if (id.length <= limit) {
-			this.result.nativeSessionId = id;
+			this.live.nativeSessionId = id;
 			return;
 		}
 		this.addDiagnostic(
@@ -164,7 +169,7 @@ export class RunState {
 
 	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */
 	private endTool(event: ToolEndEvent): void {
-		const result = this.result;
+		const result = this.live;
 		const toolCallId = reported(event.toolCallId, "toolCallId");
 		const tool = findPendingTool(result.tools, toolCallId);
 		const output = truncate(event.output, MAX_TOOL_OUTPUT_CHARS);
@@ -187,7 +192,7 @@ export class RunState {
 
 	/** Keeps a non-JSON stdout line or a protocol fault (bounded: the oldest are dropped; a line keeps 1,000 characters). */
 	addDiagnostic(line: string): void {
-		const diagnostics = this.result.diagnostics;
+		const diagnostics = this.live.diagnostics;
 		if (diagnostics.length >= MAX_DIAGNOSTICS) diagnostics.shift();
 		diagnostics.push(detach(line.length > 1_000 ? `${line.slice(0, 1_000)}…` : line));
 	}
@@ -197,7 +202,7 @@ export class RunState {
 	 * partial text of a message that never ended.
 	 */
 	settleAnswer(): void {
-		const result = this.result;
+		const result = this.live;
 		if (!result.finalAnswer && this.partialText.trim().length > 0) {
 			const dropped = this.partialDropped;
 			result.finalAnswer = dropped > 0 ? `${this.partialText}… [${dropped} more characters]` : this.partialText;
@@ -208,11 +213,14 @@ export class RunState {
 		}
 	}
 
-	/** Sets the final status and its reason (`error` is removed for `completed`). */
-	setStatus(status: RunStatus, error?: string): void {
-		this.result.status = status;
-		if (error) this.result.error = error;
-		else delete this.result.error;
+	/**
+	 * The RunResult of the ended run: what the live run holds now, with its final status and the reason
+	 * (none for `completed`). See `settleRun` for how a run's ending becomes these.
+	 */
+	finish(status: RunStatus, error?: string): RunResult {
+		const result: RunResult = { ...this.live, status };
+		if (error && status !== "completed") result.error = error;
+		return result;
 	}
 
 	/** Keeps streamed text up to MAX_PARTIAL_TEXT_CHARS and counts the rest. */
@@ -226,16 +234,16 @@ export class RunState {
 	}
 
 	private pushTool(tool: ToolActivity): void {
-		const tools = this.result.tools;
+		const tools = this.live.tools;
 		if (tools.length >= MAX_TOOLS) {
 			tools.shift();
-			this.result.toolsDropped = (this.result.toolsDropped ?? 0) + 1;
+			this.live.toolsDropped = (this.live.toolsDropped ?? 0) + 1;
 		}
 		tools.push(tool);
 	}
 
 	private pushTranscript(item: TranscriptItem): void {
-		const transcript = this.result.transcript;
+		const transcript = this.live.transcript;
 		if (transcript.length >= MAX_TRANSCRIPT_ITEMS) transcript.shift();
 		transcript.push(item);
 	}

@@ -4,6 +4,7 @@
  * ones, so leaving a branch cannot turn a selected session into an unrestricted one. In memory only.
  * Also tracks native sessions that are running now, which must not be resumed.
  */
+import type { Problems } from "../core/problems.ts";
 import { LAUNCH_RECORD_TYPE, type LaunchRecord, launchRecordSchema, type RecordKind } from "./launch-record.ts";
 
 /** A session entry as far as this module reads it (Pi's `SessionEntry`). */
@@ -80,6 +81,30 @@ export class LaunchRecords {
 		if (this.#active.has(nativeSessionId)) return false;
 		this.claim(nativeSessionId);
 		return true;
+	}
+
+	/**
+	 * Claims every session one call resumes, atomically (docs/rules.md §Resumption: a session that is running
+	 * now is never resumed): the one place that refuses a running session. A session that runs, or that the
+	 * call resumes twice, adds a problem; then nothing stays claimed.
+	 * @param ids the native session ids the call's children resume, in call order.
+	 * @returns the claimed ids (release each when the call ends), or `undefined` when one was refused.
+	 */
+	claimResumes(ids: readonly string[], problems: Problems): string[] | undefined {
+		const claimed: string[] = [];
+		const busy = new Set<string>();
+		for (const id of ids) {
+			if (this.tryClaim(id)) claimed.push(id);
+			else busy.add(id);
+		}
+		if (busy.size === 0) return claimed;
+		for (const id of claimed) this.release(id);
+		for (const id of busy) {
+			problems.add(
+				`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
+			);
+		}
+		return undefined;
 	}
 
 	/** Undoes one `claim` / successful `tryClaim`. */

@@ -39,6 +39,7 @@ export function buildResultText(
 			return `${head}never started${mode === "chain" ? " (an earlier step did not complete)" : " (the call was aborted first)"}`;
 		}
 		if (!result) return `${head}failed: ${child.error ?? "no result"}`;
+		if (result.status === "running") return `${head}still running`;
 		const answer = withEarlierAnswers(
 			result,
 			deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text,

@@ -98,45 +98,20 @@ async function executeSubagent(
 	const plan = await planCall(deps, state, limits, params, ctx, problems);
 	// The tool boundary: the collected problems become the one error the model sees.
 	if (!plan) return refusal(new LaunchError(problems.list).message);
-	const claimed = claimResumedSessions(deps.sessions, plan.specs);
-	if ("busy" in claimed) return refusal(claimed.busy);
+	const resumes = plan.specs.flatMap((spec) => (spec.session.kind === "resume" ? [spec.session.nativeSessionId] : []));
+	const resumed = deps.sessions.claimResumes(resumes, problems);
+	if (!resumed) return refusal(new LaunchError(problems.list).message);
 	const call: AcceptedCall = {
 		deps,
 		state,
 		limits,
 		plan,
-		resumed: claimed.resumed,
+		resumed,
 		callId: newArtifactCallId(),
 		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
 	};
 	if (params.background) return startBackgroundJob(call, ctx);
 	return runInForeground(call, signal, onUpdate);
-}
-
-/**
- * Claims every session the plan resumes, atomically: a session that runs (or is about to) is refused, and
- * then nothing stays claimed.
- * @returns the claimed ids, or `busy`: one line per refused session.
- */
-function claimResumedSessions(
-	sessions: LaunchRecords,
-	specs: readonly LaunchSpec[],
-): { resumed: string[] } | { busy: string } {
-	const resumed: string[] = [];
-	const busy: string[] = [];
-	for (const spec of specs) {
-		if (spec.session.kind !== "resume") continue;
-		const id = spec.session.nativeSessionId;
-		if (sessions.tryClaim(id)) resumed.push(id);
-		else busy.push(id);
-	}
-	if (busy.length === 0) return { resumed };
-	for (const id of resumed) sessions.release(id);
-	const lines = [...new Set(busy)].map(
-		(id) =>
-			`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
-	);
-	return { busy: lines.join("\n") };
 }
 
 /**

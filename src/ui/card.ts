@@ -10,7 +10,7 @@ import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
 import { type Component, Container, Markdown, Spacer, Text, TruncatedText } from "@earendil-works/pi-tui";
 import type { ChildPhase, ChildRun } from "../core/child-run.ts";
 import { printable } from "../core/printable.ts";
-import type { RunResult, ToolActivity } from "../core/run-result.ts";
+import type { RunSnapshot, ToolActivity } from "../core/run-result.ts";
 import {
 	ACTIVITY_LABELS,
 	dialogWait,
@@ -167,7 +167,13 @@ export function toolLine(tool: ToolActivity, childRunning: boolean, theme: Theme
 	return new TruncatedText(`  ${mark} ${theme.fg("toolOutput", formatToolCall(tool.toolName, tool.args))}`, 0, 0);
 }
 
-function renderActivity(container: Container, child: ChildRun, result: RunResult, view: ChildView, theme: Theme): void {
+function renderActivity(
+	container: Container,
+	child: ChildRun,
+	result: RunSnapshot,
+	view: ChildView,
+	theme: Theme,
+): void {
 	const running = child.phase === "running";
 	const tools = result.tools;
 	if (view.expanded) {

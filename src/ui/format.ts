@@ -6,7 +6,7 @@ import type { SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { ChildPhase } from "../core/child-run.ts";
 import { printable } from "../core/printable.ts";
 import type { Usage } from "../core/run-event.ts";
-import type { ChildActivity, RunResult } from "../core/run-result.ts";
+import type { ChildActivity, RunSnapshot } from "../core/run-result.ts";
 
 /** `1.2k` style counts. */
 export function formatTokens(count: number): string {
@@ -121,7 +121,7 @@ export function formatElapsed(ms: number): string {
  * `waits on its claude_code folder trust dialog: "…"; attach with \`tmux -S … attach -t …\`` while an
  * interactive child's harness shows a first-run dialog (docs/interactive.md "First-run dialogs"), else undefined.
  */
-export function dialogWait(result: RunResult | undefined): string | undefined {
+export function dialogWait(result: RunSnapshot | undefined): string | undefined {
 	const info = result?.interactive;
 	return info?.waitingOn ? `waits on ${info.waitingOn}; attach with \`${info.attachCommand}\`` : undefined;
 }

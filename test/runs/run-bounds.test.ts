@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPORTED_LIMITS } from "../../src/core/bounds.ts";
 import type { ChildRun } from "../../src/core/child-run.ts";
-import type { RunResult } from "../../src/core/run-result.ts";
+import type { LiveRun, RunReport, RunResult } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { childDetails, MAX_CHILD_DETAILS_BYTES } from "../../src/runs/child-details.ts";
 import { runChild } from "../../src/runs/run-child.ts";
@@ -31,7 +31,7 @@ const settled = { emit: { type: "agent_settled", aborted: false } };
 /** Room for the "… [N more characters]" note after a cut. */
 const NOTE = 40;
 
-function run(actions: unknown[], onUpdate?: (partial: RunResult) => void): Promise<RunResult> {
+function run(actions: unknown[], onUpdate?: (partial: LiveRun) => void): Promise<RunResult> {
 	const adapter = createPiAdapter({
 		invocation: () => ({ file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] }),
 		sessionDir: join(scratch, "sessions"),
@@ -48,7 +48,7 @@ function run(actions: unknown[], onUpdate?: (partial: RunResult) => void): Promi
 }
 
 /** Characters held by the retained buffers of a live result. */
-function retained(result: RunResult) {
+function retained(result: RunReport) {
 	return {
 		transcriptItems: result.transcript.length,
 		longestTranscriptText: Math.max(
@@ -65,7 +65,7 @@ describe("bounded run buffers", () => {
 	it("keeps transcript, tool outputs, diagnostics and stderr under their caps while 300 messages stream", {
 		timeout: 60_000,
 	}, async () => {
-		let worst = retained({ transcript: [], tools: [], diagnostics: [] } as unknown as RunResult);
+		let worst = retained({ transcript: [], tools: [], diagnostics: [] } as unknown as RunReport);
 		const result = await run(
 			[
 				session,

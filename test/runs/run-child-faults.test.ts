@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
-import type { RunResult } from "../../src/core/run-result.ts";
+import type { LiveRun } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
@@ -31,7 +31,7 @@ function run(
 	options: {
 		limits?: Partial<LaunchSpec["limits"]>;
 		signal?: AbortSignal;
-		onUpdate?: (partial: RunResult) => void;
+		onUpdate?: (partial: LiveRun) => void;
 	} = {},
 ) {
 	const adapter = createPiAdapter({

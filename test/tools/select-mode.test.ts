@@ -77,7 +77,10 @@ describe("selectMode", () => {
 		});
 		expect(tasks.mode).toBe("parallel");
 		expect(tasks.labels).toEqual(["task 1", "task 2"]);
-		expect(tasks.calls.map((call) => call.agentType ?? call.agent)).toEqual(["a", "pi"]);
+		expect(tasks.calls).toMatchObject([
+			{ kind: "agent", agent: "a" },
+			{ kind: "ad_hoc", agentType: "pi" },
+		]);
 		const chain = select({
 			chain: [
 				{ agent: "a", task: "one" },

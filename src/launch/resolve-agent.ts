@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { AgentDefinition } from "../config/agent-definition.ts";
 import { findAgent } from "../config/agent-selection.ts";
 import type { AgentDiscovery, DiscoverAgentsOptions } from "../config/agents.ts";
+import { isInsideDirectory } from "../core/inside-dir.ts";
 import type { LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { type AgentFields, translateAgent } from "./agent-translation.ts";
@@ -36,6 +37,7 @@ export function resolveAgentCall(
 	const before = problems.size;
 	const fields = translateAgent(agent, harness, call.model !== undefined, problems);
 	checkEmpowering(agent, fields, call.autoApprove === true, problems);
+	checkOutputInside(agent, fields.outputFile, adHoc.cwd, problems);
 	const forkSessionFile = fields.forkParentSession ? context.parentSessionFile : undefined;
 	if (fields.forkParentSession && forkSessionFile === undefined) {
 		problems.add(
@@ -65,6 +67,18 @@ export function resolveAgentCall(
 			agentDigest: agent.digest,
 		},
 	};
+}
+
+/**
+ * A project agent's `output` file must be inside the child's cwd (symlinks resolved): the package writes it
+ * whatever tools the child has, so a project file must not choose a path outside (docs/agent-libraries.md
+ * §pi format). User and built-in agents are yours and may write anywhere.
+ */
+function checkOutputInside(agent: AgentDefinition, output: string | undefined, cwd: string, problems: Problems): void {
+	if (agent.source !== "project" || output === undefined || isInsideDirectory(cwd, resolve(cwd, output))) return;
+	problems.add(
+		`${agent.filePath}: output: a project agent's output file must be inside the child's cwd (${cwd}); ${JSON.stringify(output)} is not`,
+	);
 }
 
 /** `inheritProjectContext: false` as a resource selection (docs/rules.md §Resources). */

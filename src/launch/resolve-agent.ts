@@ -86,17 +86,21 @@ function withoutContextFiles(resources: Resources | undefined): Resources {
 	return { ...(resources ?? DEFAULT_RESOURCES), include_instruction_files: false };
 }
 
+/** Claude Code permission modes that let no more run than the call's default mode (`-p` denies what would prompt). */
+const ASKING_MODES = new Set(["default", "plan", "dontAsk"]);
+
 /**
  * Keys of a file that would let the child act without asking need the caller's `auto_approve: true`
- * (SECURITY.md "Trust"): Claude Code `permissionMode: bypassPermissions`, codex
- * `sandbox_mode = "danger-full-access"`.
+ * (SECURITY.md "Trust"): a Claude Code `permissionMode` other than `default`, `plan` or `dontAsk`
+ * (`bypassPermissions`, `acceptEdits`, which lets edits run that `-p` would deny, `auto`, or a mode of a
+ * later claude), codex `sandbox_mode = "danger-full-access"`.
  */
 function checkEmpowering(agent: AgentDefinition, fields: AgentFields, autoApprove: boolean, problems: Problems): void {
 	if (autoApprove) return;
 	const mode = fields.claudeAgent?.definition.permissionMode;
-	if (mode === "bypassPermissions") {
+	if (mode !== undefined && !ASKING_MODES.has(String(mode))) {
 		problems.add(
-			`${agent.filePath}: permissionMode: "bypassPermissions" would run the child without permission checks; pass auto_approve: true on the call to allow it`,
+			`${agent.filePath}: permissionMode: ${JSON.stringify(mode)} would let the child run tools without the permission checks of the call's default mode; pass auto_approve: true on the call to allow it`,
 		);
 	}
 	if (fields.codexAgent?.sandboxMode === "danger-full-access") {

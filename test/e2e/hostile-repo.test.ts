@@ -319,3 +319,41 @@ describe("a project agent's output file", () => {
 		}
 	});
 });
+
+describe("a project agent library file's permission keys", () => {
+	it('cannot grant itself more than the call allows: every claude permissionMode that lets tools run unasked, and codex danger-full-access, need auto_approve (SECURITY.md "Trust")', async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "library-modes-")));
+		mkdirSync(join(project, ".claude/agents"), { recursive: true });
+		mkdirSync(join(project, ".codex/agents"), { recursive: true });
+		const modes = { bypass: "bypassPermissions", accept: "acceptEdits", automatic: "auto", future: "yolo" };
+		for (const [name, mode] of Object.entries(modes)) {
+			writeFileSync(
+				join(project, `.claude/agents/${name}.md`),
+				`---\nname: ${name}\ndescription: d\npermissionMode: ${mode}\n---\nYou act alone.\n`,
+			);
+		}
+		writeFileSync(
+			join(project, ".codex/agents/open.toml"),
+			'name = "open"\ndescription = "d"\ndeveloper_instructions = "x"\nsandbox_mode = "danger-full-access"\n',
+		);
+		const session = await sessionIn(project, { uiContext: confirmingUi(async () => true) });
+		try {
+			const before = env.server.requests.length;
+			for (const [name, mode] of Object.entries(modes)) {
+				const { result, isError } = await callProjectAgent(session, name, `escalate ${name}`);
+				expect(isError, textOf(result)).toBe(true);
+				expect(textOf(result)).toContain(
+					`${join(project, `.claude/agents/${name}.md`)}: permissionMode: "${mode}" would let the child run tools without the permission checks`,
+				);
+			}
+			const codex = await callProjectAgent(session, "open", "escalate codex");
+			expect(codex.isError).toBe(true);
+			expect(textOf(codex.result)).toContain(
+				`${join(project, ".codex/agents/open.toml")}: sandbox_mode: "danger-full-access" would run the child without a sandbox`,
+			);
+			expect(env.server.requests.length).toBe(before);
+		} finally {
+			session.dispose();
+		}
+	});
+});

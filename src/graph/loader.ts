@@ -3,13 +3,17 @@
  * nearest `.pi/graphs/` walking up from the cwd (project). The scope follows `agentScope`: `user` (default),
  * `project`, or `both` (a project graph overrides a user graph of the same name). A project graph is
  * project-controlled: it runs only with explicit trust, exactly as project agents (launch/trust.ts), and
- * a changed file is asked about again (consent is per content digest).
+ * a changed file is asked about again (consent is per content digest). A graph file is read as every
+ * configuration file is (docs/rules.md §Configuration files): only a regular file of at most 1 MiB, and a
+ * JSON one must not repeat a key.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { type AgentScope, contentDigest } from "../config/agents.ts";
+import { parseJsonText } from "../config/read-json.ts";
 import type { Problems } from "../core/problems.ts";
+import { readUserFile } from "../core/user-file.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { checkTrusted } from "../launch/trust.ts";
 
@@ -89,13 +93,12 @@ export async function loadSavedGraph(
 	}
 	const file = files[0];
 	const source = fromProject ? "project" : "user";
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch (error) {
-		problems.add(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+	const read = readUserFile(file);
+	if ("problem" in read) {
+		problems.add(`${file}: ${read.problem}`);
 		return undefined;
 	}
+	const text = read.text;
 	const raw = parseDocument(file, text, problems);
 	if (raw === undefined) return undefined;
 	if (source === "project") {
@@ -111,15 +114,22 @@ export async function loadSavedGraph(
 }
 
 function parseDocument(file: string, text: string, problems: Problems): unknown {
-	try {
-		const raw = extname(file) === ".json" ? JSON.parse(text) : parseYaml(text);
-		if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-			problems.add(`${file}: expected a graph object`);
+	let raw: unknown;
+	if (extname(file) === ".json") {
+		const parsed = parseJsonText(text, problems.at(file));
+		if (!parsed) return undefined;
+		raw = parsed.value;
+	} else {
+		try {
+			raw = parseYaml(text);
+		} catch (error) {
+			problems.add(`${file}: cannot parse: ${(error as Error).message}`);
 			return undefined;
 		}
-		return raw;
-	} catch (error) {
-		problems.add(`${file}: cannot parse: ${(error as Error).message}`);
+	}
+	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+		problems.add(`${file}: expected a graph object`);
 		return undefined;
 	}
+	return raw;
 }

@@ -4,7 +4,7 @@
  * layer — all problems at once, nothing started.
  */
 import type { Problems } from "../core/problems.ts";
-import { type AgentNode, parseGraphDefinition } from "./definition.ts";
+import { type AgentNode, nodeLabel, parseGraphDefinition } from "./definition.ts";
 import { loadSavedGraph } from "./loader.ts";
 import { type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";
@@ -40,15 +40,18 @@ export async function prepareGraph(
 	}
 	let raw = request.graph;
 	let file: string | undefined;
+	let fromProject = false;
 	if (request.name !== undefined) {
 		const saved = await loadSavedGraph(request.name, env.scope, env.context(), problems);
 		if (!saved) return undefined;
 		raw = saved.raw;
 		file = saved.file;
+		fromProject = saved.source === "project";
 	}
 	const local = file ? problems.at(file) : problems;
 	const definition = parseGraphDefinition(raw, local);
 	if (!definition) return undefined;
+	const granted = fromProject ? refuseSelfGrantedApproval(definition.nodes, local) : true;
 	const compiled = compileGraph(definition, request.inputs, local);
 	// The templates as written stand in for the tasks: pre-flight checks who runs, not what they are told.
 	const nodes = Object.entries(definition.nodes).map(([key, node]) => ({
@@ -57,6 +60,24 @@ export async function prepareGraph(
 		task: node.task,
 	}));
 	const specs = await resolveNodes(nodes, env, local);
-	if (!compiled || !specs) return undefined;
+	if (!compiled || !specs || !granted) return undefined;
 	return { name: request.name ?? definition.name ?? "inline", compiled, file };
+}
+
+/**
+ * A project graph cannot grant its nodes `auto_approve` (SECURITY.md "Trust": a file cannot grant itself
+ * more than the call allows). `agent_graph` has no call-level `auto_approve`, so only an inline graph (the
+ * model's own call) or a user graph (`<agent dir>/graphs/`) may set it.
+ * @returns false with one problem per such node (`node "x": auto_approve: …`).
+ */
+function refuseSelfGrantedApproval(nodes: Record<string, { auto_approve?: boolean }>, problems: Problems): boolean {
+	const granting = Object.keys(nodes).filter((key) => nodes[key].auto_approve === true);
+	for (const key of granting) {
+		problems
+			.at(nodeLabel(key))
+			.add(
+				"auto_approve: a project graph cannot grant auto_approve (it would bypass the harness's approvals or sandbox); give the graph inline or copy it to your user graphs directory to allow it",
+			);
+	}
+	return granting.length === 0;
 }

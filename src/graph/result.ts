@@ -5,6 +5,7 @@
  */
 import type { ChildRun } from "../core/child-run.ts";
 import { type BudgetStop, describeSkip, type GraphDetails, type GraphNodeDetails } from "../core/graph-details.ts";
+import { printable } from "../core/printable.ts";
 import { formatElapsed, formatUsage, sessionLine } from "../ui/format.ts";
 import { describeBudgetStop } from "./budget.ts";
 import type { GraphRunState, NodeState } from "./run-state.ts";
@@ -93,8 +94,8 @@ export function graphDetails(
 function nodeLine(node: GraphNodeDetails): string {
 	const status = node.status === "skipped" ? `skipped (${node.reason})` : node.status;
 	const parts = [status];
-	if (node.harness) parts.push(node.agent ? `${node.harness} ${node.agent}` : node.harness);
-	if (node.startedAt !== undefined) parts.push(`model ${node.model ?? "unknown"}`);
+	if (node.harness) parts.push(node.agent ? `${node.harness} ${printable(node.agent)}` : node.harness);
+	if (node.startedAt !== undefined) parts.push(`model ${printable(node.model ?? "unknown")}`);
 	if (node.durationMs !== undefined) parts.push(formatElapsed(node.durationMs));
 	const usage = node.usage ? formatUsage(node.usage) : "";
 	if (usage) parts.push(usage);
@@ -112,7 +113,7 @@ export function graphResultText(
 ): string {
 	const count = (status: string) => details.nodes.filter((node) => node.status === status).length;
 	const done = count("completed");
-	const head = [`agent_graph "${details.graph}": ${done}/${details.nodes.length} nodes completed`];
+	const head = [`agent_graph "${printable(details.graph)}": ${done}/${details.nodes.length} nodes completed`];
 	if (details.error) head.push(`stopped by an infrastructure error: ${details.error}`);
 	if (stops.cancelled) head.push(`cancelled (${stops.cancelled})`);
 	else if (stops.stopped) head.push("stopped by request: no further node started");

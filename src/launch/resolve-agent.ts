@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { AgentDefinition } from "../config/agent-definition.ts";
 import { findAgent } from "../config/agent-selection.ts";
 import type { AgentDiscovery, DiscoverAgentsOptions } from "../config/agents.ts";
+import { isInsideDirectory } from "../core/inside-dir.ts";
 import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { type AgentFields, translateAgent } from "./agent-translation.ts";
@@ -38,6 +39,7 @@ export function resolveAgentCall(
 	const before = problems.size;
 	const fields = translateAgent(agent, harness, call.model !== undefined, problems);
 	checkEmpowering(agent, fields, call.autoApprove === true, problems);
+	checkOutputInside(agent, fields.outputFile, adHoc.cwd, problems);
 	const forkSessionFile = fields.forkParentSession ? context.parentSessionFile : undefined;
 	if (fields.forkParentSession && forkSessionFile === undefined) {
 		problems.add(
@@ -70,22 +72,38 @@ export function resolveAgentCall(
 	};
 }
 
+/**
+ * A project agent's `output` file must be inside the child's cwd (symlinks resolved): the package writes it
+ * whatever tools the child has, so a project file must not choose a path outside (docs/agent-libraries.md
+ * §pi format). User and built-in agents are yours and may write anywhere.
+ */
+function checkOutputInside(agent: AgentDefinition, output: string | undefined, cwd: string, problems: Problems): void {
+	if (agent.source !== "project" || output === undefined || isInsideDirectory(cwd, resolve(cwd, output))) return;
+	problems.add(
+		`${agent.filePath}: output: a project agent's output file must be inside the child's cwd (${cwd}); ${JSON.stringify(output)} is not`,
+	);
+}
+
 /** `inheritProjectContext: false` as a resource selection (docs/rules.md §Resources). */
 function withoutContextFiles(resources: Resources | undefined): Resources {
 	return { ...(resources ?? DEFAULT_RESOURCES), include_instruction_files: false };
 }
 
+/** Claude Code permission modes that let no more run than the call's default mode (`-p` denies what would prompt). */
+const ASKING_MODES = new Set(["default", "plan", "dontAsk"]);
+
 /**
  * Keys of a file that would let the child act without asking need the caller's `auto_approve: true`
- * (SECURITY.md "Trust"): Claude Code `permissionMode: bypassPermissions`, codex
- * `sandbox_mode = "danger-full-access"`.
+ * (SECURITY.md "Trust"): a Claude Code `permissionMode` other than `default`, `plan` or `dontAsk`
+ * (`bypassPermissions`, `acceptEdits`, which lets edits run that `-p` would deny, `auto`, or a mode of a
+ * later claude), codex `sandbox_mode = "danger-full-access"`.
  */
 function checkEmpowering(agent: AgentDefinition, fields: AgentFields, autoApprove: boolean, problems: Problems): void {
 	if (autoApprove) return;
 	const mode = fields.claudeAgent?.definition.permissionMode;
-	if (mode === "bypassPermissions") {
+	if (mode !== undefined && !ASKING_MODES.has(String(mode))) {
 		problems.add(
-			`${agent.filePath}: permissionMode: "bypassPermissions" would run the child without permission checks; pass auto_approve: true on the call to allow it`,
+			`${agent.filePath}: permissionMode: ${JSON.stringify(mode)} would let the child run tools without the permission checks of the call's default mode; pass auto_approve: true on the call to allow it`,
 		);
 	}
 	if (fields.codexAgent?.sandboxMode === "danger-full-access") {

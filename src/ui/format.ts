@@ -17,12 +17,13 @@ export function formatTokens(count: number): string {
 }
 
 /**
- * `3 turns ↑1.2k ↓340 R1k W0 $0.0123 ctx:5k <model>`: one run's usage and the model it reported; what is
- * not known yet (no usage, no model) is left out, so a child that reported nothing gives "".
+ * `3 turns ↑1.2k ↓340 R1k W0 $0.0123 ctx:5k <model>`: one run's usage and the model it reported (a name
+ * the child printed, so `printable`); what is not known yet (no usage, no model) is left out, so a child
+ * that reported nothing gives "".
  */
 export function formatUsage(usage: Usage, model?: string): string {
 	const totals = formatUsageTotals(usage);
-	return [totals === NONE_REPORTED ? "" : totals, model ?? ""].filter(Boolean).join(" ");
+	return [totals === NONE_REPORTED ? "" : totals, printable(model ?? "")].filter(Boolean).join(" ");
 }
 
 const NONE_REPORTED = "none reported";

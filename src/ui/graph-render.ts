@@ -7,6 +7,7 @@
 import type { AgentToolResult, Theme, ToolRenderResultOptions } from "@earendil-works/pi-coding-agent";
 import { type Component, Text } from "@earendil-works/pi-tui";
 import type { GraphDetails, GraphNodeDetails, NodeStatus } from "../core/graph-details.ts";
+import { printable } from "../core/printable.ts";
 import { ACTIVITY_LABELS, formatElapsed, formatTokens, formatUsage, oneLine, sumUsages } from "./format.ts";
 
 type Color = Parameters<Theme["fg"]>[0];
@@ -65,7 +66,9 @@ function stateText(node: GraphNodeDetails, now: number): string {
 
 /** One node: icon, key, harness (and agent), state, usage and model. */
 function nodeLine(node: GraphNodeDetails, theme: Theme, now: number): string {
-	const who = node.harness ? ` ${theme.fg("dim", node.agent ? `${node.harness} ${node.agent}` : node.harness)}` : "";
+	const who = node.harness
+		? ` ${theme.fg("dim", node.agent ? `${node.harness} ${printable(node.agent)}` : node.harness)}`
+		: "";
 	const usage = node.usage ? formatUsage(node.usage, node.model) : "";
 	return `${theme.fg(COLORS[node.status], ICONS[node.status])} ${theme.fg("accent", node.key)}${who} ${theme.fg(COLORS[node.status], stateText(node, now))}${usage ? ` ${theme.fg("dim", usage)}` : ""}`;
 }
@@ -76,10 +79,10 @@ export function renderGraphCall(
 	theme: Theme,
 ): Component {
 	const title = theme.fg("toolTitle", theme.bold("agent_graph "));
-	if (args.name) return new Text(title + theme.fg("accent", args.name), 0, 0);
+	if (args.name) return new Text(title + theme.fg("accent", printable(args.name)), 0, 0);
 	const nodes = args.graph?.nodes ? Object.keys(args.graph.nodes).length : 0;
 	return new Text(
-		`${title}${theme.fg("accent", args.graph?.name ?? "inline")} ${theme.fg("dim", `(${nodes} nodes)`)}`,
+		`${title}${theme.fg("accent", printable(args.graph?.name ?? "inline"))} ${theme.fg("dim", `(${nodes} nodes)`)}`,
 		0,
 		0,
 	);

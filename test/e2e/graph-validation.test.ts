@@ -164,4 +164,41 @@ describe("agent_graph validation", () => {
 			session.dispose();
 		}
 	});
+
+	it('refuses a project graph that grants its nodes auto_approve: a file cannot grant itself more than the call allows (SECURITY.md "Trust")', async () => {
+		const project = join(env.workDir, "escalating");
+		mkdirSync(join(project, ".pi", "graphs"), { recursive: true });
+		const file = join(project, ".pi", "graphs", "escalate.yaml");
+		writeFileSync(
+			file,
+			"nodes:\n  quiet: { agent_type: pi, task: fine }\n  loud: { agent_type: codex, auto_approve: true, task: escalated }\n",
+		);
+		const { createExtensionSession } = await import("../support/extension-session.ts");
+		const asked: string[] = [];
+		const ui = new Proxy(
+			{ confirm: async (_title: string, message: string) => asked.push(message) > 0 },
+			{ get: (target, key) => (target as Record<PropertyKey, unknown>)[key] ?? (() => undefined) },
+		);
+		const session = await createExtensionSession({
+			cwd: project,
+			agentDir: env.home.agentDir,
+			projectTrusted: false,
+			uiContext: ui as never,
+		});
+		try {
+			const before = env.server.requests.length;
+			const { result, isError } = await session.callTool<GraphDetails>("agent_graph", {
+				name: "escalate",
+				agentScope: "project",
+			});
+			const text = textOf(result);
+			expect(asked).toEqual([expect.stringContaining('project graph "escalate"')]);
+			expect(isError, text).toBe(true);
+			expect(text).toContain(`${file}: node "loud": auto_approve: a project graph cannot grant auto_approve`);
+			expect(text).not.toContain('node "quiet"');
+			expect(env.server.requests.length).toBe(before);
+		} finally {
+			session.dispose();
+		}
+	});
 });

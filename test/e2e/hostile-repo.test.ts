@@ -2,7 +2,16 @@
  * A hostile repository: a project directory whose files try to gain trust, tools or a different command
  * for a child started in it (SECURITY.md "Trust", "Tool restrictions"), with real children.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	realpathSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -258,5 +267,93 @@ describe("a pi child in an untrusted directory", () => {
 		expect(env.server.requests.find((r) => r.lastUserText === "pi reads context")?.systemPrompt).toContain(
 			"PI-PROJECT-AGENTS-MD-MARKER",
 		);
+	});
+});
+
+describe("a project agent's output file", () => {
+	it("must stay inside the child's cwd: a project file cannot make the package write outside it (absolute, .., a symlinked directory)", async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "output-escape-")));
+		const outside = realpathSync(mkdtempSync(join(env.home.dir, "output-target-")));
+		mkdirSync(join(project, ".pi/agents"), { recursive: true });
+		symlinkSync(outside, join(project, "linked"));
+		const targets = { absolute: join(outside, "a.md"), dotdot: "../escaped.md", linked: "linked/b.md" };
+		for (const [name, output] of Object.entries(targets)) {
+			writeFileSync(
+				join(project, `.pi/agents/${name}.md`),
+				`---\nname: ${name}\ndescription: d\ntools: read\noutput: ${JSON.stringify(output)}\n---\nbody\n`,
+			);
+		}
+		const session = await sessionIn(project, { uiContext: confirmingUi(async () => true) });
+		try {
+			const before = env.server.requests.length;
+			for (const name of Object.keys(targets)) {
+				const { result, isError } = await callProjectAgent(session, name, `write ${name}`);
+				expect(isError, textOf(result)).toBe(true);
+				expect(textOf(result)).toContain(
+					`${join(project, `.pi/agents/${name}.md`)}: output: a project agent's output file must be inside the child's cwd (${project})`,
+				);
+			}
+			expect(env.server.requests.length).toBe(before);
+			expect(readdirSync(outside)).toEqual([]);
+			expect(existsSync(join(project, "..", "escaped.md"))).toBe(false);
+		} finally {
+			session.dispose();
+		}
+	});
+
+	it("inside the child's cwd is still written", async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "output-inside-")));
+		mkdirSync(join(project, ".pi/agents"), { recursive: true });
+		writeFileSync(
+			join(project, ".pi/agents/noter.md"),
+			"---\nname: noter\ndescription: d\ntools: read\noutput: notes/out.md\n---\nbody\n",
+		);
+		const session = await sessionIn(project, { uiContext: confirmingUi(async () => true) });
+		try {
+			const { result, isError } = await callProjectAgent(session, "noter", "write inside");
+			expect(isError, textOf(result)).toBe(false);
+			expect(textOf(result)).toContain(`[answer also written to ${join(project, "notes/out.md")}]`);
+			expect(existsSync(join(project, "notes/out.md"))).toBe(true);
+		} finally {
+			session.dispose();
+		}
+	});
+});
+
+describe("a project agent library file's permission keys", () => {
+	it('cannot grant itself more than the call allows: every claude permissionMode that lets tools run unasked, and codex danger-full-access, need auto_approve (SECURITY.md "Trust")', async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "library-modes-")));
+		mkdirSync(join(project, ".claude/agents"), { recursive: true });
+		mkdirSync(join(project, ".codex/agents"), { recursive: true });
+		const modes = { bypass: "bypassPermissions", accept: "acceptEdits", automatic: "auto", future: "yolo" };
+		for (const [name, mode] of Object.entries(modes)) {
+			writeFileSync(
+				join(project, `.claude/agents/${name}.md`),
+				`---\nname: ${name}\ndescription: d\npermissionMode: ${mode}\n---\nYou act alone.\n`,
+			);
+		}
+		writeFileSync(
+			join(project, ".codex/agents/open.toml"),
+			'name = "open"\ndescription = "d"\ndeveloper_instructions = "x"\nsandbox_mode = "danger-full-access"\n',
+		);
+		const session = await sessionIn(project, { uiContext: confirmingUi(async () => true) });
+		try {
+			const before = env.server.requests.length;
+			for (const [name, mode] of Object.entries(modes)) {
+				const { result, isError } = await callProjectAgent(session, name, `escalate ${name}`);
+				expect(isError, textOf(result)).toBe(true);
+				expect(textOf(result)).toContain(
+					`${join(project, `.claude/agents/${name}.md`)}: permissionMode: "${mode}" would let the child run tools without the permission checks`,
+				);
+			}
+			const codex = await callProjectAgent(session, "open", "escalate codex");
+			expect(codex.isError).toBe(true);
+			expect(textOf(codex.result)).toContain(
+				`${join(project, ".codex/agents/open.toml")}: sandbox_mode: "danger-full-access" would run the child without a sandbox`,
+			);
+			expect(env.server.requests.length).toBe(before);
+		} finally {
+			session.dispose();
+		}
 	});
 });

@@ -1,5 +1,6 @@
 /** Saved graphs: where they are looked up, how they parse, and the trust gate of project graphs. */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -26,7 +27,16 @@ beforeEach(() => {
 		"project/sub/.keep": "",
 	});
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+let writer: ChildProcess | undefined;
+afterEach(async () => {
+	if (writer && writer.exitCode === null && writer.signalCode === null) {
+		const gone = new Promise((done) => writer?.once("exit", done));
+		writer.kill("SIGKILL");
+		await gone;
+	}
+	writer = undefined;
+	rmSync(root, { recursive: true, force: true });
+});
 
 function context(answers: boolean[] = [], trusted = false) {
 	const asked: string[] = [];
@@ -88,5 +98,44 @@ describe("saved graphs", () => {
 		const trusted = context([], true);
 		expect(await loadSavedGraph("shared", "project", trusted.value, new Problems())).toBeDefined();
 		expect(trusted.asked).toEqual([]);
+	});
+
+	it("refuses a saved graph that is a FIFO, a device or over 1 MiB, naming the file, before reading it (docs/rules.md §Configuration files)", async () => {
+		const graphs = join(project, ".pi/graphs");
+		const fifo = join(graphs, "stuck.json");
+		execFileSync("mkfifo", [fifo]);
+		// Something does write to the FIFO, so a reader that opens it would get a graph rather than hang the test.
+		writer = spawn("sh", ["-c", `printf '{"nodes":{"a":{"agent_type":"pi","task":"x"}}}' > "$0"`, fifo], {
+			stdio: "ignore",
+		});
+		symlinkSync("/dev/null", join(graphs, "device.yaml"));
+		writeFileSync(join(graphs, "huge.json"), `{"nodes":{},"pad":"${"x".repeat(2 * 1024 * 1024)}"}`);
+		const { value, asked } = context([true, true, true]);
+		const problems = new Problems();
+		for (const name of ["stuck", "device", "huge"]) {
+			expect(await loadSavedGraph(name, "project", value, problems)).toBeUndefined();
+		}
+		expect(problems.list).toEqual([
+			`${fifo}: is not a regular file (a FIFO)`,
+			`${join(graphs, "device.yaml")}: is not a regular file (a character device)`,
+			expect.stringMatching(
+				new RegExp(`^${join(graphs, "huge.json")}: is \\d+ bytes, more than the limit of 1048576$`),
+			),
+		]);
+		expect(asked).toEqual([]);
+	});
+
+	it("refuses a saved JSON graph that repeats a key, naming the key (docs/rules.md §Configuration files)", async () => {
+		const file = join(project, ".pi/graphs/dup.json");
+		writeFileSync(file, '{"nodes":{"a":{"agent_type":"pi","task":"shown","auto_approve":false,"auto_approve":true}}}');
+		const { value, asked } = context([true]);
+		const problems = new Problems();
+		expect(await loadSavedGraph("dup", "project", value, problems)).toBeUndefined();
+		expect(problems.list).toEqual([
+			expect.stringMatching(
+				new RegExp(`^${file}: duplicate key "auto_approve" at line 1, column \\d+ \\(nodes\\.a\\.auto_approve\\)`),
+			),
+		]);
+		expect(asked).toEqual([]);
 	});
 });

@@ -7,7 +7,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { AgentDefinition } from "../config/agent-definition.ts";
 import { findAgent } from "../config/agent-selection.ts";
 import type { AgentDiscovery, DiscoverAgentsOptions } from "../config/agents.ts";
-import type { LaunchSpec, Resources } from "../core/launch-spec.ts";
+import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { type AgentFields, translateAgent } from "./agent-translation.ts";
 import type { ChildCall } from "./child-call.ts";
@@ -34,27 +34,21 @@ export function resolveAgentCall(
 	const adHoc = resolveAdHocCall(call, harness, context, problems);
 	if (!agent || !adHoc) return undefined;
 	const before = problems.size;
-	const fields = translateAgent(agent, harness, call.model !== undefined, problems);
-	checkEmpowering(agent, fields, call.autoApprove === true, problems);
-	const forkSessionFile = fields.forkParentSession ? context.parentSessionFile : undefined;
-	if (fields.forkParentSession && forkSessionFile === undefined) {
+	const fields = agentSpecFields(agent, harness, call, adHoc.cwd, call.model !== undefined, problems);
+	const forkSessionFile = fields?.forkParentSession ? context.parentSessionFile : undefined;
+	if (fields?.forkParentSession && forkSessionFile === undefined) {
 		problems.add(
 			`${agent.filePath}: defaultContext: "fork" needs the parent's session file, and this session has none (it is not saved)`,
 		);
 	}
-	if (problems.size > before) return undefined;
-	const { noContextFiles, forkParentSession: _fork, readFirst, outputFile, ...native } = fields;
+	if (!fields || problems.size > before) return undefined;
+	const { noContextFiles, forkParentSession: _fork, readFirst, ...native } = fields;
 	return {
 		...adHoc,
 		...native,
 		task: appendReadFirst(adHoc.task, readFirst, adHoc.cwd),
-		model: call.model ?? fields.model,
-		effort: call.effort ?? fields.effort,
-		allowedTools: call.allowedTools ?? fields.allowedTools,
-		disallowedTools: call.disallowedTools ?? fields.disallowedTools,
 		resources: noContextFiles ? withoutContextFiles(adHoc.resources) : adHoc.resources,
 		forkSessionFile,
-		outputFile: outputFile === undefined ? undefined : resolve(adHoc.cwd, outputFile),
 		provenance: {
 			...adHoc.provenance,
 			agentName: agent.name,
@@ -64,6 +58,40 @@ export function resolveAgentCall(
 			definitionDigest: agent.digest,
 			agentDigest: agent.digest,
 		},
+	};
+}
+
+/** What {@link agentSpecFields} gives a launch: spec fields, and the parts only a new launch applies. */
+export type AgentSpecFields = Omit<AgentFields, "outputFile"> & Pick<LaunchSpec, "outputFile">;
+
+/**
+ * The spec fields `agent` gives a launch on `harness`, new or resumed (one home for both, so a resume runs
+ * with the same translated settings as the launch it continues): the definition translated onto the
+ * harness (`translateAgent`), the call's model, effort and tool lists over it, `output` resolved against
+ * `cwd`, the empowering keys checked against the call's `auto_approve`.
+ * @param modelFixed whether the launch has a model of its own (the call's, or the resumed session's), so
+ *   the file's model is neither used nor checked.
+ * @returns the fields, or `undefined` with every refusal added to `problems`.
+ */
+export function agentSpecFields(
+	agent: AgentDefinition,
+	harness: Harness,
+	call: ChildCall,
+	cwd: string,
+	modelFixed: boolean,
+	problems: Problems,
+): AgentSpecFields | undefined {
+	const before = problems.size;
+	const fields = translateAgent(agent, harness, modelFixed, problems);
+	checkEmpowering(agent, fields, call.autoApprove === true, problems);
+	if (problems.size > before) return undefined;
+	return {
+		...fields,
+		model: call.model ?? fields.model,
+		effort: call.effort ?? fields.effort,
+		allowedTools: call.allowedTools ?? fields.allowedTools,
+		disallowedTools: call.disallowedTools ?? fields.disallowedTools,
+		outputFile: fields.outputFile === undefined ? undefined : resolve(cwd, fields.outputFile),
 	};
 }
 

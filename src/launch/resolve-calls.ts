@@ -8,10 +8,11 @@
 import { type AgentScope, discoverAgents } from "../config/agents.ts";
 import { checkDepth } from "../config/depth.ts";
 import type { RosterState } from "../config/extension-state.ts";
-import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
+import { checkExisting, resolveAdHocCwd, resolveAdHocPath, settingsFilePath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { didYouMean } from "../core/nearest-name.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
@@ -95,8 +96,14 @@ function resolveRosterCall(
 	const source = roster.source === "settings" ? "the personal roster in the settings file" : roster.source;
 	const entry = roster.entries.find((e) => e.name === call.rosterEntry);
 	if (!entry) {
-		const names = roster.entries.map((e) => e.name).join(", ") || "none";
-		problems.add(`unknown roster entry "${call.rosterEntry}" in ${source}. Entries: ${names}`);
+		const names = roster.entries.map((e) => e.name);
+		const searched =
+			roster.source === "settings"
+				? `${settingsFilePath(context.agentDir)} (its "roster"; no PI_AGENTSHELL_ROSTER_FILE is set)`
+				: `${roster.source} (selected by PI_AGENTSHELL_ROSTER_FILE)`;
+		problems.add(
+			`unknown roster entry "${call.rosterEntry}" in ${source}${didYouMean(call.rosterEntry as string, names)}. Entries: ${names.join(", ") || "none"}. Roster searched: ${searched}`,
+		);
 		return undefined;
 	}
 	if (!state.enabled) {

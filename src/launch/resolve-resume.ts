@@ -24,6 +24,7 @@ import type { Problems } from "../core/problems.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
+import { agentSpecFields } from "./resolve-agent.ts";
 import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 
@@ -165,18 +166,36 @@ function resumeRecorded(
 	const roster = record.kind === "roster";
 	return {
 		...baseSpec(call, record.harness, record.cwd, context),
+		...(agent && resumedAgentFields(agent, record, call, saved)),
 		model: roster ? record.model : (call.model ?? record.model),
 		effort: roster ? record.effort : (call.effort ?? record.effort),
 		resources: record.resources,
 		rosterFile: record.rosterFile,
 		taskName: call.taskName ?? record.taskName,
-		// pi and claude build their system prompt on every start; codex keeps its developer instructions in
-		// the thread it resumes, so passing them again would repeat them.
-		systemPromptAddition: record.harness === "codex" ? undefined : agent?.systemPrompt || undefined,
 		...skills,
 		// The agent file as it is now: a project agent's edit must pass the trust gate again.
 		provenance: { ...provenance, agentDigest: agent?.digest },
 	};
+}
+
+/**
+ * The agent file's settings for a resume of a session started from it, translated exactly as for a new
+ * launch (`agentSpecFields`): claude's `--agents` definition, a codex agent's sandbox, MCP servers and
+ * skills, pi's prompt mode and skill switch, the file's tools under the call's. The session's model and
+ * effort stay the record's; `defaultReads` and `defaultContext` belong to a session's start and are not
+ * applied again. pi and claude build their system prompt on every start; codex keeps its developer
+ * instructions in the thread it resumes, so passing them again would repeat them.
+ */
+function resumedAgentFields(
+	agent: AgentDefinition,
+	record: LaunchRecord,
+	call: ChildCall,
+	problems: Problems,
+): Partial<LaunchSpec> | undefined {
+	const fields = agentSpecFields(agent, record.harness, call, record.cwd, true, problems);
+	if (!fields) return undefined;
+	const { noContextFiles, forkParentSession, readFirst, model, effort, systemPromptAddition, ...native } = fields;
+	return { ...native, systemPromptAddition: record.harness === "codex" ? undefined : systemPromptAddition };
 }
 
 /** Adds a problem for each argument of `call` that contradicts what `record` locks. */

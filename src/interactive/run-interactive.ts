@@ -16,6 +16,7 @@ import { claudeConfigDir } from "../harness/claude/transcript.ts";
 import { findThreadRollout } from "../harness/codex/rollout.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
+import { writeOutputFile } from "../runs/output-file.ts";
 import { RunState } from "../runs/run-state.ts";
 import { claudeRecordReader } from "./claude-records.ts";
 import { codexRecordReader, rolloutOpenedBy } from "./codex-records.ts";
@@ -102,6 +103,7 @@ export async function runInteractive(
 		const ending = await watch(host, name, reader, state, spec, interactive.inactivityTimeoutMs, options);
 		result.durationMs = Date.now() - started;
 		await settle(host, name, state, ending, interactive.stayOpen, spec.limits);
+		writeOutputFile(spec, result);
 		return result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
+import { AgentStartReport } from "./tools/agent-start-report.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	AGENTS_COMMAND,
@@ -135,7 +136,6 @@ async function loadRuntime(
 		widget,
 		tools: { subagent, roster: tools.createRosterTool(config, agentDir), jobs: tools.createJobsTool(registry) },
 		commands: commandHandlers(tools, config, agentDir, { fleet, jobs: registry, inputs, adapters, interactive }),
-		newAgentProblems: agentProblemReporter(tools, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -172,16 +172,6 @@ function commandHandlers(
 	};
 }
 
-/** The session-start report of broken agent files: problems not reported before in this process (each once). */
-function agentProblemReporter(tools: Tools, agentDir: string): (cwd: string) => string[] {
-	const reported = new Set<string>();
-	return (cwd) => {
-		const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
-		for (const line of fresh) reported.add(line);
-		return fresh;
-	};
-}
-
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
 function deferredTool<P extends TSchema, D>(
 	info: Omit<ToolDefinition<P, D>, "execute">,
@@ -199,6 +189,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
 	const jobUsage = new PendingJobUsage();
 	const startTrust = new SessionStartTrust();
+	const startReport = new AgentStartReport(agentDir);
 	let loaded: Runtime | undefined;
 	// Where the background jobs widget draws: the session's UI, when it has one.
 	let setWidget: SetWidget | undefined;
@@ -247,8 +238,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
-		// With a UI, agent files that fail to load are reported once, when the session starts.
-		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
+		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
+		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -264,12 +255,20 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// A background job's report is drawn as the same cards as a foreground result.
 	pi.registerMessageRenderer(JOB_MESSAGE_TYPE, renderJobMessage);
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
-	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime);
+	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime, startReport);
 }
 
 /** The three tools and the user commands, each loading the runtime on first use. */
-function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
-	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
+function registerToolsAndCommands(
+	pi: ExtensionAPI,
+	runtime: (ctx?: ExtensionContext) => Promise<Runtime>,
+	startReport: AgentStartReport,
+): void {
+	const subagent = deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent);
+	pi.registerTool({
+		...subagent,
+		execute: async (...args) => startReport.appendTo(await subagent.execute(...args)),
+	});
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
 	for (const command of COMMANDS) {

@@ -9,6 +9,7 @@ import { type AgentScope, discoverAgents } from "../config/agents.ts";
 import { checkDepth } from "../config/depth.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath, settingsFilePath } from "../config/paths.ts";
+import type { LoadedRoster } from "../config/roster-entry.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
@@ -81,6 +82,19 @@ function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 	};
 }
 
+/**
+ * `unknown roster entry "x" in <source> (did you mean "y"?). Entries: …. Roster searched: <file> (why it
+ * is the roster in force)`.
+ */
+function unknownEntry(name: string, roster: LoadedRoster, source: string, agentDir: string): string {
+	const names = roster.entries.map((e) => e.name);
+	const searched =
+		roster.source === "settings"
+			? `${settingsFilePath(agentDir)} (its "roster"; no PI_AGENTSHELL_ROSTER_FILE is set)`
+			: `${roster.source} (selected by PI_AGENTSHELL_ROSTER_FILE)`;
+	return `unknown roster entry "${name}" in ${source}${didYouMean(name, names)}. Entries: ${names.join(", ") || "none"}. Roster searched: ${searched}`;
+}
+
 /** A roster entry: its settings apply; manual repeats must agree (docs/rules.md §Calling the tool). */
 function resolveRosterCall(
 	call: ChildCall,
@@ -96,14 +110,7 @@ function resolveRosterCall(
 	const source = roster.source === "settings" ? "the personal roster in the settings file" : roster.source;
 	const entry = roster.entries.find((e) => e.name === call.rosterEntry);
 	if (!entry) {
-		const names = roster.entries.map((e) => e.name);
-		const searched =
-			roster.source === "settings"
-				? `${settingsFilePath(context.agentDir)} (its "roster"; no PI_AGENTSHELL_ROSTER_FILE is set)`
-				: `${roster.source} (selected by PI_AGENTSHELL_ROSTER_FILE)`;
-		problems.add(
-			`unknown roster entry "${call.rosterEntry}" in ${source}${didYouMean(call.rosterEntry as string, names)}. Entries: ${names.join(", ") || "none"}. Roster searched: ${searched}`,
-		);
+		problems.add(unknownEntry(call.rosterEntry as string, roster, source, context.agentDir));
 		return undefined;
 	}
 	if (!state.enabled) {

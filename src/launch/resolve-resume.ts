@@ -12,9 +12,6 @@
  * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
  * - a session that is running now is never resumed.
  */
-import { readFileSync } from "node:fs";
-import type { AgentFormat } from "../config/agent-definition.ts";
-import { type AgentDefinition, parseAgentFileAs } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
@@ -24,9 +21,9 @@ import type { Problems } from "../core/problems.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { ChildCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import { agentSpecFields } from "./resolve-agent.ts";
 import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
+import { resumedAgent, resumedAgentFields } from "./resume-agent.ts";
 
 /** What resume resolution needs from the launch records. */
 export interface ResumeLookup {
@@ -160,7 +157,7 @@ function resumeRecorded(
 	const saved = problems.at(where);
 	checkAgainstRecord(call, record, context, saved);
 	const provenance = record.provenance;
-	const agent = provenance.agentFile ? currentAgent(record, saved) : undefined;
+	const agent = provenance.agentFile ? resumedAgent(record, saved) : undefined;
 	if (record.rosterFile) checkChildRoster(record, saved);
 	const skills = record.kind === "roster" ? checkRosterEntry(record, rosterState, saved) : undefined;
 	const roster = record.kind === "roster";
@@ -176,26 +173,6 @@ function resumeRecorded(
 		// The agent file as it is now: a project agent's edit must pass the trust gate again.
 		provenance: { ...provenance, agentDigest: agent?.digest },
 	};
-}
-
-/**
- * The agent file's settings for a resume of a session started from it, translated exactly as for a new
- * launch (`agentSpecFields`): claude's `--agents` definition, a codex agent's sandbox, MCP servers and
- * skills, pi's prompt mode and skill switch, the file's tools under the call's. The session's model and
- * effort stay the record's; `defaultReads` and `defaultContext` belong to a session's start and are not
- * applied again. pi and claude build their system prompt on every start; codex keeps its developer
- * instructions in the thread it resumes, so passing them again would repeat them.
- */
-function resumedAgentFields(
-	agent: AgentDefinition,
-	record: LaunchRecord,
-	call: ChildCall,
-	problems: Problems,
-): Partial<LaunchSpec> | undefined {
-	const fields = agentSpecFields(agent, record.harness, call, record.cwd, true, problems);
-	if (!fields) return undefined;
-	const { noContextFiles, forkParentSession, readFirst, model, effort, systemPromptAddition, ...native } = fields;
-	return { ...native, systemPromptAddition: record.harness === "codex" ? undefined : systemPromptAddition };
 }
 
 /** Adds a problem for each argument of `call` that contradicts what `record` locks. */
@@ -250,26 +227,6 @@ function checkChildRoster(record: LaunchRecord, problems: Problems): void {
 			`the child roster ${file} changed since the session started (its entries' settings differ); start a new session to use it`,
 		);
 	}
-}
-
-/**
- * The Markdown agent a session started from, as its file is now (its instructions are part of the role;
- * an edit applies from the next launch on, as it would for a new session; a project agent's edit must pass
- * the trust gate again).
- */
-function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition | undefined {
-	const file = record.provenance.agentFile as string;
-	let content: string;
-	try {
-		content = readFileSync(file, "utf8");
-	} catch (error) {
-		problems.add(
-			`the session's agent definition ${file} cannot be read (${(error as NodeJS.ErrnoException).code}); start a new session`,
-		);
-		return undefined;
-	}
-	const format = (record.provenance.agentFormat ?? "pi") as AgentFormat;
-	return parseAgentFileAs(format, content, file, record.provenance.agentSource ?? "user", problems.at(file));
 }
 
 /**

@@ -24,10 +24,10 @@ const parsed = <T>(parse: (problems: Problems) => T) => {
 };
 
 describe("Claude Code agent files", () => {
-	it("hands every claude-only key to claude's --agents definition and ignores color", () => {
+	it("hands the claude-only keys claude applies to its --agents definition and ignores color", () => {
 		const { value, problems } = parsed((p) =>
 			parseClaudeAgentFile(
-				"---\nname: rev\ndescription: Reviews\ntools: Read, Grep\nmodel: sonnet\neffort: high\npermissionMode: acceptEdits\nmaxTurns: 3\nskills: [a]\nmcpServers: [github]\ncolor: red\n---\nBODY\n",
+				"---\nname: rev\ndescription: Reviews\ntools: Read, Grep\nmodel: sonnet\neffort: high\npermissionMode: acceptEdits\nmaxTurns: 3\nmcpServers: [github]\nomitClaudeMd: true\ncolor: red\n---\nBODY\n",
 				"/u/.claude/agents/rev.md",
 				"user",
 				p,
@@ -41,8 +41,8 @@ describe("Claude Code agent files", () => {
 			tools: ["Read", "Grep"],
 			permissionMode: "acceptEdits",
 			maxTurns: 3,
-			skills: ["a"],
 			mcpServers: ["github"],
+			omitClaudeMd: true,
 		});
 	});
 

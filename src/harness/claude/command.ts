@@ -84,6 +84,11 @@ export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: Cl
 			JSON.stringify({ [spec.claudeAgent.name]: spec.claudeAgent.definition }),
 		);
 		args.push(`--agents=${file}`, `--agent=${spec.claudeAgent.name}`);
+		// --permission-mode, --max-turns: claude 2.1.332 does not apply the definition's `permissionMode` and
+		// `maxTurns` to the session's agent; the flags do (auto_approve's --dangerously-skip-permissions wins).
+		const { permissionMode, maxTurns } = spec.claudeAgent.definition;
+		if (typeof permissionMode === "string" && !spec.autoApprove) args.push(`--permission-mode=${permissionMode}`);
+		if (typeof maxTurns === "number") args.push(`--max-turns=${maxTurns}`);
 	}
 	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
 	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.

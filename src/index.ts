@@ -13,6 +13,7 @@ import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
+import { AgentStartReport } from "./tools/agent-start-report.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	AGENTS_COMMAND,
@@ -149,7 +150,6 @@ async function loadRuntime(
 			jobs: tools.createJobsTool(jobs),
 		},
 		commands: commandHandlers(tools, config, agentDir, { fleet, jobs, inputs, adapters, interactive }),
-		newAgentProblems: tools.agentProblemReporter(agentDir),
 		/** This session has ended: its hold on child sessions goes. */
 		release: () => parts.hold.release(),
 		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
@@ -204,6 +204,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	const agentDir = getAgentDir();
 	const jobUsage = new PendingJobUsage();
 	const startTrust = new SessionStartTrust();
+	const startReport = new AgentStartReport(agentDir);
 	let loaded: Runtime | undefined;
 	// Where the background jobs widget draws: the session's UI, when it has one.
 	let setWidget: SetWidget | undefined;
@@ -249,8 +250,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
-		// With a UI, agent files that fail to load are reported once, when the session starts.
-		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
+		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
+		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -266,12 +267,20 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// A background job's report is drawn as the same cards as a foreground result.
 	pi.registerMessageRenderer(JOB_MESSAGE_TYPE, renderJobMessage);
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
-	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime);
+	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime, startReport);
 }
 
 /** The three tools and the user commands, each loading the runtime on first use. */
-function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
-	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
+function registerToolsAndCommands(
+	pi: ExtensionAPI,
+	runtime: (ctx?: ExtensionContext) => Promise<Runtime>,
+	startReport: AgentStartReport,
+): void {
+	const subagent = deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent);
+	pi.registerTool({
+		...subagent,
+		execute: async (...args) => startReport.appendTo(await subagent.execute(...args)),
+	});
 	pi.registerTool(deferredTool(graphToolInfo, runtime, (r) => r.tools.graph));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));

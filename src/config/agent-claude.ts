@@ -10,7 +10,10 @@
  * | `tools`, `disallowedTools` | `--agents` `tools` / `disallowedTools` | pi: names mapped (`Read` → `read`); codex: refused |
  * | `model` | `--model` (`sonnet`, `inherit`: claude resolves them) | refused unless the harness can resolve it |
  * | `effort` | `--effort` (claude 2.1.332 does not apply the JSON key to a session's own agent) | effort |
- * | `permissionMode`, `maxTurns`, `skills`, `mcpServers`, `hooks`, `memory`, `initialPrompt`, `omitClaudeMd` | `--agents` keys | refused |
+ * | `hooks`, `mcpServers` | `--agents` keys | refused |
+ * | `permissionMode`, `maxTurns` | `--agents` keys and `--permission-mode` / `--max-turns` | refused |
+ * | `omitClaudeMd: true` | no instruction files (`CLAUDE_CODE_DISABLE_CLAUDE_MDS=1`) | refused |
+ * | `skills`, `memory`, `initialPrompt` | refused: claude does not apply them to a session's agent | refused |
  * | `color`, `background`, `autoCompactWindow` | ignored (display; how Claude Code's parent starts it; no effect on a session agent) | ignored |
  * | `isolation` | refused: this package creates no worktree (give `cwd` on the call) | refused |
  */
@@ -21,17 +24,13 @@ import { readMarkdownAgent, takeUnknownKeys } from "./agent-markdown.ts";
 import { contentDigest, listSchema, optional } from "./agent-values.ts";
 import { addZodIssues, requiredString } from "./zod-issues.ts";
 
-/** Keys handed to claude's `--agents` JSON as written (claude validates their values itself). */
-export const CLAUDE_ONLY_KEYS = [
-	"permissionMode",
-	"maxTurns",
-	"skills",
-	"mcpServers",
-	"hooks",
-	"memory",
-	"initialPrompt",
-	"omitClaudeMd",
-] as const;
+/**
+ * Keys handed to claude's `--agents` JSON as written (claude validates their values itself); checked against
+ * claude 2.1.332 (`test/e2e/claude-agent-keys.test.ts`): `hooks` run, `mcpServers` start, `permissionMode`
+ * and `maxTurns` apply only as `--permission-mode` / `--max-turns` (the command builder passes both), and
+ * `omitClaudeMd: true` only as `CLAUDE_CODE_DISABLE_CLAUDE_MDS` (no instruction files).
+ */
+export const CLAUDE_ONLY_KEYS = ["permissionMode", "maxTurns", "mcpServers", "hooks", "omitClaudeMd"] as const;
 
 /** Keys accepted and without effect on a child, with why. */
 export const CLAUDE_IGNORED_KEYS: Readonly<Record<string, string>> = {
@@ -44,6 +43,12 @@ export const CLAUDE_IGNORED_KEYS: Readonly<Record<string, string>> = {
 export const CLAUDE_REFUSED_KEYS: Readonly<Record<string, string>> = {
 	isolation:
 		"would run the child in a temporary git worktree, which this package does not create (give cwd on the call)",
+	skills:
+		"would preload the named skills into the agent's context, which claude 2.1.332 does not do for the agent a session is started with (--agent); remove it (claude still lists the user's skills) or select skills through a roster entry's resources",
+	memory:
+		"would give the agent a persistent memory directory, which claude 2.1.332 does not give the agent a session is started with (--agent); remove it",
+	initialPrompt:
+		"would be submitted as the first user turn, which claude -p does not do (the task is the first turn); put it at the start of the task instead",
 };
 
 const claudeSchema = z.object({

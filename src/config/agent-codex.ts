@@ -13,7 +13,7 @@
  * | `mcp_servers` | `-c mcp_servers.<name>={…}` per server |
  * | `skills` | `-c skills={…}` |
  *
- * Any other key is refused by name.
+ * `nickname_candidates` is ignored (display only); any other key is refused by name.
  */
 import { parse } from "smol-toml";
 import { z } from "zod";
@@ -38,7 +38,12 @@ const codexSchema = z.object({
 	skills: optional(z.record(z.string(), z.unknown(), { error: "expected a table" })),
 });
 
-const KNOWN_KEYS = Object.keys(codexSchema.shape);
+/** Keys accepted and without effect on a child, with why (codex-cli 0.171.0 reads them). */
+export const CODEX_IGNORED_KEYS: Readonly<Record<string, string>> = {
+	nickname_candidates: "display names codex gives the agent's spawned copies",
+};
+
+const KNOWN_KEYS = [...Object.keys(codexSchema.shape), ...Object.keys(CODEX_IGNORED_KEYS)];
 
 /**
  * Parses one codex custom agent file's text. Pure.
@@ -77,7 +82,7 @@ export function parseCodexAgentFile(
 		source,
 		filePath,
 		digest: contentDigest(content),
-		ignoredKeys: [],
+		ignoredKeys: Object.keys(CODEX_IGNORED_KEYS).filter((key) => table[key] !== undefined),
 		codex,
 	};
 	if (toml.model !== undefined) agent.model = toml.model;

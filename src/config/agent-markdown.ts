@@ -66,8 +66,12 @@ export function readMarkdownAgent(
 	try {
 		parsed = parseFrontmatter(content);
 	} catch (error) {
-		problems.add(`frontmatter is not valid YAML: ${(error as Error).message}`);
-		return undefined;
+		try {
+			parsed = parseFrontmatter(quotePlainValues(content));
+		} catch {
+			problems.add(`frontmatter is not valid YAML: ${(error as Error).message}`);
+			return undefined;
+		}
 	}
 	const { frontmatter, body } = parsed;
 	if (frontmatter === null || typeof frontmatter !== "object" || Array.isArray(frontmatter)) {
@@ -75,6 +79,25 @@ export function readMarkdownAgent(
 		return undefined;
 	}
 	return { frontmatter: frontmatter as Record<string, unknown>, body };
+}
+
+/** A one-line `key: value` whose plain value YAML would read as a nested mapping (it holds `": "`). */
+const PLAIN_VALUE_WITH_COLON = /^([A-Za-z_][\w-]*):[ \t]+([^"'[{|>&*!#\s].*: .*)$/;
+
+/**
+ * `content` with each one-line frontmatter value that holds `": "` quoted as a string. Public Claude Code
+ * agent collections write descriptions such as `description: Use it when… Examples: <example>Context: …`
+ * unquoted, which YAML rejects ("nested mappings are not allowed in compact mappings") and Claude Code
+ * reads as one string; a file is read this way only when it is not valid YAML as written.
+ */
+function quotePlainValues(content: string): string {
+	const lines = content.split("\n");
+	const end = lines[0]?.trim() === "---" ? lines.findIndex((line, i) => i > 0 && line.trim() === "---") : -1;
+	for (let i = 1; i < end; i++) {
+		const match = PLAIN_VALUE_WITH_COLON.exec(lines[i]);
+		if (match) lines[i] = `${match[1]}: ${JSON.stringify(match[2].trimEnd())}`;
+	}
+	return lines.join("\n");
 }
 
 /**

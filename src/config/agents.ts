@@ -14,38 +14,34 @@
  * A bad file is reported in `errors` and never hides other agents; two files defining one name in one
  * directory are both unusable until one is renamed.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFIG_DIR_NAME } from "@earendil-works/pi-coding-agent";
-import { claudeConfigDir, codexHomeDir } from "../core/native-homes.ts";
 import { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 import { parseClaudeAgentFile } from "./agent-claude.ts";
 import { parseCodexAgentFile } from "./agent-codex.ts";
-import type {
-	AgentDefinition,
-	AgentFileError,
-	AgentFormat,
-	AgentScope,
-	AgentSource,
-	ShadowedAgent,
-} from "./agent-definition.ts";
+import type { AgentDefinition, AgentFileError, AgentFormat, AgentSource, ShadowedAgent } from "./agent-definition.ts";
+import {
+	AGENT_FILE_EXTENSIONS,
+	type AgentDirectory,
+	agentDirectories,
+	type DiscoverAgentsOptions,
+	findNearestAgentsDir,
+} from "./agent-dirs.ts";
 import { parseAgentFile } from "./agent-markdown.ts";
 
 export type { AgentDefinition, AgentFileError, AgentScope, AgentSource } from "./agent-definition.ts";
+export {
+	type AgentDirectory,
+	agentDirectories,
+	BUILTIN_AGENTS_DIR,
+	type DiscoverAgentsOptions,
+	findNearestAgentsDir,
+} from "./agent-dirs.ts";
 export { parseAgentFile } from "./agent-markdown.ts";
 export { contentDigest } from "./agent-values.ts";
-
-/** This package's shipped agents (`agents/` at the package root): the built-ins. */
-export const BUILTIN_AGENTS_DIR = fileURLToPath(new URL("../../agents", import.meta.url));
-
-/** One directory searched for agents. */
-export interface AgentDirectory {
-	dir: string;
-	source: AgentSource;
-	format: AgentFormat;
-}
 
 export interface AgentDiscovery {
 	/** The selectable definitions (one per name), sorted by name. */
@@ -59,70 +55,11 @@ export interface AgentDiscovery {
 	projectAgentsDir: string | null;
 }
 
-export interface DiscoverAgentsOptions {
-	/** Directory the project search starts from (absolute). */
-	cwd: string;
-	/** Pi's agent directory (`getAgentDir()`, i.e. `PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
-	agentDir: string;
-	scope: AgentScope;
-	/** Environment read for `CLAUDE_CONFIG_DIR`, `CODEX_HOME` and `HOME`; default `process.env`. */
-	env?: Record<string, string | undefined>;
-	/** The built-in agents directory; default {@link BUILTIN_AGENTS_DIR}, `null`: none. */
-	builtinDir?: string | null;
-}
-
-const PARSERS: Record<AgentFormat, { ext: string; parse: typeof parseAgentFile }> = {
-	pi: { ext: ".md", parse: parseAgentFile },
-	claude: { ext: ".md", parse: parseClaudeAgentFile },
-	codex: { ext: ".toml", parse: parseCodexAgentFile },
+const PARSERS: Record<AgentFormat, typeof parseAgentFile> = {
+	pi: parseAgentFile,
+	claude: parseClaudeAgentFile,
+	codex: parseCodexAgentFile,
 };
-
-function isDirectory(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
-}
-
-/**
- * The nearest `<dir>/<configDir>/agents` directory walking up from `cwd` (inclusive), skipping `except`
- * (a user-scope directory that is not project content), or null.
- */
-export function findNearestAgentsDir(cwd: string, configDir: string, except?: string): string | null {
-	let dir = resolve(cwd);
-	for (;;) {
-		const candidate = join(dir, configDir, "agents");
-		if (candidate !== except && isDirectory(candidate)) return candidate;
-		const parent = join(dir, "..");
-		if (parent === dir) return null;
-		dir = parent;
-	}
-}
-
-/** The directories `options` searches, highest precedence first. */
-export function agentDirectories(options: DiscoverAgentsOptions): AgentDirectory[] {
-	const env = options.env ?? process.env;
-	const user: AgentDirectory[] = [
-		{ dir: join(options.agentDir, "agents"), source: "user", format: "pi" },
-		{ dir: join(claudeConfigDir(env), "agents"), source: "user", format: "claude" },
-		{ dir: join(codexHomeDir(env), "agents"), source: "user", format: "codex" },
-	];
-	const project: AgentDirectory[] = [];
-	for (const [format, configDir] of [
-		["pi", CONFIG_DIR_NAME],
-		["claude", ".claude"],
-		["codex", ".codex"],
-	] as const) {
-		const userDir = user.find((u) => u.format === format)?.dir;
-		const dir = findNearestAgentsDir(options.cwd, configDir, userDir);
-		if (dir !== null) project.push({ dir, source: "project", format });
-	}
-	const builtinDir = options.builtinDir === undefined ? BUILTIN_AGENTS_DIR : options.builtinDir;
-	const builtin: AgentDirectory[] = builtinDir ? [{ dir: builtinDir, source: "builtin", format: "pi" }] : [];
-	const scope = options.scope;
-	return [...(scope === "user" ? [] : project), ...(scope === "project" ? [] : [...user, ...builtin])];
-}
 
 /** Parses one agent file's text in `format`. Pure; see each format's parser. */
 export function parseAgentFileAs(
@@ -132,7 +69,7 @@ export function parseAgentFileAs(
 	source: AgentSource,
 	problems: Problems,
 ): AgentDefinition | undefined {
-	return PARSERS[format].parse(content, filePath, source, problems);
+	return PARSERS[format](content, filePath, source, problems);
 }
 
 /**
@@ -146,7 +83,8 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 } {
 	const agents: AgentDefinition[] = [];
 	const errors: AgentFileError[] = [];
-	const { ext, parse } = PARSERS[format];
+	const ext = AGENT_FILE_EXTENSIONS[format];
+	const parse = PARSERS[format];
 	let names: string[];
 	try {
 		names = readdirSync(dir).filter((name) => name.endsWith(ext));

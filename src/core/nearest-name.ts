@@ -1,8 +1,25 @@
 /**
- * "Did you mean" suggestions for unknown names (issue 20 item 4): agents, roster entries, frontmatter keys.
- * Uses `fastest-levenshtein` (edit distance).
+ * "Did you mean" suggestions for unknown names (issue 20 item 4): agents, roster entries, frontmatter keys,
+ * tool argument fields. Uses `fastest-levenshtein` (edit distance), required on first use: the `subagent`
+ * tool's argument check imports this module when the extension loads, which must load no library
+ * (docs/design-notes.md §Start-up cost).
  */
-import { distance } from "fastest-levenshtein";
+import { createRequire } from "node:module";
+
+type Distance = (a: string, b: string) => number;
+let loaded: Distance | null | undefined;
+
+/** fastest-levenshtein's `distance`, or `null` when the package is not installed (reported at session start). */
+function editDistance(): Distance | null {
+	if (loaded === undefined) {
+		try {
+			loaded = (createRequire(import.meta.url)("fastest-levenshtein") as { distance: Distance }).distance;
+		} catch {
+			loaded = null;
+		}
+	}
+	return loaded;
+}
 
 /**
  * The known name closest to `given` by edit distance (case-insensitive), when it is close enough to be a
@@ -10,6 +27,8 @@ import { distance } from "fastest-levenshtein";
  * when none is.
  */
 export function nearestName(given: string, known: Iterable<string>): string | undefined {
+	const distance = editDistance();
+	if (distance === null) return undefined;
 	let best: string | undefined;
 	let bestDistance = Number.POSITIVE_INFINITY;
 	const lower = given.toLowerCase();

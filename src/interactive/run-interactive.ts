@@ -13,6 +13,7 @@ import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
+import { writeOutputFile } from "../runs/output-file.ts";
 import { RunState } from "../runs/run-state.ts";
 import { describeCommand, type RunEnding, settleRun } from "../runs/settle.ts";
 import { DialogWatch } from "./dialog-watch.ts";
@@ -87,7 +88,9 @@ export async function runInteractive(
 		options.onUpdate?.(live);
 		const ending = await watch(host, name, reader, state, spec, info, options);
 		live.durationMs = Date.now() - started;
-		return await endRun(host, name, state, info, ending, interactive.stayOpen, spec.limits);
+		const result = await endRun(host, name, state, info, ending, interactive.stayOpen, spec.limits);
+		writeOutputFile(spec, result);
+		return result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}

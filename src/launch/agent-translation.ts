@@ -97,6 +97,8 @@ function claudeFields(agent: AgentDefinition, harness: Harness, fields: AgentFie
 	const claude = agent.claude as NonNullable<AgentDefinition["claude"]>;
 	if (harness === "claude_code") {
 		fields.claudeAgent = { name: agent.name, definition: { ...claude.definition, prompt: agent.systemPrompt } };
+		// claude 2.1.332 reads CLAUDE.md files for the session's agent whatever its `omitClaudeMd`.
+		if (claude.definition.omitClaudeMd === true) fields.noContextFiles = true;
 		// The body is the agent's own prompt there; claude itself offers the agent's tools (the call's
 		// allowed_tools narrows them further).
 		fields.systemPromptAddition = undefined;

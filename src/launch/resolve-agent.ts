@@ -37,28 +37,21 @@ export function resolveAgentCall(
 	const adHoc = resolveAdHocCall(call, harness, context, problems);
 	if (!agent || !adHoc) return undefined;
 	const before = problems.size;
-	const fields = translateAgent(agent, harness, call.model !== undefined, problems);
-	checkEmpowering(agent, fields, call.autoApprove === true, problems);
-	checkOutputInside(agent, fields.outputFile, adHoc.cwd, problems);
-	const forkSessionFile = fields.forkParentSession ? context.parentSessionFile : undefined;
-	if (fields.forkParentSession && forkSessionFile === undefined) {
+	const fields = agentSpecFields(agent, harness, call, adHoc.cwd, call.model !== undefined, problems);
+	const forkSessionFile = fields?.forkParentSession ? context.parentSessionFile : undefined;
+	if (fields?.forkParentSession && forkSessionFile === undefined) {
 		problems.add(
 			`${agent.filePath}: defaultContext: "fork" needs the parent's session file, and this session has none (it is not saved)`,
 		);
 	}
-	if (problems.size > before) return undefined;
-	const { noContextFiles, forkParentSession: _fork, readFirst, outputFile, ...native } = fields;
+	if (!fields || problems.size > before) return undefined;
+	const { noContextFiles, forkParentSession: _fork, readFirst, ...native } = fields;
 	return {
 		...adHoc,
 		...native,
 		task: appendReadFirst(adHoc.task, readFirst, adHoc.cwd),
-		model: call.model ?? fields.model,
-		effort: call.effort ?? fields.effort,
-		allowedTools: call.allowedTools ?? fields.allowedTools,
-		disallowedTools: call.disallowedTools ?? fields.disallowedTools,
 		resources: noContextFiles ? withoutContextFiles(adHoc.resources) : adHoc.resources,
 		forkSessionFile,
-		outputFile: outputFile === undefined ? undefined : resolve(adHoc.cwd, outputFile),
 		provenance: {
 			kind: "agent",
 			childRosterDigest: adHoc.provenance.childRosterDigest,
@@ -82,6 +75,41 @@ function checkOutputInside(agent: AgentDefinition, output: string | undefined, c
 	problems.add(
 		`${agent.filePath}: output: a project agent's output file must be inside the child's cwd (${cwd}); ${JSON.stringify(output)} is not`,
 	);
+}
+
+/** What {@link agentSpecFields} gives a launch: spec fields, and the parts only a new launch applies. */
+export type AgentSpecFields = Omit<AgentFields, "outputFile"> & Pick<LaunchSpec, "outputFile">;
+
+/**
+ * The spec fields `agent` gives a launch on `harness`, new or resumed (one home for both, so a resume runs
+ * with the same translated settings as the launch it continues): the definition translated onto the
+ * harness (`translateAgent`), the call's model, effort and tool lists over it, `output` resolved against
+ * `cwd`, the empowering keys checked against the call's `auto_approve`.
+ * @param modelFixed whether the launch has a model of its own (the call's, or the resumed session's), so
+ *   the file's model is neither used nor checked.
+ * @returns the fields, or `undefined` with every refusal added to `problems`.
+ */
+export function agentSpecFields(
+	agent: AgentDefinition,
+	harness: Harness,
+	call: ChildSettings,
+	cwd: string,
+	modelFixed: boolean,
+	problems: Problems,
+): AgentSpecFields | undefined {
+	const before = problems.size;
+	const fields = translateAgent(agent, harness, modelFixed, problems);
+	checkEmpowering(agent, fields, call.autoApprove === true, problems);
+	checkOutputInside(agent, fields.outputFile, cwd, problems);
+	if (problems.size > before) return undefined;
+	return {
+		...fields,
+		model: call.model ?? fields.model,
+		effort: call.effort ?? fields.effort,
+		allowedTools: call.allowedTools ?? fields.allowedTools,
+		disallowedTools: call.disallowedTools ?? fields.disallowedTools,
+		outputFile: fields.outputFile === undefined ? undefined : resolve(cwd, fields.outputFile),
+	};
 }
 
 /** `inheritProjectContext: false` as a resource selection (docs/rules.md §Resources). */

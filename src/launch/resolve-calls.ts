@@ -8,10 +8,11 @@
 import { type AgentScope, discoverAgents } from "../config/agents.ts";
 import { checkDepth } from "../config/depth.ts";
 import type { RosterState } from "../config/extension-state.ts";
-import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
+import { checkExisting, resolveAdHocCwd, resolveAdHocPath, settingsFilePath } from "../config/paths.ts";
+import type { LoadedRoster } from "../config/roster-entry.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
-import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildCall, RosterEntryCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
@@ -102,7 +103,7 @@ function resolveRosterCall(
 	context: LaunchContext,
 	problems: Problems,
 ): LaunchSpec | undefined {
-	const usable = usableRosterEntry(state, call.rosterEntry, problems);
+	const usable = usableRosterEntry(state, call.rosterEntry, problems, settingsFilePath(context.agentDir));
 	if (!usable) return undefined;
 	const { entry, roster } = usable;
 	const before = problems.size;

@@ -10,6 +10,7 @@ import type { LoadedRoster, RosterEntry } from "../config/roster-entry.ts";
 import { settingsDigest } from "../config/settings-digest.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
 import type { Harness, InteractiveOptions, LaunchSpec, Resources } from "../core/launch-spec.ts";
+import { didYouMean } from "../core/nearest-name.ts";
 import type { Problems } from "../core/problems.ts";
 import type { ChildSettings } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
@@ -121,12 +122,14 @@ function resolveChildRoster(
  * The roster entry `name` when it can be used now, for a new call and a resume alike (docs/rules.md §Calling
  * the tool, §Resumption): the roster is loaded, holds the entry and is enabled. Each problem names the
  * entry; a resume's collector adds its `resume_session_id` label.
+ * @param settingsFile the settings file, named as the roster searched when the personal roster is in force.
  * @returns the entry and the roster it came from, or `undefined` with the problem added.
  */
 export function usableRosterEntry(
 	state: RosterState,
 	name: string,
 	problems: Problems,
+	settingsFile?: string,
 ): { entry: RosterEntry; roster: LoadedRoster } | undefined {
 	const roster = state.roster;
 	if (!roster) {
@@ -136,8 +139,14 @@ export function usableRosterEntry(
 	const source = rosterLabel(roster);
 	const entry = roster.entries.find((e) => e.name === name);
 	if (!entry) {
-		const names = roster.entries.map((e) => e.name).join(", ") || "none";
-		problems.add(`unknown roster entry "${name}" in ${source}. Entries: ${names}`);
+		const names = roster.entries.map((e) => e.name);
+		const searched =
+			roster.source === "settings"
+				? `${settingsFile ?? "the settings file"} (its "roster"; no PI_AGENTSHELL_ROSTER_FILE is set)`
+				: `${roster.source} (selected by PI_AGENTSHELL_ROSTER_FILE)`;
+		problems.add(
+			`unknown roster entry "${name}" in ${source}${didYouMean(name, names)}. Entries: ${names.join(", ") || "none"}. Roster searched: ${searched}`,
+		);
 		return undefined;
 	}
 	if (!state.enabled) {

@@ -12,8 +12,6 @@
  * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
  * - a session that is running now is never resumed (refused where it is claimed, `LaunchRecords.claimResumes`).
  */
-import type { AgentFormat } from "../config/agent-definition.ts";
-import { type AgentDefinition, parseAgentFileAs } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
@@ -32,6 +30,7 @@ import {
 	validateChildRoster,
 } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
+import { resumedAgent, resumedAgentFields } from "./resume-agent.ts";
 
 /**
  * What resume resolution needs from the launch records. A session that is running now is refused where it
@@ -165,7 +164,7 @@ function resumeRecorded(
 	const saved = problems.at(where);
 	checkAgainstRecord(call, record, context, saved);
 	const provenance = record.provenance;
-	const agent = provenance.kind === "agent" ? currentAgent(provenance, saved) : undefined;
+	const agent = provenance.kind === "agent" ? resumedAgent(provenance, saved) : undefined;
 	if (record.rosterFile) checkChildRoster(record.rosterFile, record, saved);
 	const roster = record.kind === "roster";
 	let skills: Pick<LaunchSpec, "resources" | "skillReferences"> | undefined;
@@ -173,14 +172,12 @@ function resumeRecorded(
 	else if (roster) saved.add("the launch record names no roster entry; start a new session");
 	return {
 		...baseSpec(call, record.harness, record.cwd, context),
+		...(agent && resumedAgentFields(agent, record, call, saved)),
 		model: roster ? record.model : (call.model ?? record.model),
 		effort: roster ? record.effort : (call.effort ?? record.effort),
 		resources: record.resources,
 		rosterFile: record.rosterFile,
 		taskName: call.taskName ?? record.taskName,
-		// pi and claude build their system prompt on every start; codex keeps its developer instructions in
-		// the thread it resumes, so passing them again would repeat them.
-		systemPromptAddition: record.harness === "codex" ? undefined : agent?.systemPrompt || undefined,
 		...skills,
 		// The agent file as it is now: a project agent's edit must pass the trust gate again.
 		provenance: provenance.kind === "agent" ? { ...provenance, agentDigest: agent?.digest } : provenance,
@@ -240,22 +237,6 @@ function checkChildRoster(file: string, record: LaunchRecord, problems: Problems
 			`the child roster ${file} changed since the session started (its entries' settings differ); start a new session to use it`,
 		);
 	}
-}
-
-/**
- * The Markdown agent a session started from, as its file is now (its instructions are part of the role;
- * an edit applies from the next launch on, as it would for a new session; a project agent's edit must pass
- * the trust gate again).
- */
-function currentAgent(provenance: AgentProvenance, problems: Problems): AgentDefinition | undefined {
-	const file = provenance.agentFile;
-	const read = readUserFile(file);
-	if ("problem" in read) {
-		problems.add(`the session's agent definition ${file} cannot be read (it ${read.problem}); start a new session`);
-		return undefined;
-	}
-	const format = (provenance.agentFormat ?? "pi") as AgentFormat;
-	return parseAgentFileAs(format, read.text, file, provenance.agentSource, problems.at(file));
 }
 
 /**

@@ -3,9 +3,7 @@
  * command, process core → records, parser → RunEvents, RunState → RunResult. The final status comes from
  * the harness's verdict and how the process ended (`settleRun`).
  */
-import { mkdirSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
-import { writeFileAtomic } from "../core/atomic-write.ts";
+import { rmSync } from "node:fs";
 import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
@@ -16,6 +14,7 @@ import type { ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "./leftovers.ts";
+import { writeOutputFile } from "./output-file.ts";
 import { RunState } from "./run-state.ts";
 import { describeCommand, type RunEnding, type SettleContext, settleRun } from "./settle.ts";
 import { StructuredResult } from "./structured-result.ts";
@@ -172,21 +171,6 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 	life.channel?.processEnded();
 	for (const event of parser.finish?.() ?? []) state.apply(event);
 	return outcome;
-}
-
-/**
- * An agent's `output` file (pi-subagents; docs/agent-libraries.md): a completed run's final answer is also
- * written there, atomically, and the result names it (`outputFile`, or `outputError` when the write failed).
- */
-function writeOutputFile(spec: LaunchSpec, result: RunResult): void {
-	if (!spec.outputFile || result.status !== "completed") return;
-	try {
-		mkdirSync(dirname(spec.outputFile), { recursive: true });
-		writeFileAtomic(spec.outputFile, result.finalAnswer, 0o644);
-		result.outputFile = spec.outputFile;
-	} catch (error) {
-		result.outputError = `the answer could not be written to ${spec.outputFile}: ${(error as Error).message}`;
-	}
 }
 
 /** The refusal of a harness that declares no reason of its own. */

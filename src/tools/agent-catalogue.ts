@@ -39,13 +39,3 @@ export function agentsCommand(options: Omit<DiscoverAgentsOptions, "scope">, ctx
 	const broken = lines.some((line) => line.startsWith("- failed to load:"));
 	ctx.ui.notify(lines.join("\n"), broken ? "warning" : "info");
 }
-
-/** The session-start report of broken agent files: problems not reported before in this process (each once). */
-export function agentProblemReporter(agentDir: string): (cwd: string) => string[] {
-	const reported = new Set<string>();
-	return (cwd) => {
-		const fresh = agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
-		for (const line of fresh) reported.add(line);
-		return fresh;
-	};
-}

@@ -24,10 +24,10 @@ const parsed = <T>(parse: (problems: Problems) => T) => {
 };
 
 describe("Claude Code agent files", () => {
-	it("hands every claude-only key to claude's --agents definition and ignores color", () => {
+	it("hands the claude-only keys claude applies to its --agents definition and ignores color", () => {
 		const { value, problems } = parsed((p) =>
 			parseClaudeAgentFile(
-				"---\nname: rev\ndescription: Reviews\ntools: Read, Grep\nmodel: sonnet\neffort: high\npermissionMode: acceptEdits\nmaxTurns: 3\nskills: [a]\nmcpServers: [github]\ncolor: red\n---\nBODY\n",
+				"---\nname: rev\ndescription: Reviews\ntools: Read, Grep\nmodel: sonnet\neffort: high\npermissionMode: acceptEdits\nmaxTurns: 3\nmcpServers: [github]\nomitClaudeMd: true\ncolor: red\n---\nBODY\n",
 				"/u/.claude/agents/rev.md",
 				"user",
 				p,
@@ -41,9 +41,32 @@ describe("Claude Code agent files", () => {
 			tools: ["Read", "Grep"],
 			permissionMode: "acceptEdits",
 			maxTurns: 3,
-			skills: ["a"],
 			mcpServers: ["github"],
+			omitClaudeMd: true,
 		});
+	});
+
+	it("reads an unquoted description holding ': ' as one string, as public Claude Code agents write it", () => {
+		const description =
+			'Use this agent to run tests. Examples: <example>Context: code changed. user: "Run them" assistant: "Running"</example>';
+		const { value, problems } = parsed((p) =>
+			parseClaudeAgentFile(
+				`---\nname: test-runner\ndescription: ${description}\nmodel: opus\n---\nRun tests.\n`,
+				"/u/.claude/agents/test-runner.md",
+				"user",
+				p,
+			),
+		);
+		expect(problems).toEqual([]);
+		expect(value).toMatchObject({ name: "test-runner", description, model: "opus" });
+	});
+
+	it("still refuses frontmatter that is not YAML for another reason", () => {
+		const { value, problems } = parsed((p) =>
+			parseClaudeAgentFile("---\nname: [broken\ndescription: d\n---\n", "/f.md", "user", p),
+		);
+		expect(value).toBeUndefined();
+		expect(problems[0]).toMatch(/^frontmatter is not valid YAML: /);
 	});
 
 	it("refuses isolation and an unknown key by name, suggesting the nearest key", () => {
@@ -108,6 +131,19 @@ describe("codex custom agent files", () => {
 				"--sandbox=read-only",
 			]),
 		);
+	});
+
+	it("ignores nickname_candidates (display names) and lists it as ignored", () => {
+		const { value, problems } = parsed((p) =>
+			parseCodexAgentFile(
+				'name = "a"\ndescription = "b"\ndeveloper_instructions = "c"\nnickname_candidates = ["Atlas", "Delta"]\n',
+				"/f.toml",
+				"user",
+				p,
+			),
+		);
+		expect(problems).toEqual([]);
+		expect(value?.ignoredKeys).toEqual(["nickname_candidates"]);
 	});
 
 	it("refuses any other key by name, and bad TOML", () => {

@@ -10,6 +10,8 @@ import { join, resolve } from "node:path";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
+import { START_REPORT_HEADING } from "../../src/tools/agent-start-report.ts";
+import { runPiCli } from "../fake-model/run-pi.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession, type UiCall } from "../support/extension-session.ts";
 
@@ -105,6 +107,47 @@ describe("session start", () => {
 		} finally {
 			session.dispose();
 			rmSync(join(agents, "broken.md"));
+		}
+	});
+
+	it("reports a broken agent file in the first subagent result of a session without a UI, once", async () => {
+		const agents = join(env.home.agentDir, "agents");
+		mkdirSync(agents, { recursive: true });
+		writeFileSync(
+			join(agents, "headless-broken.md"),
+			"---\nname: headless-broken\ndescription: typo\ntols: read\n---\nx\n",
+		);
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		try {
+			const line = `- ${join(agents, "headless-broken.md")}: tols: unknown key (did you mean "tools"?)`;
+			const first = await session.callTool("subagent", { agent: "scot", task: "x" });
+			expect(first.isError).toBe(true);
+			expect(textOf(first.result)).toContain('(did you mean "scout"?)');
+			expect(textOf(first.result)).toContain(`${START_REPORT_HEADING}\n${line}`);
+			const second = await session.callTool("subagent", { agent: "scot", task: "x" });
+			expect(textOf(second.result)).not.toContain(START_REPORT_HEADING);
+		} finally {
+			session.dispose();
+			rmSync(join(agents, "headless-broken.md"));
+		}
+	});
+
+	it("reports a broken agent file to the model under a real `pi -p` parent", async () => {
+		const agents = join(env.home.agentDir, "agents");
+		mkdirSync(agents, { recursive: true });
+		writeFileSync(join(agents, "print-broken.md"), "---\nname: print-broken\n---\nx\n");
+		env.server.route((request) => {
+			if (!request.userTexts.some((text) => text.includes("PRINT-MODE-REPORT"))) return undefined;
+			if (request.lastToolOutput !== undefined) return { text: `tool said: ${request.lastToolOutput}` };
+			return { toolCalls: [{ name: "subagent", arguments: { agent: "print-broken", task: "x" } }] };
+		});
+		try {
+			const run = await runPiCli(env.home, ["-e", ROOT, "--no-session", "-p", "PRINT-MODE-REPORT delegate"]);
+			expect(run.code, run.stderr).toBe(0);
+			expect(run.stdout).toContain(START_REPORT_HEADING);
+			expect(run.stdout).toContain(`- ${join(agents, "print-broken.md")}: description:`);
+		} finally {
+			rmSync(join(agents, "print-broken.md"));
 		}
 	});
 

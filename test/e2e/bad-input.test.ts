@@ -35,6 +35,18 @@ describe("bad calls are refused before anything starts", () => {
 		await refused({ agent: "echo", task: "x", resources: { skils: [] } }, "resources.skils: unknown field");
 	});
 
+	it("suggests the nearest field name for every unknown field at once", async () => {
+		await refused(
+			{ agent: "echo", task: "x", alowed_tools: ["read"], tasks: [{ agnet: "echo", task: "y" }] },
+			'alowed_tools: unknown field (did you mean "allowed_tools"?)',
+			'tasks.0.agnet: unknown field (did you mean "agent"?)',
+		);
+		await refused(
+			{ chain: [{ agent: "echo", task: "x", resources: { skils: [] } }] },
+			'chain.0.resources.skils: unknown field (did you mean "skills"?)',
+		);
+	});
+
 	it("refuses an empty agent, roster_entry or resume_session_id as empty, once, not as an unknown name", async () => {
 		for (const field of ["agent", "roster_entry"]) {
 			await refused({ [field]: " ", task: "x" }, `${field} is empty; omit it instead`);

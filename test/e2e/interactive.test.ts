@@ -2,6 +2,8 @@
  * `interactive: true` through the registered `subagent` tool: the real pi, claude and codex TUIs run in
  * tmux on the parent session's private socket, against the fake model server (docs/interactive.md).
  */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import type { RunResult, RunSnapshot } from "../../src/core/run-result.ts";
@@ -52,6 +54,25 @@ describe("interactive subagent calls", () => {
 		},
 		60_000,
 	);
+
+	it("an interactive run of an agent with output writes its final answer to that file too, and says so", async () => {
+		mkdirSync(join(env.home.agentDir, "agents"), { recursive: true });
+		writeFileSync(
+			join(env.home.agentDir, "agents", "tui-writer.md"),
+			"---\nname: tui-writer\ndescription: Writes its answer down\nmodel: fake/fake-model\noutput: out/tui-answer.md\n---\nYou write.\n",
+		);
+		scriptTui(env.server, "interactive output task", { text: "the TUI answer" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "tui-writer",
+			task: "interactive output task",
+			interactive: true,
+		});
+		expect(isError, textOf(result)).toBe(false);
+		const file = join(env.workDir, "out", "tui-answer.md");
+		expect(readFileSync(file, "utf8")).toBe("the TUI answer");
+		expect(textOf(result)).toContain(`[answer also written to ${file}]`);
+		await expectGone(runOf(result.details));
+	}, 60_000);
 
 	it("a parallel call runs one interactive and one headless child side by side", async () => {
 		scriptTui(env.server, "mixed interactive child", { text: "from the TUI" });

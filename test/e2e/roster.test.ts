@@ -169,6 +169,20 @@ describe("roster entries, end to end", () => {
 		expect(textOf(result)).toContain("Entries: feature-owner, plain-helper");
 	});
 
+	it("suggests the nearest roster entry and names the roster file searched", async () => {
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			roster_entry: "plain-helpr",
+			task: "x",
+		});
+		expect(isError).toBe(true);
+		const text = textOf(result);
+		expect(text).toContain('unknown roster entry "plain-helpr"');
+		expect(text).toContain('(did you mean "plain-helper"?)');
+		expect(text).toContain(
+			`Roster searched: ${join(rosterDir, "foreman/agent.json")} (selected by PI_AGENTSHELL_ROSTER_FILE)`,
+		);
+	});
+
 	it("fails the next launch when a child definition was edited after load, naming the file", async () => {
 		const file = join(rosterDir, "plain-helper/agent.json");
 		const original = readFileSync(file, "utf8");

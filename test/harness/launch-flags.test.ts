@@ -77,7 +77,8 @@ const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 		"--plugin-dir": shared,
 		"--strict-mcp-config": shared,
 		"--json-schema": { use: "headless" },
-		"--permission-mode": { use: "tui" },
+		"--permission-mode": shared,
+		"--max-turns": shared,
 	},
 	codex: {
 		"--json": { use: "headless" },

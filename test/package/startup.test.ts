@@ -5,9 +5,11 @@
  * (bench/startup-overhead.ts); the real-pi end-to-end tests prove the deferred modules load when a call comes.
  */
 import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -51,5 +53,50 @@ describe("loading the extension", () => {
 		expect(heavy).toEqual([]);
 		const libraries = paths.filter((path) => /node_modules\/(zod|execa|split2|p-limit)\//.test(path));
 		expect(libraries).toEqual([]);
+	});
+
+	const home = realpathSync(mkdtempSync(join(tmpdir(), "startup-probe-")));
+	afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+	/** The probe run through a session start in an isolated home (`<home>/work`), with `agentFiles` in the user's pi agent dir. */
+	async function sessionStart(agentFiles: Record<string, string>) {
+		const agentDir = join(home, `agent-${Object.keys(agentFiles).length}`);
+		mkdirSync(join(agentDir, "agents"), { recursive: true });
+		for (const [name, text] of Object.entries(agentFiles)) writeFileSync(join(agentDir, "agents", name), text);
+		const work = join(home, "work");
+		mkdirSync(work, { recursive: true });
+		const { stdout } = await promisify(execFile)(
+			NODE,
+			[join(ROOT, "test", "support", "load-probe.mjs"), join(ROOT, "index.ts"), "--session-start", work],
+			{ env: { PATH: process.env.PATH, HOME: home, PI_CODING_AGENT_DIR: agentDir, TMPDIR: home } },
+		);
+		const probe = JSON.parse(stdout) as { notes: string[]; modules: string[] };
+		const paths = probe.modules
+			.filter((url) => url.startsWith("file:"))
+			.map((url) => relative(ROOT, new URL(url).pathname));
+		return { notes: probe.notes, paths, agentDir };
+	}
+	const heavyAtStart = (paths: string[]) =>
+		paths.filter((path) =>
+			/^src\/(launch|harness|process|sessions|interactive)\/|node_modules\/(execa|split2|p-limit)\//.test(path),
+		);
+
+	it("starts a session without agent files loading no agent parser and none of what a call runs", async () => {
+		const { notes, paths } = await sessionStart({});
+		expect(notes).toEqual([]);
+		expect(heavyAtStart(paths)).toEqual([]);
+		// Pi's own yaml (under pi-coding-agent/node_modules) is Pi's to load.
+		expect(
+			paths.filter((path) =>
+				/^src\/config\/agents\.ts$|(?<!pi-coding-agent\/)node_modules\/(zod|yaml|smol-toml)\//.test(path),
+			),
+		).toEqual([]);
+	});
+
+	it("starts a session with a broken agent file loading only the agent parsers, and notifies its problem", async () => {
+		const { notes, paths, agentDir } = await sessionStart({ "broken.md": "---\nname: broken\n---\nx\n" });
+		expect(notes.join("\n")).toContain(`${join(agentDir, "agents", "broken.md")}: description:`);
+		expect(paths).toContain("src/config/agents.ts");
+		expect(heavyAtStart(paths)).toEqual([]);
 	});
 });

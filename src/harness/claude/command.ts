@@ -86,7 +86,15 @@ function claudeLaunch(spec: LaunchSpec, options: ClaudeAdapterOptions, files: Ru
 	if (spec.claudeAgent) {
 		const definition = JSON.stringify({ [spec.claudeAgent.name]: spec.claudeAgent.definition });
 		shared.push(`--agents=${files("agents.json", definition)}`, `--agent=${spec.claudeAgent.name}`);
+		// --max-turns: claude 2.1.332 does not apply the definition's `maxTurns` to the session's agent; the flag does.
+		const { maxTurns } = spec.claudeAgent.definition;
+		if (typeof maxTurns === "number") shared.push(`--max-turns=${maxTurns}`);
 	}
+	// --permission-mode: claude 2.1.332 does not apply an agent definition's `permissionMode` to the session's
+	// agent, so the flag carries it; otherwise "default", `-p`'s own default and not the TUI's ("auto").
+	// auto_approve's --dangerously-skip-permissions wins.
+	const agentMode = spec.claudeAgent?.definition.permissionMode;
+	if (!spec.autoApprove) shared.push(`--permission-mode=${typeof agentMode === "string" ? agentMode : "default"}`);
 	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
 	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
 	if (spec.allowedTools) shared.push(`--tools=${[...new Set(spec.allowedTools.map(ruleToolName))].join(",")}`);
@@ -149,10 +157,8 @@ export function buildClaudeTuiCommand(spec: LaunchSpec, runDir: string, options:
 
 function claudeTui(spec: LaunchSpec, options: ClaudeAdapterOptions, files: RunFiles): TuiCommand {
 	const launch = claudeLaunch(spec, options, files);
-	// TUI only: the TUI's own default is "auto" mode; `-p`'s is "default" (prompts become denials there,
-	// questions here).
-	const tuiOnly = spec.autoApprove ? [] : ["--permission-mode=default"];
-	tuiOnly.push("--", claudePrompt(spec));
+	// TUI only: the task as the first prompt.
+	const tuiOnly = ["--", claudePrompt(spec)];
 	const resumed = spec.session.kind === "resume";
 	return {
 		file: launch.file,

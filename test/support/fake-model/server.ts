@@ -176,6 +176,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
 			res.end(JSON.stringify({ error: { message: `fake model server failed: ${String(error)}` } }));
 		});
 	});
+	// Idle keep-alive sockets stay open until close(): a parent pi whose child runs longer than Node's 5 s
+	// default reuses its socket after the server dropped it ("other side closed") on a loaded machine.
+	server.keepAliveTimeout = 0;
 	server.on("connection", (socket) => {
 		sockets.add(socket);
 		socket.on("close", () => sockets.delete(socket));

@@ -5,7 +5,7 @@
  * plus where the session is and how to attach to it.
  */
 import { randomBytes } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
@@ -15,7 +15,7 @@ import { answerClaudeFirstRun } from "../harness/claude/first-run.ts";
 import { claudeConfigDir } from "../harness/claude/transcript.ts";
 import { findThreadRollout } from "../harness/codex/rollout.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
-import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
+import { makeOwnedTempDir, RUN_DIR_PREFIX, writeRunFile } from "../runs/leftovers.ts";
 import { RunState } from "../runs/run-state.ts";
 import { claudeRecordReader } from "./claude-records.ts";
 import { codexRecordReader, rolloutOpenedBy } from "./codex-records.ts";
@@ -80,8 +80,8 @@ export async function runInteractive(
 		};
 		let panePid: number | undefined;
 		const reader = recordReader(spec, tui, env, () => panePid);
-		const launchFile = join(runDir, "launch.json");
-		writeFileSync(launchFile, JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd }), { mode: 0o600 });
+		const launch = JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd });
+		const launchFile = writeRunFile(runDir, "launch.json", launch);
 		// claude's first-run dialogs the parent has answered already (docs/interactive.md "First-run dialogs").
 		if (spec.harness === "claude_code") answerClaudeFirstRun(env, spec.cwd, spec.projectTrusted);
 		// Before the pane exists, so the child has an input channel from its start (sends wait for the TUI).

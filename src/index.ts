@@ -198,6 +198,15 @@ function commandHandlers(
 	};
 }
 
+/**
+ * Whether pi children ever ran from `agentDir` (its child session or holds directory exists): then a session
+ * start loads the runtime, which applies the child-session retention, also without a settings file or a UI.
+ */
+async function hasChildSessions(agentDir: string): Promise<boolean> {
+	const { childSessionsDir, holdsDir } = await import("./harness/pi/session-retention.ts");
+	return existsSync(childSessionsDir(agentDir)) || existsSync(holdsDir(agentDir));
+}
+
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
 function deferredTool<P extends TSchema, D>(
 	info: Omit<ToolDefinition<P, D>, "execute">,
@@ -260,6 +269,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions).
+		else if (await hasChildSessions(agentDir)) await runtime(ctx);
 		// With a UI, agent files that fail to load are reported once, when the session starts.
 		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 	});

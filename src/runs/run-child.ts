@@ -56,7 +56,7 @@ export async function runChild(
 		const command = adapter.buildCommand(spec, runDir);
 		const state = new RunState(spec, describeCommand(command.file, command.args));
 		const structured = structuredResultOf(spec, adapter);
-		const life: ProcessLife = { spec, adapter, command, state, structured, options };
+		const life: ProcessLife = { spec, adapter, command, state, structured, options, lost: {} };
 		let outcome = await runProcess(life, true);
 		// Without an open conversation the repair turn is a resume of the same session (codex exec resume).
 		const sessionId = state.result.nativeSessionId;
@@ -75,6 +75,7 @@ export async function runChild(
 			outcome = { ...second, durationMs: first.durationMs + second.durationMs };
 		}
 		settle(state, outcome, adapter.commandEnv, spec.limits.timeoutMs);
+		failLostAnswer(state, life.lost.afterAnswer);
 		structured?.settle(state);
 		const stopAck = life.channel?.stopAck;
 		if (stopAck && state.result.status !== "completed") {
@@ -96,6 +97,8 @@ interface ProcessLife {
 	structured: StructuredResult | undefined;
 	options: RunChildOptions;
 	channel?: HeadlessInputChannel;
+	/** The last framing fault after the child's last answer (its final text or structured result), if any. */
+	lost: { afterAnswer?: string };
 }
 
 /** The structured result of a spec with an `outputSchema` (its adapter passed validation, so it has a mechanism). */
@@ -131,6 +134,8 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 				let changed = false;
 				for (const event of parser.parse(record)) {
 					if (state.apply(event)) changed = true;
+					if ((event.type === "assistant_text" && event.final) || event.type === "structured_output")
+						life.lost.afterAnswer = undefined;
 					if (event.type === "structured_output") structured?.submitted(event.value);
 					if (event.type !== "done") continue;
 					if (event.status === "completed" && structured && !structured.turnEnded(state.result.finalAnswer)) {
@@ -148,6 +153,9 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 			},
 			onDiagnostic(line) {
 				state.addDiagnostic(line);
+			},
+			onFault(fault) {
+				life.lost.afterAnswer = fault;
 			},
 		},
 	);
@@ -186,6 +194,17 @@ function writeOutputFile(spec: LaunchSpec, result: RunResult): void {
 	} catch (error) {
 		result.outputError = `the answer could not be written to ${spec.outputFile}: ${(error as Error).message}`;
 	}
+}
+
+/**
+ * A run the child reported complete, but a record after its last answer was lost (over `maxLineBytes`): that
+ * record may have held the answer or the structured result, so the run fails rather than pass off an
+ * earlier or partial text as the answer (docs/rules.md §Child processes); what it has is kept.
+ */
+function failLostAnswer(state: RunState, fault: string | undefined): void {
+	if (!fault || state.result.status !== "completed") return;
+	const kept = state.result.finalAnswer ? "; the answer text before it is kept" : "";
+	state.setStatus("failed", `protocol: a record after the child's last answer was lost (${fault})${kept}`);
 }
 
 /** The refusal of a harness that declares no reason of its own. */

@@ -1,5 +1,5 @@
 /**
- * A full disk while this package writes its files (docs/rules.md §Results, SECURITY.md "Data"): files stay
+ * A full disk while this package writes its files (SECURITY.md "Data", docs/rules.md §Results): files stay
  * whole, no temp file or directory is left, and the error names the file. A real full disk: a filled tmpfs
  * (test/support/full-disk.ts; needs root, as CI runs), the real run layer and pi adapter with the scripted pi
  * stand-in, the real tmux host.

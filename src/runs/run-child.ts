@@ -65,9 +65,12 @@ export async function runChild(
 				? structured?.takeRepair()
 				: undefined;
 		if (repair && sessionId) {
-			const resumed: LaunchSpec = { ...spec, task: repair, session: { kind: "resume", nativeSessionId: sessionId } };
-			state.reopenTurn();
 			const first = outcome;
+			// limits.timeout_ms is per child: the repair process gets what the first one left of it.
+			const limits = { ...spec.limits, timeoutMs: Math.max(1, spec.limits.timeoutMs - first.durationMs) };
+			const session = { kind: "resume", nativeSessionId: sessionId } as const;
+			const resumed: LaunchSpec = { ...spec, task: repair, session, limits };
+			state.reopenTurn();
 			const second = await runProcess(
 				{ ...life, spec: resumed, command: adapter.buildCommand(resumed, runDir) },
 				false,

@@ -14,9 +14,8 @@
  * A bad file is reported in `errors` and never hides other agents; two files defining one name in one
  * directory are both unusable until one is renamed.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { CONFIG_DIR_NAME } from "@earendil-works/pi-coding-agent";
 import { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";

@@ -5,8 +5,10 @@
  * definitions a CLI reads from a file (claude `--agents <file>`). Builders write them through `RunFiles`, so
  * validation can build a command without writing anything.
  */
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeRunFile } from "../runs/leftovers.ts";
+
+export { writeRunFile };
 
 /** Puts `text` in the run file `name` and returns its path. */
 export type RunFiles = (name: string, text: string) => string;
@@ -17,6 +19,7 @@ const SYSTEM_PROMPT_FILE = "append-system-prompt.md";
 /**
  * Writes `text` to `<runDir>/append-system-prompt.md` (mode 0600) and returns that path.
  * @param runDir the run's private directory, removed after the run.
+ * @throws Error naming the file when it cannot be written (`writeRunFile`).
  */
 export function writeSystemPromptFile(runDir: string, text: string): string {
 	return writeRunFile(runDir, SYSTEM_PROMPT_FILE, text);
@@ -25,16 +28,6 @@ export function writeSystemPromptFile(runDir: string, text: string): string {
 /** Puts the agent body `text` in its run file (see {@link writeSystemPromptFile}) through `files`. */
 export function systemPromptFile(files: RunFiles, text: string): string {
 	return files(SYSTEM_PROMPT_FILE, text);
-}
-
-/**
- * Writes `text` to `<runDir>/<name>` (mode 0600) and returns that path: a definition a CLI reads from a
- * file (claude `--agents <file>`).
- */
-export function writeRunFile(runDir: string, name: string, text: string): string {
-	const file = join(runDir, name);
-	writeFileSync(file, text, { mode: 0o600 });
-	return file;
 }
 
 /** Writes into `runDir` (see {@link writeRunFile}). */

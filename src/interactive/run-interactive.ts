@@ -5,14 +5,14 @@
  * plus where the session is and how to attach to it.
  */
 import { randomBytes } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { DIALOG_TIMEOUT_MS } from "../core/graces.ts";
 import type { HarnessAdapter, TuiRecordReader } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
-import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
+import { makeOwnedTempDir, RUN_DIR_PREFIX, writeRunFile } from "../runs/leftovers.ts";
 import { writeOutputFile } from "../runs/output-file.ts";
 import { RunState } from "../runs/run-state.ts";
 import { describeCommand, type RunEnding, settleRun } from "../runs/settle.ts";
@@ -67,8 +67,8 @@ export async function runInteractive(
 		live.interactive = info;
 		let panePid: number | undefined;
 		const reader = tui.openRecords({ env, panePid: () => panePid });
-		const launchFile = join(runDir, "launch.json");
-		writeFileSync(launchFile, JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd }), { mode: 0o600 });
+		const launch = JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd });
+		const launchFile = writeRunFile(runDir, "launch.json", launch);
 		// What the harness needs in its own files before its TUI starts (claude: the first-run answers).
 		tui.beforeStart?.(env);
 		// Before the pane exists, so the child has an input channel from its start (sends wait for the TUI).

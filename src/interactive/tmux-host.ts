@@ -6,7 +6,7 @@
  * However the parent dies, the parent-death lifeline runs `tmux -S <socket> kill-server` and kills each live
  * pane's process group (SECURITY.md "Processes").
  */
-import { accessSync, constants, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
@@ -86,10 +86,9 @@ export class TmuxHost {
 		this.tmux = tmux;
 		this.lifeline = lifeline;
 		// mkdtemp creates the directory with mode 0700; its name carries this pid (swept once it is dead).
-		this.dir = makeOwnedTempDir(TMUX_DIR_PREFIX, parentDir);
+		this.dir = makeOwnedTempDir(TMUX_DIR_PREFIX, parentDir, { "tmux.conf": SERVER_CONFIG });
 		this.socket = join(this.dir, "sock");
 		this.config = join(this.dir, "tmux.conf");
-		writeFileSync(this.config, SERVER_CONFIG, { mode: 0o600 });
 	}
 
 	/** A run marker for a pane's environment: the lifeline also finds its processes that left the group. */

@@ -35,7 +35,10 @@ export class OutputReader {
 			maxLineBytes: limits.maxLineBytes,
 			onRecord: callbacks.onRecord,
 			onDiagnostic: callbacks.onDiagnostic,
-			onFault: (fault) => this.protocolFaults.push(fault),
+			onFault: (fault) => {
+				this.protocolFaults.push(fault);
+				callbacks.onFault?.(fault);
+			},
 		});
 		const stdoutDone = new Promise<void>((resolve) => this.#framer.once("finish", resolve));
 		const stderrDone = new Promise<void>((resolve) => stderr.once("close", resolve));

@@ -33,6 +33,11 @@ export interface ProcessCallbacks {
 	onRecord(record: unknown): void;
 	/** A stdout line that is not JSON (kept as a diagnostic, never a crash). */
 	onDiagnostic(line: string): void;
+	/**
+	 * A framing fault (a record dropped for being over `maxLineBytes`, output cut off mid-record), in stream
+	 * order with the records; it is in the outcome's `protocolFaults` too.
+	 */
+	onFault?(fault: string): void;
 }
 
 /**

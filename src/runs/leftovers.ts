@@ -5,7 +5,7 @@
  * interactive children (`pi-subagents-tmux-<pid>-XXXXXX`). Each name carries the pid of the Pi process
  * that made it, so a session start can sweep what a killed parent (SIGKILL, a crash) left behind.
  */
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,12 +15,43 @@ export const RUN_DIR_PREFIX = "pi-native-subagents-run-";
 export const TMUX_DIR_PREFIX = "pi-subagents-tmux-";
 
 /**
- * Makes a fresh private directory (mode 0700, `mkdtemp`) `<parent>/<prefix><this pid>-XXXXXX`.
+ * Makes a fresh private directory (mode 0700, `mkdtemp`) `<parent>/<prefix><this pid>-XXXXXX`, holding
+ * `files` (name → text, each written by {@link writeRunFile}); when one cannot be written the directory is
+ * removed again, so a failed start leaves nothing (its maker, this Pi, still runs: no sweep would take it).
  * @param parent default the system temp dir.
- * @throws Error from `mkdtemp` when it cannot be made.
+ * @throws Error `could not create a private directory in <parent>: <reason>` when `mkdtemp` fails (a full
+ *   or read-only temp disk, `EACCES`), or {@link writeRunFile}'s.
  */
-export function makeOwnedTempDir(prefix: string, parent = tmpdir()): string {
-	return mkdtempSync(join(parent, `${prefix}${process.pid}-`));
+export function makeOwnedTempDir(prefix: string, parent = tmpdir(), files: Record<string, string> = {}): string {
+	let dir: string;
+	try {
+		dir = mkdtempSync(join(parent, `${prefix}${process.pid}-`));
+	} catch (error) {
+		throw new Error(`could not create a private directory in ${parent}: ${(error as Error).message}`);
+	}
+	try {
+		for (const [name, text] of Object.entries(files)) writeRunFile(dir, name, text);
+	} catch (error) {
+		rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
+	return dir;
+}
+
+/**
+ * Writes `text` to `<dir>/<name>` (mode 0600) and returns that path: a private file of a run or tmux
+ * directory (an agent body, a schema, a definition a CLI reads from a path, a launch file, a config).
+ * @throws Error `could not write the run file <path>: <reason>` (e.g. `ENOSPC` on a full temp disk, where
+ *   Node's own message names no file); the child is then not started.
+ */
+export function writeRunFile(dir: string, name: string, text: string): string {
+	const file = join(dir, name);
+	try {
+		writeFileSync(file, text, { mode: 0o600 });
+	} catch (error) {
+		throw new Error(`could not write the run file ${file}: ${(error as Error).message}`);
+	}
+	return file;
 }
 
 /**

@@ -56,7 +56,7 @@ export async function runChild(
 		const command = adapter.buildCommand(spec, runDir);
 		const state = new RunState(spec, describeCommand(command.file, command.args));
 		const structured = structuredResultOf(spec, adapter);
-		const life: ProcessLife = { spec, adapter, command, state, structured, options };
+		const life: ProcessLife = { spec, adapter, command, state, structured, options, lost: {} };
 		let outcome = await runProcess(life, true);
 		// Without an open conversation the repair turn is a resume of the same session (codex exec resume).
 		const sessionId = state.live.nativeSessionId;
@@ -65,9 +65,12 @@ export async function runChild(
 				? structured?.takeRepair()
 				: undefined;
 		if (repair && sessionId) {
-			const resumed: LaunchSpec = { ...spec, task: repair, session: { kind: "resume", nativeSessionId: sessionId } };
-			state.reopenTurn();
 			const first = outcome;
+			// limits.timeout_ms is per child: the repair process gets what the first one left of it.
+			const limits = { ...spec.limits, timeoutMs: Math.max(1, spec.limits.timeoutMs - first.durationMs) };
+			const session = { kind: "resume", nativeSessionId: sessionId } as const;
+			const resumed: LaunchSpec = { ...spec, task: repair, session, limits };
+			state.reopenTurn();
 			const second = await runProcess(
 				{ ...life, spec: resumed, command: adapter.buildCommand(resumed, runDir) },
 				false,
@@ -78,7 +81,7 @@ export async function runChild(
 			commandEnv: adapter.commandEnv,
 			timeoutMs: spec.limits.timeoutMs,
 			stopAck: life.channel?.stopAck,
-			checkCompleted: structured && ((result) => structured.verdict(result)),
+			checkCompleted: (result) => lostAnswer(result, life.lost.afterAnswer) ?? structured?.verdict(result),
 		});
 		writeOutputFile(spec, result);
 		return result;
@@ -96,6 +99,8 @@ interface ProcessLife {
 	structured: StructuredResult | undefined;
 	options: RunChildOptions;
 	channel?: HeadlessInputChannel;
+	/** The last framing fault after the child's last answer (its final text or structured result), if any. */
+	lost: { afterAnswer?: string };
 }
 
 /** The structured result of a spec with an `outputSchema` (its adapter passed validation, so it has a mechanism). */
@@ -131,6 +136,8 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 				let changed = false;
 				for (const event of parser.parse(record)) {
 					if (state.apply(event)) changed = true;
+					if ((event.type === "assistant_text" && event.final) || event.type === "structured_output")
+						life.lost.afterAnswer = undefined;
 					if (event.type === "structured_output") structured?.submitted(event.value);
 					if (event.type !== "done") continue;
 					if (event.status === "completed" && structured && !structured.turnEnded(state.live.finalAnswer)) {
@@ -148,6 +155,9 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 			},
 			onDiagnostic(line) {
 				state.addDiagnostic(line);
+			},
+			onFault(fault) {
+				life.lost.afterAnswer = fault;
 			},
 		},
 	);
@@ -171,6 +181,18 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 	life.channel?.processEnded();
 	for (const event of parser.finish?.() ?? []) state.apply(event);
 	return outcome;
+}
+
+/**
+ * A run the child reported complete, but a record after its last answer was lost (over `maxLineBytes`): that
+ * record may have held the answer or the structured result, so the run fails rather than pass off an
+ * earlier or partial text as the answer (docs/rules.md §Child processes); what it has is kept.
+ * @returns why the completed run fails, or `undefined`.
+ */
+function lostAnswer(result: RunResult, fault: string | undefined): string | undefined {
+	if (!fault) return undefined;
+	const kept = result.finalAnswer ? "; the answer text before it is kept" : "";
+	return `protocol: a record after the child's last answer was lost (${fault})${kept}`;
 }
 
 /** The refusal of a harness that declares no reason of its own. */

@@ -14,6 +14,7 @@ import type { GraphDetails } from "../../src/core/graph-details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { Gate } from "../support/gate.ts";
+import { isAlive, waitUntil } from "../support/processes.ts";
 import { peakInFlight } from "../support/request-log.ts";
 
 let env: E2eEnv;
@@ -124,6 +125,29 @@ describe("agent_graph runs", () => {
 		expect(states).toEqual({ hangs: "cancelled", after: "skipped (budget: timeout_ms)" });
 		expect(result.details.budgetStop).toEqual({ budget: "timeout_ms", limit: 1000, spent: 1000 });
 		expect(text).toContain("limit timeout_ms 1000 reached after 1000 ms: no further node started");
+	});
+
+	it("ends at timeout_ms when a node's command ignores SIGTERM, and leaves none of its processes", async () => {
+		const pidFile = join(env.home.dir, "ignores-term.pid");
+		const command = `trap '' TERM; echo $$ > ${pidFile}; sleep 600; echo never`;
+		const unroute = env.server.route((request) =>
+			request.lastUserText === "timeout: ignores TERM" && request.lastToolOutput === undefined
+				? { toolCalls: [{ name: "bash", arguments: { command } }] }
+				: undefined,
+		);
+		try {
+			const { states } = await runGraph({
+				nodes: { stubborn: pi("timeout: ignores TERM") },
+				limits: { timeout_ms: 3000 },
+			});
+			expect(states).toEqual({ stubborn: "cancelled" });
+			// The shell that ignored SIGTERM was started (its pid recorded) and is gone with its sleep.
+			const shell = Number(readFileSync(pidFile, "utf8"));
+			expect(shell).toBeGreaterThan(0);
+			await waitUntil(() => !isAlive(shell), "the SIGTERM-ignoring shell to be gone", 3000);
+		} finally {
+			unroute();
+		}
 	});
 
 	it("fails a node closed when its agent file is removed between validation and dispatch; the run completes", async () => {

@@ -6,7 +6,7 @@
  * pid it spawned, and waits for the children the lifeline ends before looking.
  */
 import { spawn } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
@@ -64,6 +64,23 @@ const leftovers = (tmp: string) =>
 		.filter((name) => name.startsWith("pi-native-subagents-run-") || name.startsWith("pi-subagents-tmux-"))
 		.sort();
 
+/**
+ * A hold file of `deadPid` naming an old child session (400 days), as a parent killed after recording it
+ * leaves them; returns the holds dir and that session file.
+ */
+function deadParentsHold(deadPid: number): { holds: string; orphan: string } {
+	const base = join(home.agentDir, "pi-native-subagents");
+	const holds = join(base, "holds");
+	mkdirSync(holds, { recursive: true });
+	mkdirSync(join(base, "sessions"), { recursive: true });
+	writeFileSync(join(holds, `${deadPid}-deadbeef.json`), JSON.stringify({ sessions: ["held-by-the-dead"] }));
+	const orphan = join(base, "sessions", "2020-01-01T00-00-00-000Z_held-by-the-dead.jsonl");
+	writeFileSync(orphan, "{}\n");
+	const at = (Date.now() - 400 * 24 * 60 * 60 * 1000) / 1000;
+	utimesSync(orphan, at, at);
+	return { holds, orphan };
+}
+
 describe("leftovers of a SIGKILLed parent", () => {
 	it("the next session start removes the dead parent's run directories, agent body and tmux directory, and nothing else", {
 		timeout: 120_000,
@@ -98,11 +115,17 @@ describe("leftovers of a SIGKILLed parent", () => {
 			const root = process.getuid?.() === 0;
 			if (root) chownSync(foreign, 65534, 65534);
 
+			// In the agent dir: a hold of the dead parent, and an old child session nobody else holds.
+			const { holds, orphan } = deadParentsHold(pi.pid as number);
+
 			const next = runPi(tmp, "next session");
 			const code = await new Promise((done) => next.once("exit", done));
 			expect(code).toBe(0);
 			const kept = [live, ...(root ? [foreign] : [])].map((path) => path.slice(tmp.length + 1)).sort();
 			expect(leftovers(tmp)).toEqual(kept);
+			// A headless session start without a settings file applies the retention too (docs/rules.md §Child sessions).
+			expect(readdirSync(holds).filter((name) => name.startsWith(`${pi.pid}-`))).toEqual([]);
+			expect(existsSync(orphan)).toBe(false);
 		} finally {
 			if (pi.exitCode === null && pi.signalCode === null) pi.kill("SIGKILL");
 			for (const child of children) if (isRunning(child)) process.kill(child.pid, "SIGKILL");

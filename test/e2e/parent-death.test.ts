@@ -10,9 +10,11 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readStat } from "../../src/process/proc-table.mjs";
+import { REPAIR_PREFIX } from "../../src/runs/structured-result.ts";
+import { type CodexHome, createCodexHome } from "../support/codex-home.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { isRunning, type ProcessIdentity, processTree, waitUntil } from "../support/processes.ts";
+import { commandLineOf, isRunning, type ProcessIdentity, processTree, waitUntil } from "../support/processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -20,17 +22,24 @@ const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", 
 
 let server: FakeModelServer;
 let home: PiHome;
+let codexHome: CodexHome;
 let parent: ChildProcess | undefined;
 let recorded: ProcessIdentity[] = [];
 
 beforeAll(async () => {
 	server = await startFakeModelServer();
 	home = createPiHome(server);
-	// Children: leave a setsid'd sleeper behind (its subshell exits, so it is re-parented), then wait.
+	codexHome = createCodexHome(server);
+	// Children: leave a setsid'd sleeper behind (its subshell exits, so it is re-parented), then wait. A
+	// `repair-` task first answers without its structured result, and does so in its repair turn.
 	server.route((request) => {
-		const task = /parent-death-child (\S+)/.exec(request.lastUserText)?.[1];
+		const task = /parent-death-child (\S+)/.exec(request.userTexts.join("\n"))?.[1];
 		if (task === undefined || request.toolNames.includes("subagent")) return undefined;
 		if (request.lastToolOutput !== undefined) return { hang: true };
+		const repairing = request.lastUserText.startsWith(REPAIR_PREFIX);
+		if (task.startsWith("repair-") && !repairing) return { text: "no structured result yet" };
+		// codex: an answer that is not the JSON document, then a repair turn (`codex exec resume`) that waits.
+		if (task.startsWith("codex-repair-")) return repairing ? { hang: true } : { text: "not a JSON document" };
 		const dir = join(home.dir, "pids", task);
 		mkdirSync(dir, { recursive: true });
 		const command = `(setsid sleep 600 & echo $! > ${dir}/escaped.pid); echo $$ > ${dir}/shell.pid; exec sleep 600`;
@@ -38,6 +47,7 @@ beforeAll(async () => {
 	});
 });
 afterAll(async () => {
+	await codexHome?.cleanup();
 	await home?.cleanup();
 	await server?.close();
 });
@@ -60,12 +70,18 @@ function startTime(pid: number): string {
  * `host`: "print" runs `pi --mode json -p`; "rpc" runs `pi --mode rpc` (a host that stays open, as background
  * jobs need: print mode refuses them) and sends the prompt on its stdin.
  */
-function startParent(scenario: string, args: unknown, then?: unknown, host: "print" | "rpc" = "print"): ChildProcess {
+function startParent(
+	scenario: string,
+	args: unknown,
+	then?: unknown,
+	host: "print" | "rpc" = "print",
+	tool = "subagent",
+): ChildProcess {
 	server.route((request) => {
 		if (!request.userTexts.some((text) => text.includes(`parent-death ${scenario}`))) return undefined;
 		if (!request.toolNames.includes("subagent")) return undefined;
 		if (request.lastToolOutput === undefined)
-			return { toolCalls: [{ name: "subagent", arguments: args as Record<string, unknown> }] };
+			return { toolCalls: [{ name: tool, arguments: args as Record<string, unknown> }] };
 		if (then && request.roles.filter((role) => role === "tool").length === 1) {
 			return { toolCalls: [{ name: "subagent", arguments: then as Record<string, unknown> }] };
 		}
@@ -77,7 +93,12 @@ function startParent(scenario: string, args: unknown, then?: unknown, host: "pri
 	const mode = host === "print" ? ["--mode", "json", "-p", prompt] : ["--mode", "rpc"];
 	const pi = spawn(NODE, [PI_CLI, "--no-session", "-e", ROOT, ...mode], {
 		cwd,
-		env: { ...process.env, ...home.env },
+		env: {
+			...process.env,
+			...home.env,
+			CODEX_HOME: codexHome.env.CODEX_HOME,
+			FAKE_OPENAI_KEY: codexHome.env.FAKE_OPENAI_KEY,
+		},
 		stdio: [host === "print" ? "ignore" : "pipe", "ignore", "ignore"],
 	});
 	pi.stdin?.on("error", () => {}); // The parent is SIGKILLed with its stdin open.
@@ -134,5 +155,49 @@ describe("children die with a SIGKILLed pi parent", () => {
 	it("kills a background job's child and a foreground call's child within 3 s", { timeout: 90_000 }, async () => {
 		parent = startParent("background", { ...child("bg-1"), background: true }, child("fg-1"), "rpc");
 		await killParentAndCheck(["bg-1", "fg-1"]);
+	});
+
+	it("kills every running node of an agent graph within 3 s", { timeout: 90_000 }, async () => {
+		const nodes = { a: child("graph-a"), b: child("graph-b") };
+		parent = startParent("graph", { graph: { name: "two", nodes } }, undefined, "print", "agent_graph");
+		await killParentAndCheck(["graph-a", "graph-b"]);
+	});
+
+	it("kills a background graph's nodes and a foreground call's child within 3 s", { timeout: 90_000 }, async () => {
+		const graph = { name: "bg", nodes: { a: child("bg-graph-a") } };
+		parent = startParent("bg-graph", { graph, background: true }, child("bg-graph-fg"), "rpc", "agent_graph");
+		await killParentAndCheck(["bg-graph-a", "bg-graph-fg"]);
+	});
+
+	it("kills a pi child in its output_schema repair turn within 3 s", { timeout: 90_000 }, async () => {
+		const output_schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+		parent = startParent("repair", { ...child("repair-pi"), output_schema });
+		await killParentAndCheck(["repair-pi"]);
+	});
+
+	it("kills a codex child's repair process (codex exec resume) within 3 s", { timeout: 90_000 }, async () => {
+		const output_schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+		parent = startParent("codex-repair", {
+			agent_type: "codex",
+			task: "parent-death-child codex-repair-1",
+			output_schema,
+		});
+		const pi = parent;
+		await waitUntil(
+			() =>
+				server.requests.some(
+					(r) => r.lastUserText.startsWith(REPAIR_PREFIX) && r.userTexts.join().includes("codex-repair-1"),
+				),
+			"the codex child's repair request",
+			60_000,
+		);
+		recorded = processTree(pi.pid as number).slice(1);
+		expect(recorded.some((target) => / resume /.test(commandLineOf(target.pid)))).toBe(true);
+		pi.kill("SIGKILL");
+		await waitUntil(() => recorded.every((target) => !isRunning(target)), "the repair process to die", 3000).catch(
+			() => {
+				throw new Error(`still alive 3 s after the parent's SIGKILL: ${JSON.stringify(recorded.filter(isRunning))}`);
+			},
+		);
 	});
 });

@@ -125,6 +125,15 @@ describe("run results of faulty children", () => {
 		).toBe(true);
 	});
 
+	it("fails a run whose answer record was over the line limit, keeping the partial text and naming the record", async () => {
+		const result = await run([session, delta("the start of it"), { longAnswer: 2 * 1024 * 1024 }, settled]);
+		expect(result.status).toBe("failed");
+		expect(result.error).toMatch(
+			/^protocol: a record after the child's last answer was lost \(record of \d+ bytes exceeds maxLineBytes 1048576\); the answer text before it is kept$/,
+		);
+		expect(result.finalAnswer).toBe("the start of it");
+	});
+
 	it("reports output cut off mid-record as a protocol failure", async () => {
 		const result = await run([session, { raw: '{"type":"message_end","message":{"role":"assis' }]);
 		expect(result.status).toBe("failed");

@@ -8,7 +8,7 @@
  * child's id is known to its parent only once the child has reported it.
  */
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-write.ts";
 import { readUserFile } from "../../core/user-file.ts";
@@ -154,4 +154,12 @@ export function applyRetention(
 	if (!kept) return [];
 	const policy = { maxAgeMs: kept.max_age_days * 24 * 60 * 60 * 1000, maxTotalBytes: kept.max_total_bytes };
 	return pruneChildSessions(childSessionsDir(agentDir), holdsDir(agentDir), policy, { alsoHeld: held });
+}
+
+/**
+ * Whether pi children ever ran from `agentDir` (its child session or holds directory exists): then a session
+ * start loads the runtime, which applies the child-session retention, also without a settings file or a UI.
+ */
+export function hasChildSessions(agentDir: string): boolean {
+	return existsSync(childSessionsDir(agentDir)) || existsSync(holdsDir(agentDir));
 }

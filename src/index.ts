@@ -251,7 +251,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
 		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions).
-		else if ((await import("./harness/pi/session-retention.ts")).hasChildSessions(agentDir)) await runtime(ctx);
+		else if ((await import("./core/child-session-dirs.ts")).hasChildSessions(agentDir)) await runtime(ctx);
 		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
 		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
 	});

@@ -1,9 +1,4 @@
-/**
- * The three harness adapters as the extension runs them (src/index.ts loads this module on first need):
- * pi's children keep their sessions in the package's own directory, codex and claude are started from
- * `PATH` unless a command override says otherwise (docs/harness-support.md §How each CLI is driven).
- */
-import { join } from "node:path";
+import { childSessionsDir } from "../core/child-session-dirs.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import { codexHomeDir } from "../core/native-homes.ts";
@@ -26,7 +21,7 @@ export function createAdapters(
 	return {
 		pi: createPiAdapter({
 			invocation: () => resolvePiInvocation(),
-			sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
+			sessionDir: childSessionsDir(agentDir),
 			agentDir,
 		}),
 		codex: createCodexAdapter({

@@ -213,7 +213,7 @@ function specsFor(harness: Harness): LaunchSpec[] {
 			replaceSystemPrompt: true,
 			noSkills: true,
 			forkSessionFile: join(dir, "parent.jsonl"),
-			claudeAgent: { name: "fixer", definition: { prompt: "fix" } },
+			claudeAgent: { name: "fixer", definition: { prompt: "fix", permissionMode: "plan", maxTurns: 3 } },
 			codexAgent: { sandboxMode: "read-only", mcpServers: { docs: { url: "http://127.0.0.1:1" } }, skills: {} },
 		},
 	];

@@ -8,15 +8,13 @@
  * child's id is known to its parent only once the child has reported it.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-write.ts";
+import { childSessionsDir, holdsDir } from "../../core/child-session-dirs.ts";
 import { readUserFile } from "../../core/user-file.ts";
 
-/** Pi children's private session directory (`--session-dir`). */
-export const childSessionsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "sessions");
-/** Where each live parent holds the child sessions it may resume. */
-export const holdsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "holds");
+export { childSessionsDir, holdsDir };
 
 /** Files written within this long are kept whatever their size (ms: 24 hours). */
 export const RECENT_MS = 24 * 60 * 60 * 1000;
@@ -154,12 +152,4 @@ export function applyRetention(
 	if (!kept) return [];
 	const policy = { maxAgeMs: kept.max_age_days * 24 * 60 * 60 * 1000, maxTotalBytes: kept.max_total_bytes };
 	return pruneChildSessions(childSessionsDir(agentDir), holdsDir(agentDir), policy, { alsoHeld: held });
-}
-
-/**
- * Whether pi children ever ran from `agentDir` (its child session or holds directory exists): then a session
- * start loads the runtime, which applies the child-session retention, also without a settings file or a UI.
- */
-export function hasChildSessions(agentDir: string): boolean {
-	return existsSync(childSessionsDir(agentDir)) || existsSync(holdsDir(agentDir));
 }

@@ -45,6 +45,7 @@ describe("claude command line", () => {
 			"--model=claude-opus-5-5",
 			"--effort=low",
 			`--append-system-prompt-file=${promptFile}`,
+			"--permission-mode=default",
 			"--tools=Read,Bash",
 			"--allowedTools=Read",
 			"--allowedTools=Bash(git *)",
@@ -73,11 +74,13 @@ describe("claude command line", () => {
 		expect(args.some((arg) => arg.startsWith("--session-id"))).toBe(false);
 	});
 
-	it("skips permission checks only with auto_approve", () => {
-		expect(adapter.buildCommand(spec({ autoApprove: true }), "/unused").args).toContain(
-			"--dangerously-skip-permissions",
-		);
-		expect(adapter.buildCommand(spec(), "/unused").args.join(" ")).not.toContain("permission");
+	it("skips permission checks only with auto_approve; otherwise runs in claude's default permission mode", () => {
+		const approved = adapter.buildCommand(spec({ autoApprove: true }), "/unused").args;
+		expect(approved).toContain("--dangerously-skip-permissions");
+		expect(approved.join(" ")).not.toContain("--permission-mode");
+		const asking = adapter.buildCommand(spec(), "/unused").args;
+		expect(asking).toContain("--permission-mode=default");
+		expect(asking.join(" ")).not.toContain("--dangerously-skip-permissions");
 	});
 
 	it("maps plugins, mcp_servers: [], inheritance and instruction files to claude's flags and variables", () => {
@@ -94,6 +97,7 @@ describe("claude command line", () => {
 			"/unused",
 		);
 		expect(command.args.slice(6)).toEqual([
+			"--permission-mode=default",
 			"--setting-sources=project,local",
 			"--plugin-dir=/p/one",
 			"--plugin-dir=/p/two",

@@ -18,13 +18,14 @@ export const TERMINAL_NODE_STATUSES: readonly NodeStatus[] = ["completed", "fail
 
 /**
  * Why a node was skipped: its `when` was false; a dependency did not complete; a budget or limit was spent;
- * the run was cancelled (Escape, a job cancel, `fail_fast`).
+ * the run was cancelled (Escape, a job cancel, `fail_fast`); a skip control asked for it.
  */
 export type SkipReason =
 	| { kind: "condition" }
 	| { kind: "dependency"; node: string; status: NodeStatus }
 	| { kind: "budget"; budget: string }
-	| { kind: "cancelled"; why: string };
+	| { kind: "cancelled"; why: string }
+	| { kind: "request" };
 
 /** Which limit stopped a run, and how much of it was spent (USD, tokens, node starts or ms). */
 export interface BudgetStop {
@@ -76,5 +77,6 @@ export function describeSkip(reason: SkipReason): string {
 	if (reason.kind === "condition") return "condition";
 	if (reason.kind === "dependency") return `dependency ${reason.node} ${reason.status}`;
 	if (reason.kind === "budget") return `budget: ${reason.budget}`;
+	if (reason.kind === "request") return "request";
 	return `cancelled: ${reason.why}`;
 }

@@ -55,6 +55,8 @@ export interface GraphNodeDetails {
 	/** While running: what the child is doing. */
 	activity?: ChildActivity;
 	nativeSessionId?: string;
+	/** Admissions so far (a rerun after a crash or a retry is attempt 2, …). */
+	attempts?: number;
 }
 
 /** `details` of every `agent_graph` result, partial or final. */
@@ -70,6 +72,8 @@ export interface GraphDetails {
 	error?: string;
 	/** Background graphs: the job that runs it. */
 	jobId?: string;
+	/** The durable run's id (docs/graphs.md §Durability): for `agent_graph` controls. */
+	runId?: string;
 }
 
 /** `skipped (dependency scan failed)`, `skipped (budget: max_usd)`…, the reason text of a skip. */

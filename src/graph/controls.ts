@@ -62,7 +62,8 @@ export function decideControl(
 	}
 }
 
-function decideNodeControl(
+/** A skip or retry of one node (a retry also of a finished run's node: it reopens the run). */
+export function decideNodeControl(
 	state: GraphRunState,
 	graph: CompiledGraph,
 	action: "skip" | "retry",

@@ -4,7 +4,7 @@
  * `ui/`, so the extension can register its tools at load and import what a call runs when the first call
  * comes (docs/design-notes.md §Start-up cost).
  */
-import { Type } from "typebox";
+import { type Static, Type } from "typebox";
 import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
@@ -25,9 +25,23 @@ export const subagentToolInfo = {
 	renderResult: renderSubagentResult,
 };
 
+/** `agent_graph`'s actions (docs/graphs.md §Controls). */
+export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
+export type GraphAction = (typeof GRAPH_ACTIONS)[number];
+
 /** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
 export const graphSchema = Type.Object(
 	{
+		action: Type.Optional(
+			Type.Unsafe<GraphAction>({
+				type: "string",
+				enum: [...GRAPH_ACTIONS],
+				description:
+					'"run" (default) runs graph or name; "list" shows this session\'s runs; "status" one run_id\'s nodes; "cancel" ends run_id; "skip" / "retry" a node of run_id; "pause" holds admissions; "resume" continues a paused run, or restores an unfinished one after a restart. Each control answers accepted or refused with the reason.',
+			}),
+		),
+		run_id: Type.Optional(Type.String({ description: "The run a control acts on (from a run's result or list)." })),
+		node: Type.Optional(Type.String({ description: "skip, retry: the node's key." })),
 		graph: Type.Optional(
 			Type.Record(Type.String(), Type.Unknown(), {
 				description:
@@ -38,7 +52,7 @@ export const graphSchema = Type.Object(
 		inputs: Type.Optional(
 			Type.Record(Type.String(), Type.Unknown(), { description: "Checked against the graph's inputs schema." }),
 		),
-		background: Type.Optional(Type.Boolean({ description: "Run as a job (subagent_jobs)." })),
+		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)." })),
 		agentScope: Type.Optional(
 			Type.Unsafe<"user" | "project" | "both">({
 				type: "string",
@@ -50,12 +64,14 @@ export const graphSchema = Type.Object(
 	{ additionalProperties: false },
 );
 
+export type GraphArgs = Static<typeof graphSchema>;
+
 export const graphToolInfo = {
 	name: "agent_graph",
 	label: "Agent graph",
 	description:
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
-		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs and one line per node. See docs/graphs.md.",
+		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs, one line per node and the run_id. Runs are durable: action list | status | cancel | skip | retry | pause | resume with run_id (and node) controls a run, also after a restart. See docs/graphs.md.",
 	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
 	parameters: graphSchema,
 	renderCall: renderGraphCall,
@@ -147,4 +163,11 @@ export const ATTACH_COMMAND = {
 export const SEND_COMMAND = {
 	name: "subagent-send",
 	description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",
+};
+
+/** `/graph`'s name and description (docs/graphs.md §Controls). */
+export const GRAPH_COMMAND = {
+	name: "graph",
+	description:
+		"Control agent_graph runs: /graph list | status | cancel | skip | retry | pause | resume <run_id> [node]",
 };

@@ -16,16 +16,9 @@ import { applyEvent, type GraphRunState } from "../graph/run-state.ts";
 import { ownedBy, type RunSnapshot, RunStore, readSnapshot, scanRuns } from "../graph/run-store.ts";
 import { compileStored, restoreRun } from "./graph-restore.ts";
 import type { GraphResult } from "./graph-run.ts";
-import type { GraphRuns } from "./graph-runs.ts";
+import type { ActionScope } from "./graph-runs.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 import type { GraphArgs } from "./tool-info.ts";
-
-/** What an action works with. */
-export interface ActionScope {
-	deps: SubagentToolDeps;
-	runs: GraphRuns;
-	ctx: ExtensionContext;
-}
 
 function answer(text: string, isError = false, runId?: string): GraphResult {
 	return { content: [{ type: "text", text }], details: { graph: "control", nodes: [], runId }, isError };

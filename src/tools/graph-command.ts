@@ -4,9 +4,9 @@
  * resumes it as a background job (its result arrives as a follow-up message).
  */
 import type { ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type ActionScope, graphAction } from "./graph-actions.ts";
+import { graphAction } from "./graph-actions.ts";
 import { graphsAtSessionStart } from "./graph-restore.ts";
-import { GraphRuns } from "./graph-runs.ts";
+import { type ActionScope, GraphRuns } from "./graph-runs.ts";
 import { createGraphTool } from "./graph-tool.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 import { GRAPH_ACTIONS, GRAPH_COMMAND, type GraphAction } from "./tool-info.ts";

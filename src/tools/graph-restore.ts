@@ -18,10 +18,10 @@ import { ownedBy, type RunSnapshot, RunStore, scanRuns } from "../graph/run-stor
 import { type CompiledGraph, compileGraph } from "../graph/validate.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { checkBackgroundAllowed } from "./background.ts";
-import type { ActionScope } from "./graph-actions.ts";
 import { graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
 import type { GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
+import type { ActionScope } from "./graph-runs.ts";
 
 /** A stored run's definition compiled again (no pre-flight: controls on a stored run only need its shape). */
 export function compileStored(snapshot: RunSnapshot): { graph: CompiledGraph } | { refused: string } {

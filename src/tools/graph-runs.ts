@@ -4,12 +4,21 @@
  * it runs, so controls reach its engine.
  */
 
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AgentScope } from "../config/agents.ts";
 import type { GraphRunHandle } from "../graph/engine.ts";
 import type { PreparedGraph } from "../graph/prepare.ts";
 import { acquireLease, createRunDir, type Lease, newRunId } from "../graph/run-dir.ts";
 import { applyEvent, type GraphRunState, initialRunState } from "../graph/run-state.ts";
 import { type RunSnapshot, RunStore } from "../graph/run-store.ts";
+import type { SubagentToolDeps } from "./subagent-tool.ts";
+
+/** What a control or a restore works with: the tool's deps, this load's live runs, Pi's context. */
+export interface ActionScope {
+	deps: SubagentToolDeps;
+	runs: GraphRuns;
+	ctx: ExtensionContext;
+}
 
 /** A run that is going on in this process. */
 export interface LiveRun {

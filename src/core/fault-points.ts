@@ -2,12 +2,15 @@
  * Test-only fault injection (docs/development.md §Fault injection), enabled only by two environment variables
  * a test sets; without them every function here is a no-op pass-through.
  *
- * - `PI_NATIVE_SUBAGENTS_TEST_FS_FAULT=<op>:<code>:<path part>[:<nth>]` makes the nth (default 1st) call of
- *   `op` (`write`, `fsync` or `rename`) on a path containing `<path part>` fail with `code` (`ENOSPC`,
- *   `EIO`, …), as a full disk or a failing device would; later calls succeed.
+ * - `PI_NATIVE_SUBAGENTS_TEST_FS_FAULT=<op>:<code>:<name part>[:<nth>]` makes the nth (default 1st) call of
+ *   `op` (`write`, `fsync` or `rename`) on a path whose last component contains `<name part>` fail with
+ *   `code` (`ENOSPC`, `EIO`, …), as a full disk or a failing device would; later calls succeed. A rename is
+ *   matched by its target, a directory fsync by the directory's name.
  * - `PI_NATIVE_SUBAGENTS_TEST_FAULT=<point>` SIGKILLs this process when the code reaches `<point>` (e.g.
  *   `after-disposition`: a control's disposition is durable, its effect not yet applied).
  */
+
+import { basename } from "node:path";
 
 /** The variable of the fs fault. */
 export const FS_FAULT_ENV = "PI_NATIVE_SUBAGENTS_TEST_FS_FAULT";
@@ -27,7 +30,7 @@ export function fsFault(op: FsFaultOp, path: string, env: NodeJS.ProcessEnv = pr
 	const spec = env[FS_FAULT_ENV];
 	if (!spec) return;
 	const [faultOp, code, part, nth] = spec.split(":");
-	if (faultOp !== op || !part || !path.includes(part)) return;
+	if (faultOp !== op || !part || !basename(path).includes(part)) return;
 	const count = (seen.get(spec) ?? 0) + 1;
 	seen.set(spec, count);
 	if (count !== Number(nth ?? 1)) return;

@@ -215,8 +215,13 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			const runId = /run_id ([0-9a-f-]{36})/.exec(request.lastToolOutput ?? "")?.[1];
 			if (!request.roles.includes("tool"))
 				return { toolCalls: [{ name: "agent_graph", arguments: { graph, background: true } }] };
+			// The skip comes once "slow" runs (its child asked the model), so there is a child to kill.
 			if (runId)
-				return { toolCalls: [{ name: "agent_graph", arguments: { action: "skip", run_id: runId, node: "slow" } }] };
+				return server
+					.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-skip: slow"), 60_000)
+					.then(() => ({
+						toolCalls: [{ name: "agent_graph", arguments: { action: "skip", run_id: runId, node: "slow" } }],
+					}));
 			return { text: "parent done" };
 		});
 		const pi = startPi(["--session-dir", join(home.dir, "sessions", "skip")], {
@@ -234,6 +239,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		const sessionFile = readdirSync(join(home.dir, "sessions", "skip")).map((f) =>
 			join(home.dir, "sessions", "skip", f),
 		)[0];
+		expect(childRequests("durable-skip: slow")).toBe(1);
 
 		startPi(["--session", sessionFile]);
 		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
@@ -252,7 +258,12 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			writeFileSync(
 				settings,
 				JSON.stringify({
-					roster: { enabled, roles: [{ name: "reviewer", description: "Reviews", agent_type: "pi" }] },
+					roster: {
+						enabled,
+						roles: [
+							{ name: "reviewer", description: "Reviews", agent_type: "pi", model: "fake/fake-model", effort: "off" },
+						],
+					},
 				}),
 			);
 		mkdirSync(join(home.agentDir, "extensions"), { recursive: true });

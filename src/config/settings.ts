@@ -96,7 +96,7 @@ export const environmentSchema = strictSection({
 	exclude: variableNames.default([]),
 });
 
-/** Durable graph runs: restore and retention (docs/settings.md §graphs). */
+/** Durable graph runs: restore and retention (docs/settings.md §Graph runs). */
 export const graphsSchema = strictSection({
 	auto_resume: booleanWithDefault(true),
 	max_age_days: integer(1, 30, "days"),

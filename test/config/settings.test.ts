@@ -39,6 +39,7 @@ describe("settings file", () => {
 			max_sub_agent_depth: 1,
 			environment: { include: null, exclude: [] },
 			roster: { enabled: false, roles: [] },
+			graphs: { auto_resume: true, max_age_days: 30, max_total_bytes: 64 * 1024 * 1024 },
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
 	});

@@ -47,6 +47,7 @@ export function effectiveLimits(settings: Settings): EffectiveLimits {
 		interactive: {
 			stayOpen: settings.interactive.stay_open,
 			inactivityTimeoutMs: settings.interactive.inactivity_timeout_ms,
+			dialogTimeoutMs: settings.interactive.dialog_timeout_ms,
 		},
 		maxBackgroundJobs: limits.max_background_jobs,
 	};

@@ -21,7 +21,8 @@
  *   "silent": false,                 // true: no UI notices for background job progress/completion (the model still gets the result)
  *   "interactive": {
  *     "stay_open": false,            // keep the tmux session after the child finishes
- *     "inactivity_timeout_ms": null  // end an interactive run after this long without screen change; null: never
+ *     "inactivity_timeout_ms": null, // end an interactive run after this long without screen change; null: never
+ *     "dialog_timeout_ms": 120000    // end a run (failed) whose harness shows a first-run dialog this long unchanged, ms
  *   },
  *   "max_sub_agent_depth": 1,        // the root's delegation depth limit; children inherit it
  *   "environment": {                 // which of the parent's variables children inherit (SECURITY.md)
@@ -37,11 +38,13 @@
  * }
  * ```
  */
+
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
+import { DIALOG_TIMEOUT_MS } from "../core/launch-spec.ts";
 import { settingsFilePath } from "./paths.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
 import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
@@ -83,6 +86,7 @@ export const interactiveSchema = strictSection({
 		.min(1, "must be at least 1 (ms), or null for no inactivity timeout")
 		.nullable()
 		.default(null),
+	dialog_timeout_ms: integer(1, DIALOG_TIMEOUT_MS, "ms"),
 });
 
 const variableNames = z.array(
@@ -176,12 +180,12 @@ export function loadSettings(agentDir: string): Settings {
 /**
  * Persists the personal roster's `enabled` toggle (the `/agentshell-roster` command without a roster
  * override). Every other key of the file is kept as parsed (JSON formatting becomes 2-space indented);
- * an absent file is created with only `{ "roster": { "enabled": … } }`.
+ * an absent file is not created (the personal roster then has no entries, so there is nothing to toggle).
  *
  * Atomic: the new content is written and fsynced to a temporary file in the same directory, then
  * renamed over the settings file, and the directory is fsynced, so readers see either the old or the new
  * file, never a partial one, and the change survives a crash (`writeFileAtomic`).
- * @throws ConfigError when the existing file is unreadable, is malformed JSON, or its `roster` is not an
+ * @throws ConfigError when there is no settings file, when the existing file is unreadable, is malformed JSON, or its `roster` is not an
  *   object (the file is left untouched); or when writing fails.
  */
 export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
@@ -192,6 +196,12 @@ export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 		throw new ConfigError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
 	}
 	const document = raw as Record<string, unknown>;
+	if (text === undefined) {
+		// No file: the personal roster is the default one, without entries; enabling it would change nothing.
+		throw new ConfigError(
+			`${file} does not exist and the personal roster has no entries: nothing to enable, nothing was written; define roster.roles there first (docs/configuration.md §Rosters)`,
+		);
+	}
 	const roster = document.roster ?? {};
 	if (roster === null || typeof roster !== "object" || Array.isArray(roster)) {
 		throw new ConfigError(`${file}: roster: expected an object, got ${typeName(roster)}; not changing it`);

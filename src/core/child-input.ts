@@ -8,8 +8,17 @@ import type { Harness } from "./launch-spec.ts";
 /** `steer`: reach the child during its current turn; `follow_up`: a new turn once the current one ends. */
 export type SendMode = "steer" | "follow_up";
 
-/** Why a send or a stop was refused. */
-export type RefusalReason = "exited" | "no_input_channel" | "empty_text" | "rejected" | "unacknowledged";
+/**
+ * Why a send or a stop was refused. `not_started`: the child is queued for a slot or still starting and
+ * has no input channel yet (nothing was sent; send again once it runs).
+ */
+export type RefusalReason =
+	| "exited"
+	| "not_started"
+	| "no_input_channel"
+	| "empty_text"
+	| "rejected"
+	| "unacknowledged";
 
 /**
  * The answer to one send.

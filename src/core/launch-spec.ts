@@ -95,7 +95,15 @@ export interface InteractiveOptions {
 	stayOpen: boolean;
 	/** End the run after this long without a change on the screen, ms; `null`: never. */
 	inactivityTimeoutMs: number | null;
+	/**
+	 * End the run (`failed`) after its harness showed a first-run dialog this long with no change on the
+	 * screen, ms (settings `interactive.dialog_timeout_ms`); absent: {@link DIALOG_TIMEOUT_MS}. Not with `stayOpen`.
+	 */
+	dialogTimeoutMs?: number;
 }
+
+/** Default of `interactive.dialog_timeout_ms` (ms: 2 minutes). */
+export const DIALOG_TIMEOUT_MS = 120_000;
 
 /** A new native session, or a resumed one. */
 export type SessionChoice = { kind: "new" } | { kind: "resume"; nativeSessionId: string };

@@ -92,6 +92,8 @@ export interface RunResult {
 	durationMs: number;
 	/** When the run started, ms since the Unix epoch (live renders show the elapsed time from it). */
 	startedAt?: number;
+	/** When the child's stream last reported anything, ms since the Unix epoch (for "last activity N s ago"). */
+	lastEventAt?: number;
 	/** What the child is doing now; meaningful while it runs. */
 	activity?: ChildActivity;
 	/** The command that ran, for error messages: `file arg…` with the task text elided. */
@@ -111,6 +113,11 @@ export interface InteractiveInfo {
 	keptOpen: boolean;
 	/** Set when the run was ended for inactivity (`inactivity_timeout_ms`). */
 	warning?: string;
+	/**
+	 * While the harness's TUI shows a first-run dialog (docs/interactive.md "First-run dialogs"): what it waits
+	 * on, e.g. `its claude_code folder trust dialog: "<the dialog's line>"`.
+	 */
+	waitingOn?: string;
 }
 
 /** Usage with every count at 0 and cost unknown. */

@@ -10,14 +10,17 @@ import { applyEvent, type GraphEvent, type GraphRunState, isSettled } from "./ru
 import type { CompiledGraph, CompiledNode } from "./validate.ts";
 import type { RefScope } from "./value-refs.ts";
 
-/** True once a cancel, an infrastructure error or a budget stopped further starts. */
+/** True once anything stopped further starts: a cancel, an infrastructure error, a budget, a graceful stop. */
 export function isStopped(s: GraphRunState): boolean {
-	return s.cancelled !== undefined || s.infrastructureError !== undefined || s.budgetStop !== undefined;
+	return (
+		s.cancelled !== undefined || s.infrastructureError !== undefined || s.budgetStop !== undefined || s.stopped === true
+	);
 }
 
 /** Why a node that can no longer start is skipped. */
 export function stopReason(state: GraphRunState): SkipReason {
 	if (state.budgetStop) return { kind: "budget", budget: state.budgetStop.budget };
+	if (state.stopped && !state.cancelled && !state.infrastructureError) return { kind: "stopped" };
 	return { kind: "cancelled", why: state.cancelled ?? `infrastructure error: ${state.infrastructureError}` };
 }
 

@@ -9,6 +9,7 @@
  * (a restore) continues from it (docs/graphs.md §Durability, §Controls).
  */
 import pLimit from "p-limit";
+import type { ChildInputChannel } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import { killFaultPoint } from "../core/fault-points.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
@@ -28,6 +29,10 @@ export interface GraphEngineOptions {
 	run: SpecRunner;
 	/** Escape, a job cancel: cancels the run. */
 	signal?: AbortSignal;
+	/** A graceful stop (`subagent_jobs` stop): nothing more starts, running nodes go on. */
+	noMoreStarts?: AbortSignal;
+	/** A node's child has started and can be talked to (`subagent_jobs` send, `/subagent-send`). */
+	onInput?(key: string, channel: ChildInputChannel): void;
 	/** The checkpointer's hook: awaited with each batch of events before their effects. */
 	persist?(events: readonly GraphEvent[], state: GraphRunState): Promise<void>;
 	/** After every change (not throttled). */
@@ -87,8 +92,11 @@ class GraphEngine {
 
 	async run(): Promise<GraphRunOutcome> {
 		const onAbort = () => void this.#stop({ type: "cancel_run", why: "the run was cancelled" });
+		const onStop = () => void this.#stop({ type: "stop_starts" });
 		this.options.signal?.addEventListener("abort", onAbort, { once: true });
+		this.options.noMoreStarts?.addEventListener("abort", onStop, { once: true });
 		if (this.options.signal?.aborted) onAbort();
+		if (this.options.noMoreStarts?.aborted) onStop();
 		const timeoutMs = this.graph.definition.limits?.timeout_ms;
 		const timer =
 			timeoutMs === undefined
@@ -113,6 +121,7 @@ class GraphEngine {
 			this.#ended = true;
 			clearTimeout(timer);
 			this.options.signal?.removeEventListener("abort", onAbort);
+			this.options.noMoreStarts?.removeEventListener("abort", onStop);
 		}
 		return { state: this.#state, children: this.#children };
 	}
@@ -161,8 +170,10 @@ class GraphEngine {
 	 * A run-level stop: no further starts; a cancel, a timeout or an infrastructure error also kills running
 	 * nodes. Applied at once (stopping starts is always safe), then handed to the checkpointer.
 	 */
-	async #stop(event: Extract<GraphEvent, { type: "budget" | "cancel_run" | "infrastructure" }>): Promise<void> {
-		const kills = event.type !== "budget" || event.stop.budget === "timeout_ms";
+	async #stop(
+		event: Extract<GraphEvent, { type: "budget" | "cancel_run" | "stop_starts" | "infrastructure" }>,
+	): Promise<void> {
+		const kills = event.type === "budget" ? event.stop.budget === "timeout_ms" : event.type !== "stop_starts";
 		if (this.#noMoreStarts.signal.aborted && (!kills || this.#kill.signal.aborted)) return;
 		this.#state = applyEvent(this.#state, event);
 		this.#noMoreStarts.abort();
@@ -213,6 +224,7 @@ class GraphEngine {
 			noMoreStarts: AbortSignal.any([this.#noMoreStarts.signal, nodeKill]),
 			resolve: (task, problems) => this.options.resolve(compiled.key, task, problems),
 			run: this.options.run,
+			onInput: (channel) => this.options.onInput?.(compiled.key, channel),
 			onChild: (child) =>
 				void this.#onChild(compiled.key, child).catch((error: unknown) =>
 					this.#stop({ type: "infrastructure", error: `node "${compiled.key}": ${String(error)}` }),

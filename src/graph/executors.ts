@@ -4,6 +4,7 @@
  * from the ValueRefs, the node resolved again at dispatch (fail closed), one child run, and its structured
  * output when the node has an `output_schema`.
  */
+import type { ChildInputChannel } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
@@ -28,6 +29,8 @@ export type SpecRunner = (
 		noMoreStarts: AbortSignal;
 		/** Every change of the child while it runs. */
 		onChild(child: ChildRun): void;
+		/** The child's input channel once it has started. */
+		onInput?(channel: ChildInputChannel): void;
 	},
 ) => Promise<ChildRun>;
 
@@ -42,6 +45,7 @@ export interface NodeExecution {
 	run: SpecRunner;
 	/** The child's live state, first call when it starts running. */
 	onChild(child: ChildRun): void;
+	onInput(channel: ChildInputChannel): void;
 }
 
 export type NodeExecutor = (execution: NodeExecution) => Promise<NodeOutcome>;
@@ -57,6 +61,7 @@ async function runAgentNode(execution: NodeExecution): Promise<NodeOutcome> {
 		signal: execution.signal,
 		noMoreStarts: execution.noMoreStarts,
 		onChild: execution.onChild,
+		onInput: execution.onInput,
 	});
 	return childOutcome(child, compiled.node.output_schema !== undefined);
 }

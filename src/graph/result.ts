@@ -110,13 +110,14 @@ export function graphResultText(
 	details: GraphDetails,
 	outputsText: string,
 	notes: readonly string[],
-	cancelled: string | undefined,
+	stops: Pick<GraphRunState, "cancelled" | "stopped">,
 ): string {
 	const count = (status: string) => details.nodes.filter((node) => node.status === status).length;
 	const done = count("completed");
 	const head = [`agent_graph "${details.graph}": ${done}/${details.nodes.length} nodes completed`];
 	if (details.error) head.push(`stopped by an infrastructure error: ${details.error}`);
-	if (cancelled) head.push(`cancelled (${cancelled})`);
+	if (stops.cancelled) head.push(`cancelled (${stops.cancelled})`);
+	else if (stops.stopped) head.push("stopped by request: no further node started");
 	if (details.budgetStop) head.push(stopLine(details.budgetStop));
 	const run = details.runId ? [`run_id: ${details.runId}`] : [];
 	return [

@@ -54,6 +54,8 @@ export interface GraphRunState {
 	budgetStop?: BudgetStop;
 	/** Set once the run is cancelled (Escape, a job cancel, `fail_fast`): why. */
 	cancelled?: string;
+	/** Set once a graceful stop asked that nothing more start (running nodes go on). */
+	stopped?: boolean;
 	/** Set once an infrastructure error stopped the run. */
 	infrastructureError?: string;
 	/** Set while a pause control holds admissions (settlements and skips go on). */
@@ -75,6 +77,7 @@ export type GraphEvent =
 	| { type: "resume" }
 	| { type: "budget"; stop: BudgetStop }
 	| { type: "cancel_run"; why: string }
+	| { type: "stop_starts" }
 	| { type: "infrastructure"; error: string };
 
 /** Which states each node event may leave from. */
@@ -91,7 +94,10 @@ const FROM: Record<string, readonly NodeStatus[]> = {
 };
 
 /** Events of the run as a whole (no node). */
-type RunEvent = Extract<GraphEvent, { type: "budget" | "cancel_run" | "infrastructure" | "pause" | "resume" }>;
+type RunEvent = Extract<
+	GraphEvent,
+	{ type: "budget" | "cancel_run" | "stop_starts" | "infrastructure" | "pause" | "resume" }
+>;
 
 /** The state of a run before anything happened. */
 export function initialRunState(keys: readonly string[]): GraphRunState {
@@ -107,6 +113,7 @@ export function initialRunState(keys: readonly string[]): GraphRunState {
 export function applyEvent(state: GraphRunState, event: GraphEvent): GraphRunState {
 	if (event.type === "budget") return state.budgetStop ? state : { ...state, budgetStop: event.stop };
 	if (event.type === "cancel_run") return state.cancelled ? state : { ...state, cancelled: event.why };
+	if (event.type === "stop_starts") return { ...state, stopped: true };
 	if (event.type === "infrastructure") {
 		return state.infrastructureError ? state : { ...state, infrastructureError: event.error };
 	}

@@ -4,10 +4,12 @@
  * directory removed) when the parent session shuts down.
  */
 
+import { existsSync } from "node:fs";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { RunResult } from "../core/run-result.ts";
+import { processTable } from "../process/proc-table.mjs";
 import type { RunChildOptions } from "../runs/run-child.ts";
 import { PaneInputChannel } from "./pane-input.ts";
 import { runInteractive } from "./run-interactive.ts";
@@ -17,8 +19,8 @@ import { tuiProblems, tuiPrompt } from "./tui-command.ts";
 export class InteractiveRuns {
 	private host: TmuxHost | undefined;
 	private closed = false;
-	/** Native session id → the tmux session kept for it (`stay_open`). */
-	private readonly kept = new Map<string, string>();
+	/** Native session id → the tmux session kept for it (`stay_open`) and its pane's process group. */
+	private readonly kept = new Map<string, { session: string; pgid: number | undefined }>();
 	private readonly locateTmux: () => string | undefined;
 
 	/** @param locateTmux finds the tmux executable; default: `tmux` on `PATH`. */
@@ -40,22 +42,30 @@ export class InteractiveRuns {
 	 */
 	async run(spec: LaunchSpec, adapter: HarnessAdapter, options: RunChildOptions): Promise<RunResult> {
 		let channel: PaneInputChannel | undefined;
-		const result = await runInteractive(spec, adapter, {
-			host: () => this.hostForRun(),
-			env: options.env,
-			signal: options.signal,
-			onUpdate: (partial) => {
-				const session = partial.interactive?.session;
-				if (!channel && session && this.host) {
-					channel = new PaneInputChannel(spec.harness, this.host, session, partial, () => options.onUpdate?.(partial));
-					options.onInput?.(channel);
-				}
-				options.onUpdate?.(partial);
-			},
-		});
-		channel?.end();
+		let result: RunResult;
+		try {
+			result = await runInteractive(spec, adapter, {
+				host: () => this.hostForRun(),
+				env: options.env,
+				signal: options.signal,
+				onUpdate: (partial) => {
+					const session = partial.interactive?.session;
+					if (!channel && session && this.host) {
+						channel = new PaneInputChannel(spec.harness, this.host, session, partial, () =>
+							options.onUpdate?.(partial),
+						);
+						options.onInput?.(channel);
+					}
+					// The pane's pid is known once its tmux session exists.
+					if (partial.pid !== undefined) channel?.paneStarted();
+					options.onUpdate?.(partial);
+				},
+			});
+		} finally {
+			channel?.end();
+		}
 		if (result.interactive?.keptOpen && result.nativeSessionId) {
-			this.kept.set(result.nativeSessionId, result.interactive.session);
+			this.kept.set(result.nativeSessionId, { session: result.interactive.session, pgid: result.pid });
 		}
 		return result;
 	}
@@ -73,19 +83,24 @@ export class InteractiveRuns {
 			const session = await this.retained(id);
 			if (session) {
 				problems.add(
-					`resume_session_id "${id}": its TUI was kept open (stay_open) in tmux session ${session} and may still run; exit it there first`,
+					`resume_session_id "${id}": its TUI was kept open (stay_open) in tmux session ${session} and may still run; exit it there first (or end its process, when the tmux session is gone)`,
 				);
 			}
 		}
 		return problems.size === before;
 	}
 
-	/** The tmux session kept open for `nativeSessionId` while its harness may still run, else `undefined`. */
+	/**
+	 * The tmux session kept open for `nativeSessionId` while its harness may still run, else `undefined`:
+	 * while its pane lives, and after the session is gone (`tmux kill-session`) while any process of the
+	 * pane's group does (a harness that ignored SIGHUP still writes its session).
+	 */
 	private async retained(nativeSessionId: string): Promise<string | undefined> {
-		const name = this.kept.get(nativeSessionId);
-		if (name === undefined) return undefined;
-		const pane = await this.host?.pane(name);
-		if (pane && !pane.dead) return name;
+		const kept = this.kept.get(nativeSessionId);
+		if (kept === undefined) return undefined;
+		const pane = await this.host?.pane(kept.session);
+		if (pane && !pane.dead) return kept.session;
+		if (kept.pgid !== undefined && groupAlive(kept.pgid)) return kept.session;
 		this.kept.delete(nativeSessionId);
 		return undefined;
 	}
@@ -97,7 +112,7 @@ export class InteractiveRuns {
 	async attachTarget(target: string): Promise<string[] | string> {
 		const names = (await this.host?.sessions()) ?? [];
 		if (!this.host || names.length === 0) return "no interactive child is running or kept open in this session";
-		const wanted = target === "" ? names.at(-1) : (this.kept.get(target) ?? target);
+		const wanted = target === "" ? names.at(-1) : (this.kept.get(target)?.session ?? target);
 		if (!wanted || !names.includes(wanted)) {
 			return `no interactive child "${target}" here; running or kept open: ${names.join(", ")}`;
 		}
@@ -123,5 +138,19 @@ export class InteractiveRuns {
 		if (!tmux) throw new Error("tmux was not found on PATH");
 		this.host ??= new TmuxHost(tmux);
 		return this.host;
+	}
+}
+
+/**
+ * True while process group `pgid` has a live member (not a zombie; a group's id is not reused while it has
+ * one). Read from /proc; where there is none, any member (a zombie too) counts.
+ */
+function groupAlive(pgid: number): boolean {
+	if (existsSync("/proc/self/stat")) return processTable().some((stat) => stat.pgid === pgid);
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
 	}
 }

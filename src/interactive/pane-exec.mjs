@@ -3,13 +3,15 @@
  * launch file named by its one argument (JSON `{file, args, env, cwd}`, mode 0600, written by
  * `run-interactive.ts`), deletes it, and replaces itself with the harness (`process.execve`), so the
  * harness TUI becomes the pane's own process with exactly the child environment: no shell in between,
- * and no environment value on any command line. tmux's own terminal variables are kept.
+ * and no environment value on any command line. tmux's terminal type (TERM, COLORTERM) is kept; the
+ * variables naming the tmux server and pane are not.
  * Exits 127 with a message on the pane when the harness cannot be started.
  */
 import { accessSync, constants, readFileSync, rmSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 
-const TERMINAL_VARIABLES = ["TERM", "TMUX", "TMUX_PANE", "COLORTERM"];
+// Not TMUX or TMUX_PANE: they would lead the child to the server (SECURITY.md "tmux socket (interactive runs)").
+const TERMINAL_VARIABLES = ["TERM", "COLORTERM"];
 
 function resolveExecutable(file, path) {
 	if (file.includes("/")) return file;

@@ -8,6 +8,7 @@ import type { ChildInputChannel, SendMode, SendReceipt, SentInput, StopReceipt }
 import type { Harness } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { MAX_SENT_TEXT_CHARS } from "../runs/child-channel.ts";
+import { withoutPasteMarkers } from "./pane-boundary.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 
 /** ms between two looks at a starting TUI. */
@@ -22,6 +23,8 @@ export class PaneInputChannel implements ChildInputChannel {
 	readonly #onChange: () => void;
 	#count = 0;
 	#ended: string | undefined;
+	/** The pane was created: from now on, no pane means the child has gone. */
+	#paneStarted = false;
 	/** Sends type one after the other: two texts never interleave in the editor. */
 	#queue: Promise<unknown> = Promise.resolve();
 
@@ -33,13 +36,19 @@ export class PaneInputChannel implements ChildInputChannel {
 		this.#onChange = onChange;
 	}
 
+	/** The tmux session of the pane exists now (until then, a send waits for it). */
+	paneStarted(): void {
+		this.#paneStarted = true;
+	}
+
 	/** The run has ended: later and waiting sends are refused. */
 	end(reason = "the child's run has ended; resume it to continue"): void {
 		this.#ended ??= reason;
 	}
 
 	send(text: string, mode: SendMode): Promise<SendReceipt> {
-		if (text.trim() === "")
+		// What is typed is the text without paste markers (see TmuxHost.sendText): nothing left is nothing to send.
+		if (withoutPasteMarkers(text).trim() === "")
 			return Promise.resolve({ status: "refused", reason: "empty_text", message: "the text is empty" });
 		const receipt = this.#queue.then(() => this.#type(text, mode));
 		this.#queue = receipt;
@@ -81,6 +90,10 @@ export class PaneInputChannel implements ChildInputChannel {
 		for (;;) {
 			if (this.#ended) return this.#ended;
 			const pane = await this.#host.pane(this.#session);
+			if (!pane && !this.#paneStarted) {
+				await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+				continue;
+			}
 			if (!pane || pane.dead) {
 				return `the child in tmux session ${this.#session} has exited; nothing was sent`;
 			}

@@ -5,18 +5,21 @@
  * plus where the session is and how to attach to it.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
-import type { LaunchSpec } from "../core/launch-spec.ts";
+import { DIALOG_TIMEOUT_MS, type LaunchSpec } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
+import { answerClaudeFirstRun } from "../harness/claude/first-run.ts";
 import { claudeConfigDir } from "../harness/claude/transcript.ts";
 import { findThreadRollout } from "../harness/codex/rollout.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
+import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
 import { RunState } from "../runs/run-state.ts";
 import { claudeRecordReader } from "./claude-records.ts";
 import { codexRecordReader, rolloutOpenedBy } from "./codex-records.ts";
+import { type DialogEnding, DialogWatch } from "./dialog-watch.ts";
 import { piRecordReader } from "./pi-records.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 import { type TuiCommand, toTuiCommand } from "./tui-command.ts";
@@ -45,7 +48,8 @@ type Ending =
 	| { kind: "exited"; status: number | undefined }
 	| { kind: "aborted" }
 	| { kind: "timed_out" }
-	| { kind: "inactive"; idleMs: number };
+	| { kind: "inactive"; idleMs: number }
+	| DialogEnding;
 
 /**
  * Runs `spec` (which has `interactive` set) in a tmux session of `options.host()`. Never rejects for child
@@ -59,7 +63,7 @@ export async function runInteractive(
 	options: InteractiveRunOptions,
 ): Promise<RunResult> {
 	const interactive = spec.interactive ?? { stayOpen: false, inactivityTimeoutMs: null };
-	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
+	const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
 	try {
 		const tui = toTuiCommand(spec, adapter.buildCommand(spec, runDir));
 		const host = options.host();
@@ -78,6 +82,10 @@ export async function runInteractive(
 		const reader = recordReader(spec, tui, env, () => panePid);
 		const launchFile = join(runDir, "launch.json");
 		writeFileSync(launchFile, JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd }), { mode: 0o600 });
+		// claude's first-run dialogs the parent has answered already (docs/interactive.md "First-run dialogs").
+		if (spec.harness === "claude_code") answerClaudeFirstRun(env, spec.cwd, spec.projectTrusted);
+		// Before the pane exists, so the child has an input channel from its start (sends wait for the TUI).
+		options.onUpdate?.(result);
 		const started = Date.now();
 		const pane = await host.newSession({
 			name,
@@ -138,6 +146,12 @@ async function watch(
 	const pollMs = options.pollMs ?? 200;
 	const started = Date.now();
 	const screens = new RecentScreens(inactivityMs ?? 0);
+	const interactive = spec.interactive;
+	const dialogs = new DialogWatch(
+		spec.harness,
+		interactive?.stayOpen ? null : (interactive?.dialogTimeoutMs ?? DIALOG_TIMEOUT_MS),
+		state.result.interactive as NonNullable<RunResult["interactive"]>,
+	);
 	let changedAt = started;
 	const apply = () => {
 		let changed = false;
@@ -164,8 +178,11 @@ async function watch(
 		if (now - started >= spec.limits.timeoutMs) return { kind: "timed_out" };
 		const current = await host.capture(name);
 		if (screens.changed(current, now)) changedAt = now;
-		else if (inactivityMs !== null && current.trim() !== "" && now - changedAt >= inactivityMs) {
-			// A blank screen is a TUI still starting, not an idle one.
+		const dialog = dialogs.look(current, now);
+		if (dialog.changed) options.onUpdate?.(state.result);
+		if (dialog.ending) return dialog.ending;
+		// A blank screen is a TUI still starting, not an idle one.
+		if (inactivityMs !== null && current.trim() !== "" && now - changedAt >= inactivityMs) {
 			return { kind: "inactive", idleMs: now - changedAt };
 		}
 		await sleep(pollMs, options.signal);
@@ -211,6 +228,12 @@ async function settle(
 			state.setStatus(
 				"timed_out",
 				`timed out after ${limits.timeoutMs} ms (setting limits.timeout_ms); the child's tmux session was killed`,
+			);
+			return;
+		case "dialog":
+			state.setStatus(
+				"failed",
+				`the ${result.harness} TUI waited on ${ending.waitingOn} for ${ending.idleMs} ms (interactive.dialog_timeout_ms); the child's tmux session was killed. Answer it once in the harness run by hand in that directory, or trust the project in Pi. Its screen:\n${ending.screen}`,
 			);
 			return;
 		case "inactive": {

@@ -6,11 +6,13 @@
  * However the parent dies, the parent-death lifeline runs `tmux -S <socket> kill-server` and kills each live
  * pane's process group (SECURITY.md "Processes").
  */
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
+import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
+import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
 const SERVER_CONFIG = [
@@ -82,8 +84,8 @@ export class TmuxHost {
 	constructor(tmux: string, parentDir = tmpdir(), lifeline: Lifeline = defaultLifeline) {
 		this.tmux = tmux;
 		this.lifeline = lifeline;
-		// mkdtemp creates the directory with mode 0700.
-		this.dir = mkdtempSync(join(parentDir, "pi-subagents-tmux-"));
+		// mkdtemp creates the directory with mode 0700; its name carries this pid (swept once it is dead).
+		this.dir = makeOwnedTempDir(TMUX_DIR_PREFIX, parentDir);
 		this.socket = join(this.dir, "sock");
 		this.config = join(this.dir, "tmux.conf");
 		writeFileSync(this.config, SERVER_CONFIG, { mode: 0o600 });
@@ -184,7 +186,8 @@ export class TmuxHost {
 	}
 
 	/**
-	 * Types `text` into the pane as one bracketed paste, then presses Enter when `enter` is true.
+	 * Types `text` into the pane as one bracketed paste, then presses Enter when `enter` is true. The paste
+	 * markers inside `text` are removed first ({@link withoutPasteMarkers}), so the text never leaves the paste.
 	 * @throws Error when the session is gone or its process has exited: keystrokes never reach a dead pane.
 	 */
 	async sendText(name: string, text: string, enter = true): Promise<void> {
@@ -193,7 +196,7 @@ export class TmuxHost {
 			throw new Error(`the child in tmux session ${name} has exited; nothing was sent`);
 		}
 		const buffer = `send-${name}`;
-		await this.run(["load-buffer", "-b", buffer, "-"], false, text);
+		await this.run(["load-buffer", "-b", buffer, "-"], false, withoutPasteMarkers(text));
 		await this.run(["paste-buffer", "-p", "-d", "-b", buffer, "-t", `=${name}:`]);
 		if (enter) await this.run(["send-keys", "-t", `=${name}:`, "Enter"]);
 	}
@@ -252,9 +255,9 @@ export class TmuxHost {
 			reject: false,
 			input,
 			stdin: input === undefined ? "ignore" : undefined,
-			// The server inherits this environment; panes get theirs from the pane launcher.
-			env: { TMUX: undefined },
-			extendEnv: true,
+			// The server inherits this environment (see serverEnvironment); panes get theirs from the pane launcher.
+			env: serverEnvironment(),
+			extendEnv: false,
 		});
 		if (result.exitCode === 0) return result.stdout;
 		if (tolerant) return undefined;

@@ -44,6 +44,7 @@ function interactiveOptions(call: ChildCall, context: LaunchContext): Interactiv
 		stayOpen: call.stayOpen ?? defaults.stayOpen,
 		inactivityTimeoutMs:
 			call.inactivityTimeoutMs === undefined ? defaults.inactivityTimeoutMs : call.inactivityTimeoutMs,
+		dialogTimeoutMs: defaults.dialogTimeoutMs,
 	};
 }
 

@@ -80,6 +80,8 @@ function resumedInteractive(
 	return {
 		stayOpen: call.stayOpen ?? base.stayOpen,
 		inactivityTimeoutMs: call.inactivityTimeoutMs === undefined ? base.inactivityTimeoutMs : call.inactivityTimeoutMs,
+		// Not recorded: today's setting.
+		dialogTimeoutMs: fromCall?.dialogTimeoutMs,
 	};
 }
 

@@ -36,17 +36,21 @@ export function newArtifactCallId(): string {
 /**
  * Writes `text` to `<dir>/<name>.md` atomically (`writeFileAtomic`: temp file, fsync, rename, directory
  * fsync), creating `dir` private (0700) and the file private (0600). A failed write leaves no temp file.
- * `dir` and its parent (the root) must be directories owned by this user (SECURITY.md).
+ * `dir`'s parent (the root) is checked before anything is created in it, `dir` before the file: each
+ * must be a real directory (not a symlink) owned by this user that no one else may write to (SECURITY.md
+ * "Data"; another local user can make the root first in a shared tmpdir).
  * @param name made of this package's ids (`newArtifactCallId`); other characters become `_`.
  * @returns the absolute path, or an `error` message naming the path and the cause when the write failed.
  */
 export function writeArtifact(dir: string, name: string, text: string): { path: string } | { error: string } {
 	const path = join(dir, `${name.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
 	try {
-		mkdirSync(dir, { recursive: true, mode: 0o700 });
-		// In a shared tmpdir another user could have made the root first: never write into theirs.
 		for (const own of [dirname(dir), dir]) {
-			if (!ownedDirectory(own)) throw new Error(`${own} is not a directory owned by this user`);
+			// Made when missing (the root's own parents too); an existing one, even a symlink, is left as it is.
+			mkdirSync(own, { recursive: true, mode: 0o700 });
+			if (!privateDirectory(own)) {
+				throw new Error(`${own} is not a directory owned by this user that only this user can write to`);
+			}
 		}
 		writeFileAtomic(path, text, 0o600);
 		return { path };
@@ -125,6 +129,15 @@ function measure(dir: string): { newest: number; bytes: number } {
 		}
 	}
 	return { newest, bytes };
+}
+
+/** A real directory owned by this user, writable by no group or other user. */
+function privateDirectory(path: string): boolean {
+	try {
+		return ownedDirectory(path) && (lstatSync(path).mode & 0o022) === 0;
+	} catch {
+		return false;
+	}
 }
 
 function ownedDirectory(path: string): boolean {

@@ -84,6 +84,8 @@ function resultDetails(run: RunResult): RunResult {
 		}));
 	}
 	bounded.command = clip(run.command, DETAILS_MESSAGE_CHARS);
+	// A copy: a live run changes what its child waits on.
+	if (run.interactive) bounded.interactive = { ...run.interactive };
 	return bounded;
 }
 

@@ -1,9 +1,10 @@
 /**
  * The input channels of running children, by call (docs/background-jobs.md §Talking to running children): a
  * background job's id or a foreground call's id, then the child's position. A channel is listed from the
- * child's start until the call ends; a finished child's channel stays and refuses with `exited`.
+ * child's start until the call ends; a finished child's channel stays and refuses with `exited`; a child
+ * with no channel yet (queued for a slot, or starting) is refused with `not_started`.
  */
-import type { ChildInputChannel } from "../core/child-input.ts";
+import type { ChildInputChannel, RefusalReason } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 
 /** One call whose children can be sent input. */
@@ -16,8 +17,8 @@ export interface LiveCall {
 	channels: Map<number, ChildInputChannel>;
 }
 
-/** What a child reference matched: a channel, or why none was found. */
-export type ChildLookup = { channel: ChildInputChannel; child: ChildRun } | { error: string };
+/** What a child reference matched: a channel, or why none was found (and the refusal reason it gives). */
+export type ChildLookup = { channel: ChildInputChannel; child: ChildRun } | { error: string; reason: RefusalReason };
 
 /** The live calls of one extension load. */
 export class LiveInputs {
@@ -53,7 +54,10 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 	if (ref === undefined || ref === "") {
 		matches = children.length === 1 ? children : [];
 		if (matches.length === 0)
-			return { error: `call ${call.id} has ${children.length} children; name one (index or task_name)` };
+			return {
+				error: `call ${call.id} has ${children.length} children; name one (index or task_name)`,
+				reason: "exited",
+			};
 	} else if (typeof ref === "number" || /^\d+$/.test(ref)) {
 		const index = Number(ref);
 		matches = children.filter((child) => child.index === index);
@@ -61,14 +65,23 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		matches = children.filter((child) => child.taskName === ref || child.agent === ref);
 	}
 	if (matches.length > 1)
-		return { error: `"${ref}" names ${matches.length} children of call ${call.id}; use an index` };
+		return { error: `"${ref}" names ${matches.length} children of call ${call.id}; use an index`, reason: "exited" };
 	const child = matches[0];
 	if (!child) {
 		const names = children.map((c) => `${c.index}${c.taskName ? ` (${c.taskName})` : c.agent ? ` (${c.agent})` : ""}`);
-		return { error: `no child "${ref}" in call ${call.id}; its children are ${names.join(", ")}` };
+		return { error: `no child "${ref}" in call ${call.id}; its children are ${names.join(", ")}`, reason: "exited" };
 	}
 	const channel = call.channels.get(child.index);
-	if (!channel)
-		return { error: `child ${child.index} of call ${call.id} is ${child.phase} and has no input channel yet` };
-	return { channel, child };
+	if (channel) return { channel, child };
+	const where = `child ${child.index} of call ${call.id}`;
+	if (child.phase === "pending") {
+		return {
+			error: `${where} is queued (for a slot or an earlier step) and has not started; nothing was sent`,
+			reason: "not_started",
+		};
+	}
+	if (child.phase === "running") {
+		return { error: `${where} is still starting and takes no input yet; nothing was sent`, reason: "not_started" };
+	}
+	return { error: `${where} ended (${child.phase}) without an input channel; nothing was sent`, reason: "exited" };
 }

@@ -3,9 +3,8 @@
  * command, process core → records, parser → RunEvents, RunState → RunResult. Decides the final status
  * from the harness's verdict and how the process ended.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts";
@@ -16,6 +15,7 @@ import { startProcess } from "../process/start-process.ts";
 import type { ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
+import { makeOwnedTempDir, RUN_DIR_PREFIX } from "./leftovers.ts";
 import { RunState } from "./run-state.ts";
 import { StructuredResult } from "./structured-result.ts";
 
@@ -51,7 +51,7 @@ export async function runChild(
 	adapter: HarnessAdapter,
 	options: RunChildOptions,
 ): Promise<RunResult> {
-	const runDir = mkdtempSync(join(tmpdir(), "pi-native-subagents-run-"));
+	const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
 	try {
 		const command = adapter.buildCommand(spec, runDir);
 		const state = new RunState(spec, describeCommand(command.file, command.args));

@@ -9,10 +9,11 @@ import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
 import type { GraphRunOutcome } from "../graph/engine.ts";
 import { childDetails } from "../runs/child-details.ts";
+import type { FleetTrack } from "../runs/fleet.ts";
 import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { checkBackgroundAllowed } from "./background.ts";
-import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, runAccepted } from "./graph-run.ts";
+import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns, runAccepted } from "./graph-run.ts";
 import { sumUsage } from "./result-text.ts";
 
 /** Starts the graph as a job and answers at once with its id; refused when a job may no longer start. */
@@ -28,16 +29,16 @@ export function startGraphJob(
 	}
 	const silent = accepted.state.silent;
 	let outcome: GraphRunOutcome | undefined;
+	let tracked: FleetTrack | undefined;
 	const job = deps.jobs.start(
 		"graph",
 		`graph "${prepared.name}"`,
-		async (signal, update) => {
-			outcome = await runAccepted(accepted, signal, (_details, children) => update(children));
-			const children = [...outcome.children.values()];
-			update(children);
-			return children;
+		async (signal, update, onInput, noMoreStarts) => {
+			outcome = await runAccepted(accepted, { signal, noMoreStarts, onChildren: update, onInput });
+			return nodeRuns(accepted.prepared, outcome.children);
 		},
 		(finished, children, error) => {
+			tracked?.end(children);
 			const result = outcome && !error ? finalResult(accepted, outcome, finished.id) : undefined;
 			const text = result
 				? result.content.map((part) => (part.type === "text" ? part.text : "")).join("")
@@ -47,7 +48,15 @@ export function startGraphJob(
 			deps.deliverJob(
 				finished,
 				message,
-				{ mode: "graph", children: children.map(childDetails), jobId: finished.id, graph: result?.details },
+				{
+					mode: "graph",
+					children: children.map(childDetails),
+					jobId: finished.id,
+					graph: result?.details,
+					status: finished.status,
+					label: finished.label,
+					...(finished.cancelReason ? { cancelReason: finished.cancelReason } : {}),
+				},
 				!silent,
 			);
 			try {
@@ -63,6 +72,14 @@ export function startGraphJob(
 		},
 		() => outcome !== undefined && graphSucceeded(outcome),
 	);
+	// The user's fleet view lists the job's node children (`/subagents`); `x` there cancels the job.
+	tracked = deps.fleet?.track({
+		id: job.id,
+		origin: "background",
+		label: job.label,
+		children: () => job.children,
+		running: () => job.status === "running",
+	});
 	return {
 		content: [
 			{

@@ -5,6 +5,8 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AgentScope } from "../config/agents.ts";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
+import type { ChildRun } from "../core/child-run.ts";
+import type { GraphRunOutcome } from "../graph/engine.ts";
 import type { NodeLaunchEnv } from "../graph/preflight.ts";
 import { graphHeadline } from "../ui/graph-render.ts";
 import { launchContextFor } from "./call-context.ts";
@@ -46,8 +48,26 @@ export async function launchAccepted(
 		if (started.isError) abandonRun(accepted.durable, "the background job could not start");
 		return started;
 	}
-	const outcome = await runAccepted(accepted, signal, (details) =>
-		onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
-	);
+	const { deps, prepared } = accepted;
+	let live: ChildRun[] = [];
+	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
+	const inputs = deps.inputs.open(accepted.callId, false, () => live);
+	const label = `graph "${prepared.name}"`;
+	const tracked = deps.fleet?.track({ id: accepted.callId, origin: "graph", label, children: () => live });
+	let outcome: GraphRunOutcome | undefined;
+	try {
+		outcome = await runAccepted(accepted, {
+			signal,
+			onChildren: (children) => {
+				live = children;
+			},
+			onInput: inputs.onInput,
+			onDetails: (details) =>
+				onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
+		});
+	} finally {
+		inputs.close();
+		tracked?.end(live);
+	}
 	return finalResult(accepted, outcome);
 }

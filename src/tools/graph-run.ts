@@ -7,6 +7,7 @@
 import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { LaunchState } from "../config/extension-state.ts";
+import type { ChildInputChannel } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import type { GraphDetails } from "../core/graph-details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
@@ -50,16 +51,35 @@ export interface AcceptedGraph {
 	durable: DurableRun;
 }
 
+/** What a run reports to, and what ends or stops it. */
+export interface RunHooks {
+	/** Escape, a job cancel: cancels the run. */
+	signal?: AbortSignal;
+	/** A graceful stop: nothing more starts. */
+	noMoreStarts?: AbortSignal;
+	/** Live details, at most every `updateIntervalMs` ms (the last one never lost). */
+	onDetails?(details: GraphDetails): void;
+	/** The nodes' children on every change (`nodeRuns`), for job listings and input lookups. */
+	onChildren?(children: ChildRun[]): void;
+	/** A node's child can be talked to; `index` is the node's position (as in `nodeRuns`). */
+	onInput?(index: number, channel: ChildInputChannel): void;
+}
+
 /**
- * Runs an accepted graph to its end, reporting live `details` at most every `updateIntervalMs` ms
- * (the last one never lost).
+ * The nodes' children as a call's children: each at its node's position in the run (dependency order),
+ * named by its `task_name` or node key, so `subagent_jobs` send and `/subagent-send` can name them.
  */
-export async function runAccepted(
-	accepted: AcceptedGraph,
-	signal: AbortSignal | undefined,
-	onDetails: (details: GraphDetails, children: ChildRun[]) => void,
-): Promise<GraphRunOutcome> {
+export function nodeRuns(prepared: PreparedGraph, children: ReadonlyMap<string, ChildRun>): ChildRun[] {
+	return prepared.compiled.nodes.flatMap(({ key }, index) => {
+		const child = children.get(key);
+		return child ? [{ ...child, index, taskName: child.taskName ?? key }] : [];
+	});
+}
+
+/** Runs an accepted graph to its end, reporting through `hooks`. */
+export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Promise<GraphRunOutcome> {
 	const { prepared, deps, env, durable } = accepted;
+	const position = new Map(prepared.compiled.nodes.map(({ key }, index) => [key, index]));
 	let pending: ReturnType<typeof setTimeout> | undefined;
 	let last = 0;
 	let latest: (() => void) | undefined;
@@ -76,10 +96,14 @@ export async function runAccepted(
 				return (await resolveNodes([{ key, node, task }], env, problems))?.get(key);
 			},
 			run: specRunner(accepted),
-			signal,
+			signal: hooks.signal,
+			noMoreStarts: hooks.noMoreStarts,
+			onInput: (key, channel) => hooks.onInput?.(position.get(key) ?? -1, channel),
 			onUpdate(state, children) {
-				latest = () =>
-					onDetails(graphDetails(prepared.name, prepared.compiled, state, children), [...children.values()]);
+				hooks.onChildren?.(nodeRuns(prepared, children));
+				const onDetails = hooks.onDetails;
+				if (!onDetails) return;
+				latest = () => onDetails(graphDetails(prepared.name, prepared.compiled, state, children));
 				const wait = deps.updateIntervalMs - (Date.now() - last);
 				if (wait <= 0) flush();
 				else pending ??= setTimeout(flush, wait);
@@ -114,6 +138,7 @@ function specRunner(accepted: AcceptedGraph): SpecRunner {
 				signal: options.signal,
 				noMoreStarts: options.noMoreStarts,
 				onChildren: (children: ChildRun[]) => options.onChild(children[0]),
+				onInput: (_index, channel) => options.onInput?.(channel),
 			},
 		);
 		return child;
@@ -130,7 +155,7 @@ export function finalResult(accepted: AcceptedGraph, outcome: GraphRunOutcome, j
 		runId: accepted.durable.runId,
 	};
 	const json = boundedOutputs(accepted, JSON.stringify(outputs), jobId);
-	const text = graphResultText(details, json, notes, outcome.state.cancelled);
+	const text = graphResultText(details, json, notes, outcome.state);
 	return {
 		content: [{ type: "text", text }],
 		details,
@@ -160,7 +185,7 @@ function boundedOutputs(accepted: AcceptedGraph, json: string, jobId: string | u
 /** A run succeeded when no node failed or was cancelled and nothing stopped it. */
 export function graphSucceeded(outcome: GraphRunOutcome): boolean {
 	const { state } = outcome;
-	if (state.cancelled || state.infrastructureError || state.budgetStop) return false;
+	if (state.cancelled || state.stopped || state.infrastructureError || state.budgetStop) return false;
 	// Skips without a stop come from conditions, or from a dependency that failed (which failed the run).
 	return Object.values(state.nodes).every((node) => node.status === "completed" || node.status === "skipped");
 }

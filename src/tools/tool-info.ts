@@ -5,7 +5,11 @@
  * comes (docs/design-notes.md §Start-up cost).
  */
 import { type Static, Type } from "typebox";
+
+export { JOB_MESSAGE_TYPE } from "../core/details.ts";
+
 import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
+import { renderJobsResult } from "../ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
 
@@ -28,6 +32,13 @@ export const subagentToolInfo = {
 /** `agent_graph`'s actions (docs/graphs.md §Controls). */
 export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
 export type GraphAction = (typeof GRAPH_ACTIONS)[number];
+/**
+ * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
+ * refuse `patternProperties`, which `Type.Record` emits).
+ */
+function looseObject(description: string) {
+	return Type.Unsafe<Record<string, unknown>>({ type: "object", description });
+}
 
 /** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
 export const graphSchema = Type.Object(
@@ -43,15 +54,12 @@ export const graphSchema = Type.Object(
 		run_id: Type.Optional(Type.String({ description: "The run a control acts on (from a run's result or list)." })),
 		node: Type.Optional(Type.String({ description: "skip, retry: the node's key." })),
 		graph: Type.Optional(
-			Type.Record(Type.String(), Type.Unknown(), {
-				description:
-					"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
-			}),
+			looseObject(
+				"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
+			),
 		),
 		name: Type.Optional(Type.String({ description: "A saved graph (<agent dir>/graphs, .pi/graphs)." })),
-		inputs: Type.Optional(
-			Type.Record(Type.String(), Type.Unknown(), { description: "Checked against the graph's inputs schema." }),
-		),
+		inputs: Type.Optional(looseObject("Checked against the graph's inputs schema.")),
 		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)." })),
 		agentScope: Type.Optional(
 			Type.Unsafe<"user" | "project" | "both">({
@@ -65,6 +73,26 @@ export const graphSchema = Type.Object(
 );
 
 export type GraphArgs = Static<typeof graphSchema>;
+/**
+ * Models sometimes send an object argument as JSON text: `graph` and `inputs` given as a string holding a
+ * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
+ * the schema to refuse.
+ */
+export function prepareGraphArguments(raw: unknown): Static<typeof graphSchema> {
+	if (!raw || typeof raw !== "object") return raw as Static<typeof graphSchema>;
+	const args = { ...(raw as Record<string, unknown>) };
+	for (const key of ["graph", "inputs"]) {
+		const value = args[key];
+		if (typeof value !== "string") continue;
+		try {
+			const parsed: unknown = JSON.parse(value);
+			if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args[key] = parsed;
+		} catch {
+			// Not JSON: the schema says what is wrong.
+		}
+	}
+	return args as Static<typeof graphSchema>;
+}
 
 export const graphToolInfo = {
 	name: "agent_graph",
@@ -74,6 +102,7 @@ export const graphToolInfo = {
 		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs, one line per node and the run_id. Runs are durable: action list | status | cancel | skip | retry | pause | resume with run_id (and node) controls a run, also after a restart. See docs/graphs.md.",
 	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
 	parameters: graphSchema,
+	prepareArguments: prepareGraphArguments,
 	renderCall: renderGraphCall,
 	renderResult: renderGraphResult,
 };
@@ -137,6 +166,7 @@ export const jobsToolInfo = {
 		'List background sub-agent jobs started with subagent({ background: true }); cancel one (action "cancel", job_id); send a running child a message (action "send", job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it); stop one gracefully (action "stop", job_id); wait for one to end without cancelling it (action "wait", job_id, timeout_ms); or read a finished job\'s result again (action "result", job_id).',
 	promptSnippet: "List, message, stop, wait for, read or cancel background sub-agent jobs",
 	parameters: jobsSchema,
+	renderResult: renderJobsResult,
 };
 
 /** `/agentshell-roster`'s description. */
@@ -170,4 +200,17 @@ export const GRAPH_COMMAND = {
 	name: "graph",
 	description:
 		"Control agent_graph runs: /graph list | status | cancel | skip | retry | pause | resume <run_id> [node]",
+};
+
+/** `/subagents`'s name and description (docs/background-jobs.md §The fleet view). */
+export const FLEET_COMMAND = {
+	name: "subagents",
+	description:
+		"Every sub-agent of this session: transcript (enter), steer (s), stop or cancel (x), attach (a), result (r)",
+};
+
+/** `/subagent-jobs`'s name and description (docs/background-jobs.md §The fleet view). */
+export const JOBS_COMMAND = {
+	name: "subagent-jobs",
+	description: "List background sub-agent jobs; /subagent-jobs cancel <id> kills one, stop <id> ends it gracefully",
 };

@@ -87,4 +87,43 @@ describe("a background graph", () => {
 		expect(reports[0]).toContain("- hangs: cancelled");
 		expect(reports[0]).toContain("- after: skipped (cancelled: the run was cancelled)");
 	});
+	it("lets subagent_jobs send reach a node by its key, and stop it gracefully: nothing more starts", async () => {
+		env.server.scriptFor(
+			"bg stop works",
+			{ text: "Looking first.", toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
+			{ hang: true },
+		);
+		const { result } = await env.session.callTool<GraphDetails>("agent_graph", {
+			graph: {
+				nodes: {
+					work: { agent: "scout", task: "bg stop works" },
+					after: { agent: "scout", task: "bg stop after", depends_on: ["work"] },
+				},
+			},
+			background: true,
+		});
+		const jobId = result.details.jobId as string;
+		await env.server.waitFor((requests) => requests.filter((r) => r.userTexts.includes("bg stop works")).length === 2);
+		const sent = await env.session.callTool<JobsDetails>("subagent_jobs", {
+			action: "send",
+			job_id: jobId,
+			child: "work",
+			text: "also look at the tests",
+			mode: "follow_up",
+		});
+		expect(sent.result.details.receipt?.status, textOf(sent.result)).not.toBe("refused");
+		const stopped = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "stop", job_id: jobId });
+		expect(stopped.result.details.stop).toEqual({
+			receipts: [{ index: 0, receipt: { status: "requested", ack: "pi: accepted" } }],
+			killed: false,
+		});
+		expect(stopped.result.details.jobs[0].status).toBe("stopped");
+		await waitUntil(() => deliveries().some((text) => text.includes(`Background job ${jobId}`)), "the report", 15_000);
+		await env.session.waitForIdle();
+		const reports = deliveries().filter((text) => text.includes(`Background job ${jobId}`));
+		expect(reports).toHaveLength(1);
+		expect(reports[0]).toContain("stopped by request: no further node started");
+		expect(reports[0]).toContain("- after: skipped (stopped by request)");
+		expect(env.server.requests.some((r) => r.lastUserText === "bg stop after")).toBe(false);
+	});
 });

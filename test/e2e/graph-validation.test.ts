@@ -116,7 +116,7 @@ describe("agent_graph validation", () => {
 					c: { agent_type: "pi", task: "t", resources: { packages: ["npm:x"] } },
 					d: { agent_type: "pi", task: "t", allowed_tools: ["read write"] },
 					e: { agent_type: "codex", task: "t", roster_file: "roster.json" },
-					f: { agent: "scout", agent_type: "pi", task: "t" },
+					f: { agent: "scout", roster_entry: "r", task: "t" },
 					g: { agent_type: "pi", task: "t", output_schema: { type: "object", propertes: {} } },
 				},
 			},
@@ -126,7 +126,9 @@ describe("agent_graph validation", () => {
 		expect(text).toContain('node "c": resources.packages: must be empty');
 		expect(text).toContain('node "d": allowed_tools: "read write" is not a tool name');
 		expect(text).toContain('node "e": roster_file');
-		expect(text).toContain('node "f": give exactly one of agent, roster_entry or agent_type');
+		expect(text).toContain(
+			'node "f": give exactly one of agent, roster_entry or agent_type (or resume_session_id alone); got agent and roster_entry',
+		);
 		expect(text).toContain('node "g": output_schema: not a valid JSON Schema');
 		// The harness's own validation, as for a subagent child.
 		const harness = await refusal({

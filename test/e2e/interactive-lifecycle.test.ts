@@ -3,7 +3,7 @@
  * resume while the harness may run), run as background jobs, and removed with the parent session.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settingsFilePath } from "../../src/config/paths.ts";
 import type { SubagentDetails } from "../../src/core/details.ts";
@@ -13,6 +13,7 @@ import type { JobsDetails } from "../../src/tools/jobs-tool.ts";
 import { type E2eEnv, runOf, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { scriptTui, startInteractiveE2eEnv, tmuxSucceeds } from "../support/interactive-env.ts";
+import { gate } from "../support/jobs.ts";
 import { isAlive, waitUntil } from "../support/processes.ts";
 
 let env: E2eEnv;
@@ -88,7 +89,7 @@ describe("interactive children over their lifetime", () => {
 		expect(runOf(resumed.result.details).interactive).toBeUndefined();
 	}, 90_000);
 
-	it("a background interactive job delivers the answer and the attach command", async () => {
+	it("a background interactive job delivers the answer, and no attach command once its tmux session is gone", async () => {
 		scriptTui(env.server, "interactive in the background", { text: "background TUI answer" });
 		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
 			agent_type: "pi",
@@ -104,7 +105,8 @@ describe("interactive children over their lifetime", () => {
 				.map((entry) => JSON.stringify((entry as unknown as { content: unknown }).content));
 		await waitUntil(() => deliveries().some((text) => text.includes("background TUI answer")), "the job's message");
 		const message = deliveries().find((text) => text.includes("background TUI answer")) as string;
-		expect(message).toMatch(/attach with `[^`]*tmux -S \S+ attach -t pi-[0-9a-f]{8}`/);
+		expect(message).toMatch(/Interactive session pi-[0-9a-f]{8}: removed when the run ended\./);
+		expect(message).not.toMatch(/attach with/);
 		await env.session.waitForIdle();
 	}, 60_000);
 
@@ -131,6 +133,65 @@ describe("interactive children over their lifetime", () => {
 		await waitUntil(() => !isAlive(child?.pid as number), "the stopped child to exit", 20_000);
 		const info = child?.interactive as NonNullable<NonNullable<typeof child>["interactive"]>;
 		expect(await tmuxSucceeds(info.socket, "has-session", "-t", `=${info.session}`)).toBe(false);
+		await env.session.waitForIdle();
+	}, 60_000);
+
+	it("a send to an interactive child that is still starting is queued and typed once its TUI reads keys, never refused as exited", async () => {
+		const early = "typed while the TUI started";
+		const held = gate();
+		// The first turn, held until the text was sent, calls a tool; the typed text joins the next request.
+		env.server.scriptFor(
+			"starting TUI",
+			async () => {
+				await held.wait;
+				return { toolCalls: [{ name: "bash", arguments: { command: "true" } }] };
+			},
+			(request) => ({
+				text: request.userTexts.some((text) => text.includes(early)) ? "took the early text" : "no text",
+			}),
+		);
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "pi",
+			task: "starting TUI",
+			interactive: true,
+			background: true,
+		});
+		const jobId = result.details.jobId as string;
+		// At once: the pane's TUI has not started yet.
+		const sent = await env.session.callTool<JobsDetails>("subagent_jobs", {
+			action: "send",
+			job_id: jobId,
+			text: early,
+		});
+		expect(sent.result.details.receipt, textOf(sent.result)).toMatchObject({ status: "queued" });
+		held.open();
+		await env.server.waitFor(
+			(requests) => requests.some((r) => r.userTexts.some((text) => text.includes(early))),
+			30_000,
+		);
+		await env.session.callTool<JobsDetails>("subagent_jobs", { action: "wait", job_id: jobId });
+		await env.session.waitForIdle();
+	}, 60_000);
+
+	it("subagent_jobs list says a child waits on its harness's first-run dialog, with the dialog's line and the attach command", async () => {
+		// A directory claude was never trusted in (nor a parent of it), and the parent does not trust.
+		const cwd = join(env.home.dir, "never-opened");
+		mkdirSync(cwd, { recursive: true });
+		const { result } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "claude_code",
+			task: "waits on the trust dialog",
+			cwd,
+			interactive: true,
+			background: true,
+		});
+		const jobId = result.details.jobId as string;
+		const list = async () => textOf((await env.session.callTool<JobsDetails>("subagent_jobs", {})).result);
+		await expect.poll(list, { timeout: 30_000 }).toContain("waits on its claude_code folder trust dialog");
+		const listed = await list();
+		expect(listed).toMatch(
+			/folder trust dialog: ".*Is this a project you created or one you trust\?.*"; attach with `.+ attach -t claude-code-/,
+		);
+		await env.session.callTool<JobsDetails>("subagent_jobs", { action: "cancel", job_id: jobId });
 		await env.session.waitForIdle();
 	}, 60_000);
 

@@ -148,8 +148,8 @@ describe("a real pi child in single mode", () => {
 		expect(isError).toBe(true);
 		const text = (result.content[0] as { text: string }).text;
 		expect(text).toContain('unknown agent "nope"');
-		expect(text).toContain("echo (user)");
-		expect(text).toContain("shell (user)");
+		expect(text).toContain("echo (user, pi)");
+		expect(text).toContain("shell (user, pi)");
 		expect(result.details.children).toEqual([]);
 		expect(env.server.requests.length).toBe(before);
 	});

@@ -140,6 +140,29 @@ describe("sending to a running pi child", () => {
 		expect(run?.exitCode).toBe(0);
 	});
 
+	it("refuses a send to a child still queued for a slot with not_started, never exited", async () => {
+		const held = gate();
+		const tasks = [1, 2, 3, 4, 5].map((n) => ({ agent: "echo", task: `queued send task ${n}`, task_name: `q${n}` }));
+		for (const { task } of tasks) {
+			env.server.scriptFor(task, async () => {
+				await held.wait;
+				return { text: `done ${task}` };
+			});
+		}
+		const jobId = await h.startJob({ tasks });
+		// Four run at once (concurrency 4); the fifth waits for a slot.
+		await env.server.waitFor(
+			(requests) => requests.filter((r) => r.lastUserText.startsWith("queued send task")).length === 4,
+		);
+		const sent = await h.jobs({ action: "send", job_id: jobId, child: "q5", text: "too early" });
+		expect(sent.result.details.receipt).toMatchObject({ status: "refused", reason: "not_started" });
+		expect(textOf(sent.result)).toContain("is queued (for a slot or an earlier step) and has not started");
+		held.open();
+		const job = await h.finished(jobId);
+		expect(job.status).toBe("completed");
+		expect(env.server.requests.some((r) => r.userTexts.includes("too early"))).toBe(false);
+	});
+
 	it("stops a parallel job gracefully: queued children never start and running ones end their turns unkilled", async () => {
 		const tasks = [1, 2, 3, 4, 5].map((n) => ({ agent: "echo", task: `parallel stop task ${n}`, task_name: `t${n}` }));
 		for (const { task } of tasks) env.server.scriptFor(task, { hang: true });
@@ -192,7 +215,7 @@ describe("steering a foreground call from the UI", () => {
 			await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "foreground steer task"));
 			await session.prompt("/subagent-send - steer from the user");
 			expect(notes).toEqual([
-				{ message: expect.stringMatching(/^subagent-send: queued \(input-1\): pi: steer queued/), level: "info" },
+				{ message: expect.stringMatching(/^\/subagent-send: queued: pi: steer queued/), level: "info" },
 			]);
 			held.open();
 			const { result, isError } = await call;
@@ -203,7 +226,7 @@ describe("steering a foreground call from the UI", () => {
 			// Once the call has ended there is nothing to steer.
 			await session.prompt("/subagent-send - too late");
 			expect(notes.at(-1)).toEqual({
-				message: "subagent-send: refused (exited): no subagent call is running in the foreground",
+				message: "/subagent-send: not sent: no subagent call is running in the foreground",
 				level: "error",
 			});
 		} finally {

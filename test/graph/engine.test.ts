@@ -108,20 +108,64 @@ describe("the graph engine", () => {
 	});
 
 	it("lets nodes admitted within max_nodes_started run, and skips the rest (budget)", async () => {
+		const persisted: GraphEvent[] = [];
 		const run: SpecRunner = async (spec, options) => {
 			options.onChild({ ...finished(spec.task), phase: "running" });
 			return finished(spec.task);
 		};
 		const outcome = await runGraph(
-			compiled({ a: node("a"), b: node("b"), c: node("c") }, { limits: { max_nodes_started: 2, concurrency: 1 } }),
+			compiled(
+				{ a: node("a"), b: node("b"), c: node("c"), d: node("d") },
+				{ limits: { max_nodes_started: 2, concurrency: 1 } },
+			),
+			{
+				defaultConcurrency: 4,
+				resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),
+				run,
+				persist: async (events) => void persisted.push(...events),
+			},
+		);
+		expect(Object.values(outcome.state.nodes).map((n) => n.status)).toEqual([
+			"completed",
+			"completed",
+			"skipped",
+			"skipped",
+		]);
+		// One stop, recorded once.
+		expect(persisted.filter((event) => event.type === "budget")).toHaveLength(1);
+		expect(outcome.state.nodes.c.skip).toEqual({ kind: "budget", budget: "max_nodes_started" });
+		expect(outcome.state.budgetStop).toEqual({ budget: "max_nodes_started", limit: 2, spent: 2 });
+	});
+	it("never runs more nodes at once than limits.concurrency, and runs independent ones side by side", async () => {
+		let running = 0;
+		let peak = 0;
+		const waiting: Array<() => void> = [];
+		const run: SpecRunner = async (spec, options) => {
+			running += 1;
+			peak = Math.max(peak, running);
+			options.onChild({ ...finished(spec.task), phase: "running" });
+			await new Promise<void>((resolve) => waiting.push(resolve));
+			running -= 1;
+			return finished(spec.task);
+		};
+		const done = runGraph(
+			compiled({ a: node("a"), b: node("b"), c: node("c"), d: node("d") }, { limits: { concurrency: 2 } }),
 			{
 				defaultConcurrency: 4,
 				resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),
 				run,
 			},
 		);
-		expect(Object.values(outcome.state.nodes).map((n) => n.status)).toEqual(["completed", "completed", "skipped"]);
-		expect(outcome.state.nodes.c.skip).toEqual({ kind: "budget", budget: "max_nodes_started" });
-		expect(outcome.state.budgetStop).toEqual({ budget: "max_nodes_started", limit: 2, spent: 2 });
+		for (let released = 0; released < 4; released++) {
+			// Settled: every running node is held (a released one has returned) and the limit is filled.
+			while (waiting.length !== running || waiting.length < Math.min(2, 4 - released)) {
+				await new Promise((resolve) => setImmediate(resolve));
+			}
+			expect(running).toBe(Math.min(2, 4 - released));
+			waiting.shift()?.();
+		}
+		const outcome = await done;
+		expect(peak).toBe(2);
+		expect(Object.values(outcome.state.nodes).every((n) => n.status === "completed")).toBe(true);
 	});
 });

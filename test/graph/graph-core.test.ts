@@ -8,6 +8,7 @@ import { evaluateCondition, parseCondition } from "../../src/graph/conditions.ts
 import { applyEvent, initialRunState } from "../../src/graph/run-state.ts";
 import { declaresPath } from "../../src/graph/schema-paths.ts";
 import { fillTemplate, parseTemplate } from "../../src/graph/value-refs.ts";
+import { prepareGraphArguments } from "../../src/tools/tool-info.ts";
 import { graphHeadline } from "../../src/ui/graph-render.ts";
 
 describe("templates and ValueRefs", () => {
@@ -151,5 +152,16 @@ describe("budgets and the headline", () => {
 			{ key: "g", status: "skipped" as const },
 		];
 		expect(graphHeadline(nodes)).toBe("3 ✓ · 1 running · 2 waiting · 1 skipped · ↑12k ↓3.0k $0.04");
+	});
+});
+
+describe("agent_graph arguments", () => {
+	it("parses graph and inputs given as JSON text, and leaves anything else to the schema", () => {
+		const graph = { nodes: { a: { agent_type: "pi", task: "t" } } };
+		expect(prepareGraphArguments({ graph: JSON.stringify(graph), inputs: '{"x":1}' })).toEqual({
+			graph,
+			inputs: { x: 1 },
+		});
+		expect(prepareGraphArguments({ graph: "not json", inputs: "[1]" })).toEqual({ graph: "not json", inputs: "[1]" });
 	});
 });

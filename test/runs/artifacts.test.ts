@@ -1,4 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	chownSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,6 +64,40 @@ describe("artifact files", () => {
 		expect(run.artifactPath).toBeUndefined();
 		expect(run.artifactError).toContain("could not write the full answer");
 		expect(readdirSync(dir)).toEqual(["call-2.md"]);
+	});
+});
+
+/** uid and gid of `nobody`: another local user. */
+const NOBODY = 65534;
+
+describe("an artifact root another local user made first", () => {
+	// Root can give a directory to another user; anyone else cannot stage this attack on their own.
+	it.skipIf(process.getuid?.() !== 0)(
+		"refuses a world-writable root of another user, or a symlink to one, before creating anything in it",
+		() => {
+			const foreign = join(tempRoot(), "pi-native-subagents-0");
+			mkdirSync(foreign);
+			chownSync(foreign, NOBODY, NOBODY);
+			chmodSync(foreign, 0o1777);
+			const written = writeArtifact(join(foreign, "session"), "call-1", "secret answer");
+			expect("error" in written && written.error).toContain(`${foreign} is not a directory owned by this user`);
+			expect(readdirSync(foreign)).toEqual([]);
+
+			const linked = join(tempRoot(), "pi-native-subagents-0");
+			symlinkSync(foreign, linked);
+			const viaLink = writeArtifact(join(linked, "session"), "call-1", "secret answer");
+			expect("error" in viaLink && viaLink.error).toContain(`${linked} is not a directory owned by this user`);
+			expect(readdirSync(foreign)).toEqual([]);
+		},
+	);
+
+	it("refuses a root of its own that others may write to, before creating anything in it", () => {
+		const open = join(tempRoot(), "pi-native-subagents-0");
+		mkdirSync(open);
+		chmodSync(open, 0o777);
+		const written = writeArtifact(join(open, "session"), "call-1", "secret answer");
+		expect("error" in written && written.error).toContain("that only this user can write to");
+		expect(readdirSync(open)).toEqual([]);
 	});
 });
 

@@ -8,7 +8,8 @@ import { emptyUsage } from "../../src/core/run-result.ts";
 import { buildResultText, childLabel, sumUsage, totalUsage } from "../../src/tools/result-text.ts";
 import { runResult } from "../support/run-result.ts";
 
-const artifacts = mkdtempSync(join(tmpdir(), "result-text-"));
+// A session directory in a private root, as artifactDir lays them out.
+const artifacts = join(mkdtempSync(join(tmpdir(), "result-text-")), "session");
 const CAPS = { maxBytes: 1000, maxLines: 50 };
 
 const result = runResult;

@@ -76,10 +76,12 @@ describe("selectMode", () => {
 		);
 	});
 
-	it("refuses a child with two kinds or none, but lets roster_entry repeat agent_type", () => {
-		expect(refusal({ tasks: [{ agent: "a", agent_type: "pi", task: "t" }] })).toContain(
+	it("refuses a child with two kinds or none, but lets roster_entry repeat agent_type and agent name a harness", () => {
+		expect(refusal({ tasks: [{ agent: "a", roster_entry: "r", task: "t" }] })).toContain(
 			"task 1: give exactly one of agent, roster_entry or agent_type",
 		);
+		const onHarness = select({ agent: "a", agent_type: "codex", task: "t" });
+		expect(onHarness.calls[0]).toMatchObject({ agent: "a", agentType: "codex" });
 		expect(refusal({ tasks: [{ task: "t" }] })).toContain(
 			"task 1: give exactly one of agent, roster_entry or agent_type (or resume_session_id alone); none was given",
 		);

@@ -136,7 +136,7 @@ async function loadRuntime(
 			jobs: tools.createJobsTool(registry),
 		},
 		commands: { ...commandHandlers(tools, config, agentDir, fleetDeps), [GRAPH_COMMAND.name]: graphs.command },
-		graphsAtStart: graphs.atSessionStart,
+		graphs,
 		newAgentProblems: agentProblemReporter(tools, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
@@ -229,10 +229,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	};
 	// Nothing outlives the session: running jobs are cancelled, their children killed, and each job's
 	// cancellation is reported to the session that started it (it is still bound while this runs); the
-	// tmux server of interactive children goes too.
+	// tmux server of interactive children goes too. Graph runs stop recording first, so they stay resumable.
 	pi.on("session_shutdown", async (event) => {
 		if (!loaded) return;
 		loaded.widget.close();
+		loaded.graphs.interrupt();
 		const { shutdownReason } = await import("./runs/job-messages.ts");
 		await Promise.all([loaded.jobs.close(shutdownReason(event.reason)), loaded.interactive.close()]);
 	});
@@ -252,7 +253,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// With a UI, agent files that fail to load are reported once, when the session starts.
 		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
-		if (existsSync(join(agentDir, "pi-native-subagents", "graphs"))) await (await runtime(ctx)).graphsAtStart(ctx);
+		if (existsSync(join(agentDir, "pi-native-subagents", "graphs")))
+			await (await runtime(ctx)).graphs.atSessionStart(ctx);
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {

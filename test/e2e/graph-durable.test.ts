@@ -323,6 +323,30 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		expect(childRequests("durable-two: one")).toBe(1);
 		expect(run.snapshot().state.nodes.two.attempts).toBe(2);
 	});
+
+	it("stays resumable when its session is replaced (/new) while it runs as a job, and completes when that session is opened again", {
+		timeout: 180_000,
+	}, async () => {
+		hangsOnce("durable-new: work", "worked");
+		const graph = { name: "durable-new", nodes: { work: node("durable-new: work") } };
+		parentRuns("durable new parent", { graph, background: true });
+		const pi = startPi(["--session-dir", join(home.dir, "sessions", "new")]);
+		await pi.command({ type: "prompt", message: "durable new parent" });
+		await server.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-new: work"), 60_000);
+		const oldFile = (await pi.command({ type: "get_state" })).sessionFile as string;
+		expect((await pi.command({ type: "new_session" })).cancelled).toBe(false);
+		const run = runOf("durable-new");
+		// The job was cancelled with the session; the run's record is as it was before, not cancelled.
+		await waitUntil(() => !existsSync(join(run.dir, "lease.json")), "the run's lease to be released", 30_000);
+		expect(run.snapshot()).toMatchObject({ finished: false });
+		expect(run.snapshot().state.cancelled).toBeUndefined();
+		await pi.stop();
+
+		startPi(["--session", oldFile]);
+		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		expect(run.snapshot().state.nodes.work).toMatchObject({ status: "completed", attempts: 2 });
+		expect(childRequests("durable-new: work")).toBe(2);
+	});
 });
 
 function basenameOf(path: string): string {

@@ -54,9 +54,8 @@ export async function graphAction(
 	if (action === "status") {
 		return answer(statusText(runId, snapshot.graph.name, snapshot.state, storedLabel(snapshot)), false, runId);
 	}
-	if (action === "resume" && !snapshot.state.paused) {
-		return restoreRun(scope, stored, params.background === true, signal, onUpdate);
-	}
+	// A stored run resumes here (a paused one is unpaused first).
+	if (action === "resume") return restoreRun(scope, stored, params.background === true, signal, onUpdate);
 	return controlAnswer(action, runId, controlStored(scope, stored, action, params.node));
 }
 

@@ -33,7 +33,14 @@ const notices = () => uiLog.filter((call) => call.method === "notify").map((call
 
 describe("agent_graph controls", () => {
 	it("answers each control accepted or refused with the reason, as a tool action and as /graph", async () => {
-		env.server.scriptFor("controls: slow", { hang: true });
+		let slowRuns = 0;
+		env.server.route((request) =>
+			request.lastUserText === "controls: slow"
+				? slowRuns++ === 0
+					? { hang: true }
+					: { text: "slow done" }
+				: undefined,
+		);
 		const graph = {
 			name: "controls",
 			nodes: {
@@ -77,6 +84,19 @@ describe("agent_graph controls", () => {
 		await env.session.prompt(`/graph cancel ${runId}`);
 		expect(notices()).toContain(`agent_graph cancel ${runId}: refused: the run has ended`);
 		expect(readFileSync(snapshotFile, "utf8")).toBe(before);
+
+		// A retry reopens the finished run (the node and the ones skipped because of it wait again); resume runs it.
+		expect((await graphCall({ action: "retry", run_id: runId, node: "slow" })).text).toBe(
+			`agent_graph retry ${runId}: accepted (stored; takes effect when the run resumes (action "resume", run_id))`,
+		);
+		expect(stored()).toMatchObject({ finished: false });
+		expect(stored().state.nodes.after.status).toBe("waiting");
+		const resumed = await graphCall({ action: "resume", run_id: runId });
+		expect(resumed.isError).toBe(false);
+		expect(resumed.text).toContain('agent_graph "controls": 2/2 nodes completed');
+		expect(resumed.text).toMatch(/- slow: completed .*attempt 2/);
+		expect(stored().state.nodes.slow.attempts).toBe(2);
+		expect(slowRuns).toBe(2);
 	});
 });
 

@@ -143,17 +143,24 @@ describe("the restore scan at session start", () => {
 			mode: "rpc",
 		});
 		try {
-			const lines = log.filter((call) => call.method === "notify").map((call) => String(call.args[0]));
-			expect(lines).toContain(
+			const lines = () => log.filter((call) => call.method === "notify").map((call) => String(call.args[0]));
+			// The scan reports after the session start (it does not hold the start up).
+			await waitUntil(
+				() => lines().filter((l) => l.includes("graph run not restored")).length >= 3,
+				"the scan's report",
+			);
+			expect(lines()).toContain(
 				`pi-native-subagents: graph run not restored: ${v99}: unknown snapshot version 99 (this version reads 1); the run is not restored`,
 			);
 			expect(
-				lines.some((l) => l.startsWith(`pi-native-subagents: graph run not restored: ${truncated}: corrupt snapshot`)),
+				lines().some((l) =>
+					l.startsWith(`pi-native-subagents: graph run not restored: ${truncated}: corrupt snapshot`),
+				),
 			).toBe(true);
-			expect(lines).toContain(
+			expect(lines()).toContain(
 				`pi-native-subagents: graph run not restored: ${linked}: is a symlink; graph run directories must be real directories`,
 			);
-			expect(lines.filter((l) => /foreign|ownerless|resuming/.test(l))).toEqual([]);
+			expect(lines().filter((l) => /foreign|ownerless|resuming/.test(l))).toEqual([]);
 			expect(env.server.requests.some((r) => r.lastUserText.startsWith("restore-scan:"))).toBe(false);
 		} finally {
 			session.dispose();

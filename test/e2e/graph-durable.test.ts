@@ -6,7 +6,7 @@
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -296,6 +296,58 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			expect(run.snapshot().state).toEqual(before.state);
 		} finally {
 			writeFileSync(settings, "{}");
+		}
+	});
+
+	it("fails the resume before any child starts when a remaining node's project agent is no longer trusted (the user declines)", {
+		timeout: 180_000,
+	}, async () => {
+		const trustFile = join(home.agentDir, "trust.json");
+		const agentFile = join(workDir, ".pi", "agents", "local.md");
+		mkdirSync(join(workDir, ".pi", "agents"), { recursive: true });
+		writeFileSync(agentFile, "---\nname: local\ndescription: A project agent\n---\nYou are the project's agent.\n");
+		writeFileSync(trustFile, JSON.stringify({ [workDir]: true }));
+		try {
+			hangsOnce("durable-trust: first", "first done");
+			const graph = {
+				name: "durable-trust",
+				nodes: {
+					first: node("durable-trust: first"),
+					local: { agent: "local", task: "durable-trust: local", depends_on: ["first"] },
+				},
+			};
+			parentRuns("durable trust parent", { graph, agentScope: "both" });
+			const pi = startPi(["--session-dir", join(home.dir, "sessions", "trust")]);
+			await pi.command({ type: "prompt", message: "durable trust parent" });
+			await server.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-trust: first"), 60_000);
+			const sessionFile = (await pi.command({ type: "get_state" })).sessionFile as string;
+			await pi.killHard();
+			const run = runOf("durable-trust");
+			const before = run.snapshot();
+			writeFileSync(trustFile, JSON.stringify({ [workDir]: false }));
+
+			const again = startPi(["--session", sessionFile]);
+			// The project is no longer explicitly trusted: the restore asks (RPC confirm), and the user declines.
+			const asks = () => again.events.filter((e) => e.type === "extension_ui_request" && e.method === "confirm");
+			await waitUntil(() => asks().length > 0, "the trust question", 60_000);
+			expect(String(asks()[0].message)).toContain(`project agent "local" (${agentFile})`);
+			again.child.stdin?.write(
+				`${JSON.stringify({ type: "extension_ui_response", id: asks()[0].id, confirmed: false })}\n`,
+			);
+			await waitUntil(
+				() => again.notices().some((n) => n.includes("cannot resume")),
+				"the refused resume's notice",
+				60_000,
+			);
+			const notice = again.notices().find((n) => n.includes("cannot resume")) as string;
+			expect(notice).toContain(`run ${before.runId} cannot resume`);
+			expect(notice).toContain(`declined to run project agent "local" (${agentFile})`);
+			expect(childRequests("durable-trust: first")).toBe(1);
+			expect(childRequests("durable-trust: local")).toBe(0);
+			expect(run.snapshot().state).toEqual(before.state);
+		} finally {
+			rmSync(join(workDir, ".pi"), { recursive: true, force: true });
+			rmSync(trustFile, { force: true });
 		}
 	});
 

@@ -4,9 +4,10 @@
  * control answers accepted or refused with its reason, as a tool action and as `/graph`; a session start
  * runs none of the stored runs it must not run, and names the files of those it cannot read.
  */
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FS_FAULT_ENV } from "../../src/core/fault-points.ts";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
 import { createRunDir, graphsRoot, newRunId } from "../../src/graph/run-dir.ts";
 import type { RunSnapshot } from "../../src/graph/run-store.ts";
@@ -97,6 +98,25 @@ describe("agent_graph controls", () => {
 		expect(resumed.text).toMatch(/- slow: completed .*attempt 2/);
 		expect(stored().state.nodes.slow.attempts).toBe(2);
 		expect(slowRuns).toBe(2);
+	});
+});
+
+describe("a run that cannot be recorded", () => {
+	it("is refused before anything starts when its first snapshot cannot be written (ENOSPC)", async () => {
+		process.env[FS_FAULT_ENV] = "write:ENOSPC:snapshot.json:1";
+		try {
+			const before = env.server.requests.length;
+			const refused = await graphCall({ graph: { nodes: { only: { agent_type: "pi", task: "never recorded" } } } });
+			expect(refused.isError).toBe(true);
+			expect(refused.text).toMatch(
+				/^agent_graph: nothing was started\.\nthe run could not be recorded: could not write the run's first snapshot in .+: ENOSPC: injected write fault on /,
+			);
+			expect(env.server.requests.length).toBe(before);
+			const root = graphsRoot(env.home.agentDir);
+			expect(readdirSync(root).filter((id) => !existsSync(join(root, id, "snapshot.json")))).toEqual([]);
+		} finally {
+			delete process.env[FS_FAULT_ENV];
+		}
 	});
 });
 

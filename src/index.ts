@@ -1,32 +1,25 @@
 /**
- * pi-native-subagents: wiring only (docs/architecture.md). At load it registers the tools, the command and
- * the lifecycle hooks, and imports nothing else: the modules a call runs (configuration with zod, launch
- * resolution, harness adapters, the process core with execa) are imported when the first call, command or
- * session start needs them, so every Pi session — and every pi child that loads the extension to delegate
- * further — pays almost nothing for it (docs/design-notes.md §Start-up cost).
+ * pi-native-subagents: wiring only (docs/architecture.md). At load it registers the tools, the commands and
+ * the lifecycle hooks, and imports nothing else: what a call runs (zod configuration, launch resolution,
+ * adapters, the execa process core) is imported when the first call, command or session start needs it, so
+ * every Pi session and pi child pays almost nothing for it (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
-import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
-import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { AgentStartReport } from "./tools/agent-start-report.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
-	AGENTS_COMMAND,
-	ATTACH_COMMAND,
+	COMMANDS,
 	deferredTool,
-	FLEET_COMMAND,
 	graphToolInfo,
 	JOB_MESSAGE_TYPE,
-	JOBS_COMMAND,
 	jobsToolInfo,
-	ROSTER_COMMAND,
 	rosterToolInfo,
-	SEND_COMMAND,
 	subagentToolInfo,
 } from "./tools/tool-info.ts";
 import { renderJobMessage } from "./ui/job-render.ts";
@@ -137,6 +130,7 @@ async function loadRuntime(
 	const parts = buildParts(modules, agentDir, context);
 	const { config, sessions, inputs, interactive, globalLimit, fleet, jobs } = parts;
 	const deps = buildToolDeps(pi, modules, parts, { agentDir, jobUsage, startTrust });
+	const graphs = tools.graphRuntime(deps);
 	return {
 		config,
 		sessions,
@@ -145,11 +139,12 @@ async function loadRuntime(
 		widget: parts.widget,
 		tools: {
 			subagent: tools.createSubagentTool(deps),
-			graph: tools.createGraphTool(deps),
+			graph: graphs.tool,
 			roster: tools.createRosterTool(config, agentDir),
 			jobs: tools.createJobsTool(jobs),
 		},
-		commands: commandHandlers(tools, config, agentDir, { fleet, jobs, inputs, adapters, interactive }),
+		commands: tools.commandHandlers(config, agentDir, { fleet, jobs, inputs, adapters, interactive }, graphs.command),
+		graphs,
 		/** This session has ended: its hold on child sessions goes. */
 		release: () => parts.hold.release(),
 		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
@@ -165,36 +160,14 @@ async function loadRuntime(
 	};
 }
 
-type CommandHandler = (args: string, ctx: ExtensionCommandContext) => Promise<void> | void;
-type Tools = typeof import("./tools/tools.ts");
-type FleetDeps = Parameters<Tools["handleFleetCommand"]>[0] & { interactive: InteractiveRuns };
-
-/** The commands registered in `piNativeSubagents`, in that order. */
-const COMMANDS = [ROSTER_COMMAND, SEND_COMMAND, AGENTS_COMMAND, ATTACH_COMMAND, FLEET_COMMAND, JOBS_COMMAND];
-
-/** The handler of each command, by name. */
-function commandHandlers(
-	tools: Tools,
-	config: Parameters<Tools["toggleRosterCommand"]>[0],
-	agentDir: string,
-	deps: FleetDeps,
-): Record<string, CommandHandler> {
-	return {
-		[ROSTER_COMMAND.name]: (_args, ctx) => tools.toggleRosterCommand(config, ctx),
-		[SEND_COMMAND.name]: (args, ctx) => tools.handleSendCommand(deps.inputs, args, ctx),
-		[AGENTS_COMMAND.name]: (_args, ctx) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
-		[ATTACH_COMMAND.name]: (args, ctx) => tools.handleAttachCommand(deps.interactive, args, ctx),
-		[FLEET_COMMAND.name]: (_args, ctx) => tools.handleFleetCommand(deps, ctx),
-		[JOBS_COMMAND.name]: (args, ctx) => tools.handleJobsCommand(deps, args, ctx),
-	};
-}
-
 /** The session ends: the widget, running jobs (each reporting its cancellation), tmux, and this load's hold. */
 async function shutDown(
 	loaded: Runtime,
 	reason: Parameters<typeof import("./runs/job-messages.ts").shutdownReason>[0],
 ) {
 	loaded.widget.close();
+	// A graph run interrupted by the session's end stays resumable (docs/graphs.md §Durability).
+	loaded.graphs.interrupt();
 	const { shutdownReason } = await import("./runs/job-messages.ts");
 	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
 	loaded.release();
@@ -233,7 +206,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	};
 	// Nothing outlives the session: running jobs are cancelled, their children killed, and each job's
 	// cancellation is reported to the session that started it (it is still bound while this runs); the
-	// tmux server of interactive children goes too.
+	// tmux server of interactive children goes too. Graph runs stop recording first, so they stay resumable.
 	pi.on("session_shutdown", async (event) => {
 		if (loaded) await shutDown(loaded, event.reason);
 	});
@@ -247,13 +220,16 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
 		if (missingMessage) return notify(ctx, [missingMessage]);
+		const dirs = await import("./core/package-dirs.ts");
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
 		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions).
-		else if ((await import("./core/child-session-dirs.ts")).hasChildSessions(agentDir)) await runtime(ctx);
+		else if (dirs.hasChildSessions(agentDir)) await runtime(ctx);
 		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
 		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
+		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
+		if (dirs.hasGraphRuns(agentDir)) (await runtime(ctx)).graphs.atSessionStart(ctx);
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {

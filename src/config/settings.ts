@@ -33,7 +33,12 @@
  *     "max_age_days": 30,            // files not written for this long are removed at session start
  *     "max_total_bytes": 1073741824  // above this total (1 GiB), the oldest are removed too
  *   },
- *   "roster": { "enabled": false, "roles": [] }   // the personal roster (inline entry shape)
+ *   "roster": { "enabled": false, "roles": [] },  // the personal roster (inline entry shape)
+ *   "graphs": {                      // durable agent_graph runs (docs/graphs.md §Durability)
+ *     "auto_resume": true,           // resume the session's unfinished runs when it starts again (with a notice)
+ *     "max_age_days": 30,            // finished runs older than this are removed at session start
+ *     "max_total_bytes": 67108864    // above this total (64 MiB), the oldest finished runs are removed too
+ *   }
  * }
  * ```
  */
@@ -106,6 +111,13 @@ export const childSessionsSchema = strictSection({
 	max_total_bytes: integer(1, 1024 * 1024 * 1024, "bytes"),
 });
 
+/** Durable graph runs: restore and retention (docs/settings.md §Graph runs). */
+export const graphsSchema = strictSection({
+	auto_resume: booleanWithDefault(true),
+	max_age_days: integer(1, 30, "days"),
+	max_total_bytes: integer(1, 64 * 1024 * 1024, "bytes"),
+});
+
 /** The whole settings file. */
 export const settingsSchema = strictSection({
 	limits: limitsSchema.prefault({}),
@@ -115,12 +127,14 @@ export const settingsSchema = strictSection({
 	environment: environmentSchema.prefault({}),
 	child_sessions: childSessionsSchema.prefault({}),
 	roster: inlineRosterSchema.prefault({}),
+	graphs: graphsSchema.prefault({}),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsLimits = Settings["limits"];
 export type InteractiveDefaults = Settings["interactive"];
 export type EnvironmentPolicy = Settings["environment"];
+export type GraphSettings = Settings["graphs"];
 
 /**
  * Built-in defaults (what an absent file means). `max_sub_agent_depth` 1 lets the root delegate one

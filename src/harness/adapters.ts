@@ -1,7 +1,7 @@
-import { childSessionsDir } from "../core/child-session-dirs.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import { codexHomeDir } from "../core/native-homes.ts";
+import { childSessionsDir } from "../core/package-dirs.ts";
 import { createClaudeAdapter } from "./claude/adapter.ts";
 import { claudeBypassRefusal } from "./claude/command.ts";
 import { createCodexAdapter } from "./codex/adapter.ts";

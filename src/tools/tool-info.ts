@@ -30,6 +30,9 @@ export const subagentToolInfo = {
 	renderResult: renderSubagentResult,
 };
 
+/** `agent_graph`'s actions (docs/graphs.md §Controls). */
+export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
+export type GraphAction = (typeof GRAPH_ACTIONS)[number];
 /**
  * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
  * refuse `patternProperties`, which `Type.Record` emits).
@@ -41,6 +44,16 @@ function looseObject(description: string) {
 /** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
 export const graphSchema = Type.Object(
 	{
+		action: Type.Optional(
+			Type.Unsafe<GraphAction>({
+				type: "string",
+				enum: [...GRAPH_ACTIONS],
+				description:
+					'"run" (default) runs graph or name; "list" shows this session\'s runs; "status" one run_id\'s nodes; "cancel" ends run_id; "skip" / "retry" a node of run_id; "pause" holds admissions; "resume" continues a paused run, or restores an unfinished one after a restart. Each control answers accepted or refused with the reason.',
+			}),
+		),
+		run_id: Type.Optional(Type.String({ description: "The run a control acts on (from a run's result or list)." })),
+		node: Type.Optional(Type.String({ description: "skip, retry: the node's key." })),
 		graph: Type.Optional(
 			looseObject(
 				"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
@@ -48,7 +61,7 @@ export const graphSchema = Type.Object(
 		),
 		name: Type.Optional(Type.String({ description: "A saved graph (<agent dir>/graphs, .pi/graphs)." })),
 		inputs: Type.Optional(looseObject("Checked against the graph's inputs schema.")),
-		background: Type.Optional(Type.Boolean({ description: "Run as a job (subagent_jobs)." })),
+		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)." })),
 		agentScope: Type.Optional(
 			Type.Unsafe<"user" | "project" | "both">({
 				type: "string",
@@ -60,6 +73,7 @@ export const graphSchema = Type.Object(
 	{ additionalProperties: false },
 );
 
+export type GraphArgs = Static<typeof graphSchema>;
 /**
  * Models sometimes send an object argument as JSON text: `graph` and `inputs` given as a string holding a
  * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
@@ -86,7 +100,7 @@ export const graphToolInfo = {
 	label: "Agent graph",
 	description:
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
-		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs and one line per node. See docs/graphs.md.",
+		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs, one line per node and the run_id. Runs are durable: action list | status | cancel | skip | retry | pause | resume with run_id (and node) controls a run, also after a restart. See docs/graphs.md.",
 	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
 	parameters: graphSchema,
 	prepareArguments: prepareGraphArguments,
@@ -182,6 +196,13 @@ export const SEND_COMMAND = {
 	description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",
 };
 
+/** `/graph`'s name and description (docs/graphs.md §Controls). */
+export const GRAPH_COMMAND = {
+	name: "graph",
+	description:
+		"Control agent_graph runs: /graph list | status | cancel | skip | retry | pause | resume <run_id> [node]",
+};
+
 /** `/subagents`'s name and description (docs/background-jobs.md §The fleet view). */
 export const FLEET_COMMAND = {
 	name: "subagents",
@@ -207,3 +228,14 @@ export function deferredTool<R, P extends TSchema, D>(
 			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
 	};
 }
+
+/** The commands `src/index.ts` registers, in that order (handlers: command-handlers.ts). */
+export const COMMANDS = [
+	ROSTER_COMMAND,
+	SEND_COMMAND,
+	AGENTS_COMMAND,
+	ATTACH_COMMAND,
+	FLEET_COMMAND,
+	JOBS_COMMAND,
+	GRAPH_COMMAND,
+];

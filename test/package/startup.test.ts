@@ -35,6 +35,7 @@ describe("loading the extension", () => {
 			"subagent-attach",
 			"subagents",
 			"subagent-jobs",
+			"graph",
 		]);
 		expect(loaded.renderers).toEqual(["pi-native-subagents.job"]);
 		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree", "tool_result"]);

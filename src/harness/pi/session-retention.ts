@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-write.ts";
-import { childSessionsDir, holdsDir } from "../../core/child-session-dirs.ts";
+import { childSessionsDir, holdsDir } from "../../core/package-dirs.ts";
 import { readUserFile } from "../../core/user-file.ts";
 
 export { childSessionsDir, holdsDir };

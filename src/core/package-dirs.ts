@@ -1,5 +1,6 @@
 /**
- * Where pi children keep their sessions and where live parents hold them (docs/rules.md §Child sessions).
+ * Where the package keeps its state under the agent dir: pi children's sessions, the live parents' holds on
+ * them (docs/rules.md §Child sessions) and graph runs (docs/graphs.md §Durability).
  * Light on purpose: a session start reads it before anything else of the package loads.
  */
 import { existsSync } from "node:fs";
@@ -17,4 +18,12 @@ export const holdsDir = (agentDir: string) => join(agentDir, "pi-native-subagent
  */
 export function hasChildSessions(agentDir: string): boolean {
 	return existsSync(childSessionsDir(agentDir)) || existsSync(holdsDir(agentDir));
+}
+
+/** `<agent dir>/pi-native-subagents/graphs`: one directory per durable graph run (docs/graphs.md §Durability). */
+export const graphRunsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "graphs");
+
+/** Whether graph runs were ever recorded under `agentDir`: then a session start restores or prunes them. */
+export function hasGraphRuns(agentDir: string): boolean {
+	return existsSync(graphRunsDir(agentDir));
 }

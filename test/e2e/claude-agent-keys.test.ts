@@ -58,7 +58,7 @@ describe("Claude Code keys on the claude harness", () => {
 		expect(existsSync(started)).toBe(true);
 	});
 
-	it("applies permissionMode: acceptEdits, so a Write in the cwd is not denied", async () => {
+	it("runs permissionMode: default as claude's default mode (a Write is denied) and refuses acceptEdits without auto_approve, writing nothing", async () => {
 		for (const mode of ["default", "acceptEdits"]) {
 			agent(`k-perm-${mode}`, `permissionMode: ${mode}\ntools: Write`);
 			const file = join(env.workDir, `${mode}-written.txt`);
@@ -67,11 +67,15 @@ describe("Claude Code keys on the claude harness", () => {
 				{ toolCalls: [{ name: "Write", arguments: { file_path: file, content: "w" } }] },
 				{ text: "wrote" },
 			);
-			const { result } = await env.session.callTool("subagent", {
+			const { result, isError } = await env.session.callTool("subagent", {
 				agent: `k-perm-${mode}`,
 				task: `permission probe ${mode}`,
 			});
-			expect(existsSync(file), textOf(result)).toBe(mode === "acceptEdits");
+			expect(existsSync(file), textOf(result)).toBe(false);
+			if (mode === "acceptEdits") {
+				expect(isError).toBe(true);
+				expect(textOf(result)).toContain('permissionMode: "acceptEdits" would let the child run tools');
+			}
 		}
 	});
 

@@ -15,9 +15,9 @@ export const UNUSED_LIMITS: RunLimits = {
 	stderrTailBytes: 1,
 };
 
-/** Short graces (300 ms) for scripted stand-in children, so the suite stays fast; the 20 s timeout is only a backstop. */
+/** Short graces (300 ms) for scripted stand-in children, so the suite stays fast; the 60 s timeout is only a backstop (a real TUI on a loaded machine may need more than 20 s to start). */
 export const SCRIPTED_LIMITS: RunLimits = {
-	timeoutMs: 20_000,
+	timeoutMs: 60_000,
 	killGraceMs: 300,
 	terminalGraceMs: 300,
 	drainMs: 300,
@@ -25,7 +25,7 @@ export const SCRIPTED_LIMITS: RunLimits = {
 	stderrTailBytes: 4096,
 };
 
-/** Graces (500 ms) for the real pi, codex and claude binaries; the 20 s timeout is only a backstop. */
+/** Graces (500 ms) for the real pi, codex and claude binaries; the 60 s timeout is only a backstop. */
 export const NATIVE_LIMITS: RunLimits = { ...SCRIPTED_LIMITS, killGraceMs: 500, terminalGraceMs: 500, drainMs: 500 };
 
 /**

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await server?.close();
-	home?.cleanup();
+	await home?.cleanup();
 });
 
 describe("the tool definitions the parent model receives", () => {

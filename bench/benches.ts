@@ -20,6 +20,7 @@ export const BENCHES: readonly BenchEntry[] = [
 	{ name: "pipeline RSS", load: async () => (await import("./pipeline-rss.ts")).pipelineRssBench },
 	{ name: "framing", load: async () => (await import("./framing.ts")).framingBench },
 	{ name: "start-up overhead", load: async () => (await import("./startup-overhead.ts")).startupBench },
+	{ name: "tool definitions", load: async () => (await import("./tool-definitions.ts")).toolDefinitionsBench },
 	{ name: "long line", load: async () => (await import("./long-line.ts")).longLineBench },
 	{ name: "lifeline", load: async () => (await import("./lifeline-overhead.ts")).lifelineBench },
 	{ name: "launcher overhead", load: async () => (await import("./launcher-overhead.ts")).launcherBench },

@@ -34,6 +34,11 @@ export interface WorkComparison {
 	envOnlyOneSide?: readonly string[];
 }
 
+/** A pattern for `intended` that matches exactly `text` (a whole argv element, cwd or value), nothing around it. */
+export function exactly(text: string): RegExp {
+	return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+}
+
 /** A row whose baseline is not a run (e.g. the parent's RSS before the run): `why` says what it is. */
 export interface NoBaselineRun {
 	noBaselineRun: string;

@@ -12,7 +12,9 @@ import { childDetails } from "../runs/child-details.ts";
 import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childTitle } from "../ui/card.ts";
 import { dialogWait, phaseLabel } from "../ui/format.ts";
-import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
+import { checkToolArguments } from "./check-arguments.ts";
+import { DEFAULT_WAIT_MS, jobsSchema } from "./jobs-schema.ts";
+import { jobsToolInfo } from "./tool-info.ts";
 
 /** `details` of every `subagent_jobs` result: the jobs concerned, their children bounded (`childDetails`). */
 export interface JobsDetails extends JobsToolDetails<Job> {
@@ -37,7 +39,10 @@ function jobDetails(job: Job): Job {
 export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToolInfo.parameters, JobsDetails> {
 	return {
 		...jobsToolInfo,
-		async execute(_toolCallId, params, signal) {
+		async execute(_toolCallId, raw, signal) {
+			const checked = checkToolArguments("subagent_jobs", jobsSchema, raw);
+			if ("error" in checked) return reply(checked.error, { jobs: [] }, true);
+			const params = checked.value;
 			const action = params.action ?? "list";
 			if (action === "list") {
 				const list = jobs.list();

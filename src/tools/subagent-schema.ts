@@ -1,104 +1,56 @@
 /**
- * The `subagent` tool's argument schema (TypeBox; Pi validates it as JSON Schema). `prompt` is folded into `task` by
- * `prepareSubagentArguments` (docs/tools.md §The subagent tool). Field names follow docs/rules.md §Calling the tool.
+ * The complete `subagent` argument schema (TypeBox), which every call is checked against (`checkToolArguments`,
+ * after `prepareSubagentArguments` folds `prompt` into `task`, docs/tools.md §The subagent tool). The model sees
+ * the shorter `subagentParameters` (model-parameters.ts), where each field is described. Field names follow
+ * docs/rules.md §Calling the tool.
  */
 import { type Static, Type } from "typebox";
 import { HARNESSES } from "../core/launch-spec.ts";
 import { didYouMean } from "../core/nearest-name.ts";
 
-/** A string enum as `{type:"string",enum:[…]}` (what pi-ai's StringEnum builds; some providers reject anyOf/const). */
-function stringEnum<T extends string>(values: readonly T[], description: string) {
-	return Type.Unsafe<T>({ type: "string", enum: [...values], description });
-}
-
-const paths = (description: string) => Type.Optional(Type.Array(Type.String(), { description }));
-const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
+const oneOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: "string", enum: [...values] });
+const optional = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => Type.Optional(schema);
+const strings = () => Type.Optional(Type.Array(Type.String()));
+const flag = () => Type.Optional(Type.Boolean());
+const text = () => Type.Optional(Type.String());
 
 const resources = Type.Object(
 	{
-		skills: paths("Skill files or directories (pi: --skill)."),
-		plugins: paths("Plugin directories (claude: --plugin-dir; not supported by pi)."),
-		extensions: paths("Extension files or directories (pi: -e)."),
-		packages: paths("Must be empty: packages are never installed."),
-		mcp_servers: Type.Optional(
-			Type.Union([Type.Array(Type.String()), Type.Null()], {
-				description: "null inherits MCP servers; [] disables them.",
-			}),
-		),
-		inherit_personal_resources: flag("Default true."),
-		inherit_project_resources: flag("Default true."),
-		include_instruction_files: flag("AGENTS.md / CLAUDE.md discovery. Default true."),
-		include_home_system_prompt: flag("The home SYSTEM.md. Default true."),
+		skills: strings(),
+		plugins: strings(),
+		extensions: strings(),
+		packages: strings(),
+		mcp_servers: optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+		inherit_personal_resources: flag(),
+		inherit_project_resources: flag(),
+		include_instruction_files: flag(),
+		include_home_system_prompt: flag(),
 	},
-	{
-		description: "Resource selection; paths resolve against the child's cwd. Omit or null: not set.",
-		additionalProperties: false,
-	},
+	{ additionalProperties: false },
 );
 
 /** Fields every child has, in single mode (top level) and in `tasks` / `chain` items. */
 const childFields = {
-	agent: Type.Optional(
-		Type.String({
-			description:
-				"Name (or alias) of an agent definition to run: this package's or pi-subagents' Markdown, a Claude Code agent (.claude/agents) or a codex custom agent (.codex/agents). Qualify by format to pick one file: pi:scout, claude:reviewer, codex:fixer. subagent_roster lists them.",
-		}),
-	),
-	roster_entry: Type.Optional(
-		Type.String({ description: "Name of a roster entry to run; its harness, model, effort, cwd and resources apply." }),
-	),
-	agent_type: Type.Optional(
-		stringEnum(
-			HARNESSES,
-			"Ad-hoc run of a harness: pi, codex or claude_code. With agent: run that agent on this harness instead of its own.",
-		),
-	),
-	task: Type.Optional(
-		Type.String({
-			description: "The text handed to the child (alias: prompt). In a chain, {previous} is the prior step's answer.",
-		}),
-	),
-	prompt: Type.Optional(Type.String({ description: "Alias of task." })),
-	task_name: Type.Optional(Type.String({ description: "Short label for this child in progress and results." })),
-	cwd: Type.Optional(Type.String({ description: "Working directory of the child, relative to the current one." })),
-	model: Type.Optional(Type.String({ description: "Model (harness-native selector, e.g. provider/id for pi)." })),
-	effort: Type.Optional(
-		Type.String({ description: "Effort / thinking level (pi: off|minimal|low|medium|high|xhigh|max)." }),
-	),
-	resources: Type.Optional(Type.Union([resources, Type.Null()])),
-	roster_file: Type.Optional(
-		Type.Union([Type.String(), Type.Null()], {
-			description: "Pi only: the child's own roster file (PI_AGENTSHELL_ROSTER_FILE). Omit or null: not set.",
-		}),
-	),
-	allowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool allowlist for this call." })),
-	disallowed_tools: Type.Optional(Type.Array(Type.String(), { description: "Tool denylist for this call." })),
-	auto_approve: flag("Bypass the harness's approvals / sandbox for this call only. Default false."),
-	interactive: flag(
-		"Run the harness's own TUI in a tmux session on a private socket; the result adds the command that attaches to it. Default false.",
-	),
-	stay_open: flag(
-		"Interactive only: keep the tmux session (and the harness in it) after the run ends. Default: settings interactive.stay_open.",
-	),
-	inactivity_timeout_ms: Type.Optional(
-		Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
-			description:
-				"Interactive only: end the run after this many ms without a change on its screen; null: never. Default: settings interactive.inactivity_timeout_ms.",
-		}),
-	),
-	output_schema: Type.Optional(
-		Type.Unsafe<Record<string, unknown>>({
-			type: "object",
-			description:
-				"JSON Schema (at most 64 KiB) the child's result must match; the result is that JSON. Not with interactive.",
-		}),
-	),
-	resume_session_id: Type.Optional(
-		Type.String({
-			description:
-				"Continue this child session (the native session id from an earlier result) with a new task; its saved launch settings apply.",
-		}),
-	),
+	agent: text(),
+	roster_entry: text(),
+	agent_type: optional(oneOf(HARNESSES)),
+	task: text(),
+	prompt: text(),
+	task_name: text(),
+	cwd: text(),
+	model: text(),
+	effort: text(),
+	resources: optional(Type.Union([resources, Type.Null()])),
+	roster_file: optional(Type.Union([Type.String(), Type.Null()])),
+	allowed_tools: strings(),
+	disallowed_tools: strings(),
+	auto_approve: flag(),
+	interactive: flag(),
+	stay_open: flag(),
+	inactivity_timeout_ms: optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+	/** Checked as a JSON Schema by `checkOutputSchema` (runs/structured-output.ts). */
+	output_schema: optional(Type.Unsafe<Record<string, unknown>>({ type: "object" })),
+	resume_session_id: text(),
 };
 
 // Unknown fields are errors: a misspelt `alowed_tools` must not launch a child without its restriction.
@@ -107,28 +59,10 @@ const child = Type.Object(childFields, { additionalProperties: false });
 export const subagentSchema = Type.Object(
 	{
 		...childFields,
-		tasks: Type.Optional(
-			Type.Array(child, {
-				description: "Parallel mode: children run at once (bounded); results come back in this order.",
-			}),
-		),
-		chain: Type.Optional(
-			Type.Array(child, {
-				description: "Chain mode: steps run in order; {previous} in a step's task is the prior step's final answer.",
-			}),
-		),
-		background: Type.Optional(
-			Type.Boolean({
-				description:
-					"Return a job id at once and run the children in the background; the result arrives later as a follow-up message (subagent_jobs waits for, reads or cancels it). Refused in print/JSON mode (pi -p), where no follow-up can arrive.",
-			}),
-		),
-		agentScope: Type.Optional(
-			stringEnum(
-				["user", "project", "both"] as const,
-				'Where agent definitions are looked up: "user" (default: user directories and the built-ins), "project" (nearest .pi/agents, .claude/agents, .codex/agents) or "both" (project overrides user).',
-			),
-		),
+		tasks: optional(Type.Array(child)),
+		chain: optional(Type.Array(child)),
+		background: flag(),
+		agentScope: optional(oneOf(["user", "project", "both"] as const)),
 	},
 	{ additionalProperties: false },
 );

@@ -20,11 +20,13 @@ import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
+import { checkToolArguments } from "./check-arguments.ts";
+import type { subagentParameters } from "./model-parameters.ts";
 import { type PlanningDeps, planCall } from "./plan-call.ts";
 import { describePlan } from "./plan-label.ts";
 import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
-import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
+import { type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 import { subagentToolInfo } from "./tool-info.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
@@ -47,11 +49,14 @@ export interface SubagentToolDeps extends JobDelivery, PlanningDeps {
 }
 
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
-export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentSchema, SubagentDetails> {
+export function createSubagentTool(deps: SubagentToolDeps): ToolDefinition<typeof subagentParameters, SubagentDetails> {
 	return {
 		...subagentToolInfo,
 		async execute(_toolCallId, params, signal, onUpdate, ctx) {
-			return executeSubagent(deps, params, signal, onUpdate, ctx);
+			// The model's schema describes `tasks` / `chain` items as plain objects: the complete one is checked here.
+			const checked = checkToolArguments("subagent", subagentSchema, params);
+			if ("error" in checked) return refusal(checked.error);
+			return executeSubagent(deps, checked.value, signal, onUpdate, ctx);
 		},
 	};
 }

@@ -12,20 +12,22 @@ export { JOB_MESSAGE_TYPE } from "../core/details.ts";
 import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
 import { renderJobsResult } from "../ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
-import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
+import { jobsParameters, subagentParameters } from "./model-parameters.ts";
+import { prepareSubagentArguments } from "./subagent-schema.ts";
 
 export const subagentToolInfo = {
 	name: "subagent",
 	label: "Subagent",
 	description: [
-		"Delegate work to sub-agents that run as separate native processes (pi, codex or claude), each with its own context.",
-		"Modes (give exactly one): single { agent | roster_entry | agent_type, task }; parallel { tasks: [...] }; chain { chain: [...] } where {previous} in a step's task is replaced by the prior step's final answer.",
-		"agent names a Markdown agent definition; roster_entry a roster entry (see subagent_roster); agent_type runs a harness ad hoc.",
-		"Each child's result ends with a line `session: <id>`: to continue that child's conversation, call subagent again with resume_session_id set to that id and a new task (it runs in the session's own directory).",
+		"Delegate work to sub-agents running as separate native processes (pi, codex, claude), each with its own context.",
+		"Give exactly one mode: single { agent | roster_entry | agent_type, task }, parallel { tasks: [...] } or chain { chain: [...] }.",
+		"A result ends with `session: <id>`; resume_session_id with that id and a new task continues that child.",
+		"Errors name every bad field.",
 	].join(" "),
 	promptSnippet: "Delegate tasks to sub-agents running as separate pi/codex/claude processes (single, parallel, chain)",
-	parameters: subagentSchema,
-	prepareArguments: prepareSubagentArguments,
+	parameters: subagentParameters,
+	// Pi checks the prepared arguments against `parameters` next; the tool then checks the complete schema.
+	prepareArguments: prepareSubagentArguments as (raw: unknown) => Static<typeof subagentParameters>,
 	renderCall: renderSubagentCall,
 	renderResult: renderSubagentResult,
 };
@@ -49,24 +51,24 @@ export const graphSchema = Type.Object(
 				type: "string",
 				enum: [...GRAPH_ACTIONS],
 				description:
-					'"run" (default) runs graph or name; "list" shows this session\'s runs; "status" one run_id\'s nodes; "cancel" ends run_id; "skip" / "retry" a node of run_id; "pause" holds admissions; "resume" continues a paused run, or restores an unfinished one after a restart. Each control answers accepted or refused with the reason.',
+					"run (default): graph or name; list: this session's runs; status, cancel, pause (hold admissions), resume (a paused run, or an unfinished one after a restart): run_id; skip, retry: node of run_id",
 			}),
 		),
-		run_id: Type.Optional(Type.String({ description: "The run a control acts on (from a run's result or list)." })),
-		node: Type.Optional(Type.String({ description: "skip, retry: the node's key." })),
+		run_id: Type.Optional(Type.String({ description: "From a run's result or list" })),
+		node: Type.Optional(Type.String({ description: "Node key" })),
 		graph: Type.Optional(
 			looseObject(
-				"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
+				"{ nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }",
 			),
 		),
-		name: Type.Optional(Type.String({ description: "A saved graph (<agent dir>/graphs, .pi/graphs)." })),
-		inputs: Type.Optional(looseObject("Checked against the graph's inputs schema.")),
-		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)." })),
+		name: Type.Optional(Type.String({ description: "Saved graph (<agent dir>/graphs, .pi/graphs)" })),
+		inputs: Type.Optional(looseObject("Values for the graph's inputs schema")),
+		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)" })),
 		agentScope: Type.Optional(
 			Type.Unsafe<"user" | "project" | "both">({
 				type: "string",
 				enum: ["user", "project", "both"],
-				description: "As for subagent; also where saved graphs are looked up.",
+				description: "As for subagent; also for saved graphs",
 			}),
 		),
 	},
@@ -100,7 +102,7 @@ export const graphToolInfo = {
 	label: "Agent graph",
 	description:
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
-		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs, one line per node and the run_id. Runs are durable: action list | status | cancel | skip | retry | pause | resume with run_id (and node) controls a run, also after a restart. See docs/graphs.md.",
+		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). All is validated before anything runs; the result gives outputs, a line per node and the run_id. Runs are durable; errors name every bad field.",
 	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
 	parameters: graphSchema,
 	prepareArguments: prepareGraphArguments,
@@ -111,62 +113,18 @@ export const graphToolInfo = {
 export const rosterToolInfo = {
 	name: "subagent_roster",
 	label: "Subagent roster",
-	description:
-		"List the roster entries subagent({ roster_entry }) can run, with harness, model, effort, cwd, child roster and resolved resource paths, and the user's Markdown agents subagent({ agent }) can run (with the keys of other tools' formats they ignore).",
+	description: "List the roster entries (harness, model, effort, cwd, resources) and Markdown agents subagent can run.",
 	promptSnippet: "List the roster entries available to the subagent tool",
 	parameters: Type.Object({}, { additionalProperties: false }),
 };
-
-/** `wait`'s default timeout, ms (60 s). */
-export const DEFAULT_WAIT_MS = 60_000;
-/** `wait`'s longest timeout, ms (30 min, the default child timeout). */
-export const MAX_WAIT_MS = 30 * 60_000;
-
-type JobsAction = "list" | "cancel" | "send" | "stop" | "wait" | "result";
-
-const jobsSchema = Type.Object(
-	{
-		action: Type.Optional(
-			Type.Unsafe<JobsAction>({
-				type: "string",
-				enum: ["list", "cancel", "send", "stop", "wait", "result"],
-				description:
-					'"list" (default) shows the jobs; "cancel" kills job_id\'s children at once; "send" gives a running child of job_id a message (text, mode); "stop" asks job_id\'s children to end their turns, keeping partial answers, and kills them only after a grace period; "wait" waits (up to timeout_ms) until job_id has ended and its processes are gone, without cancelling it; "result" gives a finished job_id\'s result text again.',
-			}),
-		),
-		job_id: Type.Optional(Type.String({ description: "The job to cancel, send to, stop, wait for or read." })),
-		child: Type.Optional(
-			Type.Union([Type.String(), Type.Number()], {
-				description: "send: the child's 0-based index or task_name (needed when the job has several children).",
-			}),
-		),
-		text: Type.Optional(Type.String({ description: "send: the message." })),
-		mode: Type.Optional(
-			Type.Unsafe<"steer" | "follow_up">({
-				type: "string",
-				enum: ["steer", "follow_up"],
-				description:
-					'send: "steer" (default) reaches the child during its current run; "follow_up" starts a new turn once the current one ends, and the job\'s result then includes both answers.',
-			}),
-		),
-		timeout_ms: Type.Optional(
-			Type.Integer({
-				minimum: 1,
-				maximum: MAX_WAIT_MS,
-				description: `wait: give up after this many ms (default ${DEFAULT_WAIT_MS}); the job keeps running.`,
-			}),
-		),
-	},
-	{ additionalProperties: false },
-);
 
 export const jobsToolInfo = {
 	name: "subagent_jobs",
 	label: "Subagent jobs",
 	description:
-		'List background sub-agent jobs started with subagent({ background: true }); cancel one (action "cancel", job_id); send a running child a message (action "send", job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it); stop one gracefully (action "stop", job_id); wait for one to end without cancelling it (action "wait", job_id, timeout_ms); or read a finished job\'s result again (action "result", job_id).',
+		"Background jobs of subagent({ background: true }): list them; for job_id, cancel (kill now), stop (end turns, keep partial answers), wait (until ended, not cancelling), result (again) or send text to a running child.",
 	promptSnippet: "List, message, stop, wait for, read or cancel background sub-agent jobs",
-	parameters: jobsSchema,
+	parameters: jobsParameters,
 	renderResult: renderJobsResult,
 };
 

@@ -35,6 +35,21 @@ describe("bad calls are refused before anything starts", () => {
 		await refused({ agent: "echo", task: "x", resources: { skils: [] } }, "resources.skils: unknown field");
 	});
 
+	it("checks tasks and chain items and subagent_jobs' bounds against the complete schemas, naming each path", async () => {
+		await refused(
+			{ tasks: [{ agent: "echo", task: "x", auto_approve: "maybe" }], chain: [{ agent_type: "gemini", task: "y" }] },
+			"tasks.0.auto_approve: ",
+			"chain.0.agent_type: ",
+		);
+		const { result, isError } = await env.session.callTool("subagent_jobs", {
+			action: "wait",
+			job_id: "j",
+			timeout_ms: 0,
+		});
+		expect(isError, textOf(result)).toBe(true);
+		expect(textOf(result)).toContain("timeout_ms: ");
+	});
+
 	it("suggests the nearest field name for every unknown field at once", async () => {
 		await refused(
 			{ agent: "echo", task: "x", alowed_tools: ["read"], tasks: [{ agnet: "echo", task: "y" }] },

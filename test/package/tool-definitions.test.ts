@@ -1,0 +1,47 @@
+/**
+ * What this package costs every model request (docs/tools.md §Tool definitions): a real pi run loading the package
+ * sends its tools to the fake model server, and the JSON of this package's tools in that request stays within
+ * 6,000 characters, the agent graph tool included.
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import { createPiHome, type PiHome } from "../support/pi-home.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const NODE = join(ROOT, "node_modules", ".bin", "node");
+const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+/** The most characters this package's tool definitions may take together in one request. */
+const BUDGET = 6_000;
+const OURS = new Set(["subagent", "subagent_roster", "subagent_jobs", "agent_graph"]);
+
+let server: FakeModelServer;
+let home: PiHome;
+beforeAll(async () => {
+	server = await startFakeModelServer();
+	home = createPiHome(server);
+});
+afterAll(async () => {
+	await server?.close();
+	await home?.cleanup();
+});
+
+describe("the tool definitions the parent model receives", () => {
+	it("take at most 6,000 characters for all of this package's tools in a real pi request", async () => {
+		const run = promisify(execFile)(NODE, [PI_CLI, "--mode", "json", "-p", "--no-session", "-e", ROOT, "hello"], {
+			cwd: home.dir,
+			env: { ...process.env, ...home.env },
+		});
+		run.child.stdin?.end(); // pi -p reads a piped stdin to its end before it starts
+		await run;
+		const body = server.requests[0]?.body as { tools: Array<{ function: { name: string } }> };
+		const ours = body.tools.filter((tool) => OURS.has(tool.function.name));
+		const names = ours.map((tool) => tool.function.name);
+		expect([...names].sort()).toEqual([...OURS].sort());
+		const sizes = ours.map((tool) => `${tool.function.name} ${JSON.stringify(tool).length}`);
+		const size = ours.reduce((sum, tool) => sum + JSON.stringify(tool).length, 0);
+		expect(size, `${sizes.join(", ")}: ${size} characters`).toBeLessThanOrEqual(BUDGET);
+	});
+});

@@ -147,7 +147,7 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 				if (changed) emit();
 			},
 			onDiagnostic(line) {
-				state.addDiagnostic(line);
+				state.addStdoutLine(line);
 			},
 		},
 	);
@@ -246,9 +246,13 @@ function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string, ti
 	const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
 	if (outcome.exitCode === 0) {
 		const faults = outcome.protocolFaults.length > 0 ? ` (${outcome.protocolFaults.join("; ")})` : "";
-		state.setStatus("failed", `protocol: the child ${how} without a terminal event${faults}`);
+		state.setStatus(
+			"failed",
+			`protocol: the child ${how} without a terminal event${faults}${state.describeStdoutLines()}`,
+		);
 	} else {
-		state.setStatus("failed", state.lastError ? `${state.lastError}; the child ${how}` : `the child ${how}`);
+		const ended = `the child ${how}${state.describeStdoutLines()}`;
+		state.setStatus("failed", state.lastError ? `${state.lastError}; ${ended}` : ended);
 	}
 }
 

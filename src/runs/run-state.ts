@@ -42,6 +42,8 @@ export class RunState {
 	private partialText = "";
 	/** Characters of the unfinished message's deltas beyond MAX_PARTIAL_TEXT_CHARS, dropped. */
 	private partialDropped = 0;
+	/** Stdout lines that were not JSON: how many, and the last. */
+	private readonly stdoutLines = { count: 0, last: "" };
 
 	constructor(spec: LaunchSpec, command: string) {
 		this.result = {
@@ -161,6 +163,25 @@ export class RunState {
 			});
 		}
 		if (!result.tools.some((t) => t.pending)) result.activity = "waiting";
+	}
+
+	/**
+	 * Keeps a stdout line that is not JSON as a diagnostic and counts it, so a run that ends without a
+	 * terminal event can say what the program printed instead (a wrong command override prints its usage).
+	 */
+	addStdoutLine(line: string): void {
+		this.stdoutLines.count++;
+		this.stdoutLines.last = line;
+		this.addDiagnostic(line);
+	}
+
+	/** `; its stdout had N lines that are not JSON, the last: "…"` (200 characters), or "" when it had none. */
+	describeStdoutLines(): string {
+		const { count, last } = this.stdoutLines;
+		if (count === 0) return "";
+		const shown = last.length > 200 ? `${last.slice(0, 200)}…` : last;
+		const lines = count === 1 ? "1 line that is" : `${count} lines that are`;
+		return `; its stdout had ${lines} not JSON, the last: ${JSON.stringify(shown)}`;
 	}
 
 	/** Keeps a non-JSON stdout line or a protocol fault (bounded: the oldest are dropped; a line keeps 1,000 characters). */

@@ -109,6 +109,20 @@ describe("run results of faulty children", () => {
 		expect(result.finalAnswer).toBe("half an answer");
 	});
 
+	it("names the stdout lines that are not JSON when a child ends without a terminal event", async () => {
+		// What a wrong PI_NATIVE_SUBAGENTS_PI_COMMAND prints: its own text instead of Pi's JSON records.
+		const lines = Array.from({ length: 30 }, (_, i) => ({ raw: `usage line ${i + 1}\n` }));
+		const clean = await run([...lines]);
+		expect(clean.status).toBe("failed");
+		expect(clean.error).toBe(
+			'protocol: the child exited with code 0 without a terminal event; its stdout had 30 lines that are not JSON, the last: "usage line 30"',
+		);
+		const crashed = await run([{ raw: "Unknown option --mode\n" }, { exit: 2 }]);
+		expect(crashed.error).toBe(
+			'the child exited with code 2; its stdout had 1 line that is not JSON, the last: "Unknown option --mode"',
+		);
+	});
+
 	it("fails a child that reported success but exited with a non-zero code", async () => {
 		const result = await run([session, answer("looks done"), settled, { exit: 3 }]);
 		expect(result.status).toBe("failed");

@@ -217,12 +217,12 @@ function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string, ti
 			);
 			return;
 		case "aborted":
-			state.setStatus("aborted", "aborted by the caller; the child's process group was killed");
+			state.setStatus("aborted", `aborted by the caller; the child's process group was killed${lastReported(state)}`);
 			return;
 		case "timed_out":
 			state.setStatus(
 				"timed_out",
-				`timed out after ${Math.round(outcome.durationMs)} ms (the limit is ${timeoutMs} ms, setting limits.timeout_ms); the child's process group was killed`,
+				`timed out after ${Math.round(outcome.durationMs)} ms (the limit is ${timeoutMs} ms, setting limits.timeout_ms); the child's process group was killed${lastReported(state)}`,
 			);
 			return;
 		case "killed_after_terminal":
@@ -254,6 +254,14 @@ function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string, ti
 		const ended = `the child ${how}${state.describeStdoutLines()}`;
 		state.setStatus("failed", state.lastError ? `${state.lastError}; ${ended}` : ended);
 	}
+}
+
+/**
+ * `; the last error it reported: …` for a child ended before its terminal event (a harness retrying a
+ * connection it cannot make only says so in its error events), or "" when it reported none.
+ */
+function lastReported(state: RunState): string {
+	return state.lastError ? `; the last error it reported: ${state.lastError}` : "";
 }
 
 /** `file arg…` for messages; long arguments are elided. */

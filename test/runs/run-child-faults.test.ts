@@ -154,6 +154,29 @@ describe("run results of faulty children", () => {
 		await waitUntil(() => groupMembers(result.pid as number).length === 0, "the group to be gone", 2_000);
 	});
 
+	it("names the last error the child reported when it is ended before its terminal event", async () => {
+		// What codex prints while it retries a connection it cannot make: an error, then nothing that ends.
+		const failedTurn = {
+			emit: {
+				type: "message_end",
+				message: { role: "assistant", content: [], stopReason: "error", errorMessage: "Connection failed: retrying" },
+			},
+		};
+		// Ended at the tool call after the error (timeout and abort share the wording; abort needs no clock).
+		const toolStart = { emit: { type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: {} } };
+		const controller = new AbortController();
+		const result = await run([session, failedTurn, toolStart, { hang: true }], {
+			signal: controller.signal,
+			onUpdate: (partial) => {
+				if (partial.tools.length > 0) controller.abort();
+			},
+		});
+		expect(result.status).toBe("aborted");
+		expect(result.error).toBe(
+			"aborted by the caller; the child's process group was killed; the last error it reported: Connection failed: retrying",
+		);
+	});
+
 	it("fails naming the harness, command, cwd and override variable when the binary is missing", async () => {
 		const adapter = createPiAdapter({
 			invocation: () => ({ file: "/no/such/pi", args: [] }),

@@ -16,7 +16,7 @@ import { claudeConfigDir } from "../harness/claude/transcript.ts";
 import { findThreadRollout } from "../harness/codex/rollout.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
-import { RunState } from "../runs/run-state.ts";
+import { RunState, SCREEN_LINE } from "../runs/run-state.ts";
 import { claudeRecordReader } from "./claude-records.ts";
 import { codexRecordReader, rolloutOpenedBy } from "./codex-records.ts";
 import { type DialogEnding, DialogWatch } from "./dialog-watch.ts";
@@ -27,6 +27,11 @@ import type { TuiRecordReader } from "./tui-records.ts";
 
 /** The program that starts each pane (see the file). */
 export const PANE_EXEC = join(import.meta.dirname, "pane-exec.mjs");
+
+/** Scrollback read with a dead pane's screen: tmux scrolls the last output up to show its own line. */
+const DEAD_PANE_HISTORY_LINES = 50;
+/** tmux's own line in a dead pane (`remain-on-exit`), not the child's output. */
+const TMUX_DEAD_PANE = /^Pane is dead \(/;
 
 export interface InteractiveRunOptions {
 	/** The parent session's tmux host (created on first use). */
@@ -166,12 +171,12 @@ async function watch(
 		if (!pane || pane.dead) {
 			apply();
 			if (state.terminal) return { kind: "records" };
-			const last = await host.capture(name);
+			const last = await host.capture(name, DEAD_PANE_HISTORY_LINES);
 			for (const line of last
 				.split("\n")
-				.filter((l) => l.trim() !== "")
+				.filter((l) => l.trim() !== "" && !TMUX_DEAD_PANE.test(l))
 				.slice(-5))
-				state.addDiagnostic(`screen: ${line}`);
+				state.addDiagnostic(`${SCREEN_LINE}${line}`);
 			return { kind: "exited", status: pane?.exitStatus };
 		}
 		const now = Date.now();

@@ -169,9 +169,14 @@ export class TmuxHost {
 		return [this.tmux, "-S", this.socket, "attach", "-t", `=${name}`];
 	}
 
-	/** The visible screen of the session's pane as plain text (no escape sequences); "" when it is gone. */
-	async capture(name: string): Promise<string> {
-		return (await this.run(["capture-pane", "-p", "-t", `=${name}:`], true)) ?? "";
+	/**
+	 * The visible screen of the session's pane as plain text (no escape sequences); "" when it is gone.
+	 * @param historyLines also that many lines of scrollback above the screen (`capture-pane -S -N`): when a
+	 *   pane's process exits, tmux scrolls its last output off the screen to show `Pane is dead`.
+	 */
+	async capture(name: string, historyLines = 0): Promise<string> {
+		const history = historyLines > 0 ? ["-S", `-${historyLines}`] : [];
+		return (await this.run(["capture-pane", "-p", ...history, "-t", `=${name}:`], true)) ?? "";
 	}
 
 	/**

@@ -24,6 +24,8 @@ export const MAX_TRANSCRIPT_TEXT_CHARS = 500;
  * kept. Only a child whose last message never ends falls back to this text.
  */
 export const MAX_PARTIAL_TEXT_CHARS = 1_000_000;
+/** The prefix of a diagnostic holding a line of an interactive child's last screen (a pane has no stderr). */
+export const SCREEN_LINE = "screen: ";
 /** Permission denials kept per run (the oldest dropped first). */
 export const MAX_PERMISSION_DENIALS = 50;
 

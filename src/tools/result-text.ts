@@ -20,6 +20,8 @@ export function childLabel(child: ChildRun): string {
 /**
  * Builds the model-facing text and writes artifacts for truncated answers.
  * @param artifactDir directory for full answers; `callId` keeps file names unique.
+ * @param recorded whether a native session id has a launch record (docs/rules.md §Resumption: only
+ *   completed runs get one), so the text says how each child can be resumed; default: a completed child.
  */
 export function buildResultText(
 	mode: CallMode,
@@ -27,6 +29,7 @@ export function buildResultText(
 	caps: OutputCaps,
 	artifactDir: string,
 	callId: string,
+	recorded?: (nativeSessionId: string) => boolean,
 ): string {
 	const sections = children.map((child) => {
 		const head =
@@ -40,7 +43,9 @@ export function buildResultText(
 		if (!result) return `${head}failed: ${child.error ?? "no result"}`;
 		const answer =
 			earlierAnswers(result) + deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
-		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";
+		const id = result.nativeSessionId;
+		const known = id !== undefined && (recorded ? recorded(id) : result.status === "completed");
+		const session = id ? `\n\n${known ? sessionLine(id) : unrecordedSessionLine(id, result)}` : "";
 		const note =
 			interactiveNote(result) +
 			(result.outputFile ? `\n\n[answer also written to ${result.outputFile}]` : "") +
@@ -57,6 +62,14 @@ export function buildResultText(
 		? `; the chain stopped at step ${stopped.index + 1} (${childLabel(stopped)}: ${stopped.phase})`
 		: "";
 	return `${summary}${stop}\n\n${sections.join("\n\n")}`;
+}
+
+/**
+ * The session line of a child whose session has no launch record (it did not complete): a resume must then
+ * name its harness (docs/rules.md §Resumption, an unrecorded id).
+ */
+function unrecordedSessionLine(nativeSessionId: string, result: RunResult): string {
+	return `session: ${nativeSessionId} (not recorded, as the run did not complete: resume with resume_session_id and agent_type: "${result.harness}")`;
 }
 
 /**

@@ -1,22 +1,22 @@
 /**
  * `npm run demo`: the whole package offline, no API keys. Starts the scripted fake model server, runs
  * the real `pi` with this extension loaded (`pi -e <this package>`), and lets the scripted parent model
- * call `subagent` three times — single, parallel and chain — while real pi children answer. Prints the
- * transcript. Everything lives in a temporary directory that is removed at the end; nothing under ~ is
+ * call `subagent` three times — single, parallel and chain — and then `agent_graph` once (the saved
+ * graph examples/graphs/explore-and-plan.yaml: two nodes wired by structured results), while real pi
+ * children answer. Prints the transcript. Everything lives in a temporary directory that is removed at the end; nothing under ~ is
  * read or written.
  *
  * Exit code 0 when the parent finished and every child answered; 1 otherwise.
  */
-import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type RecordedRequest, type StepData, startFakeModelServer } from "../test/support/fake-model/index.ts";
+import { runPiCli } from "../test/support/pi-cli.ts";
 import { createPiHome } from "../test/support/pi-home.ts";
 
 const PACKAGE_DIR = resolve(import.meta.dirname, "..");
-const PI_CLI = join(PACKAGE_DIR, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 
-const PARENT_CALLS: Array<Record<string, unknown>> = [
+const PARENT_CALLS: Array<{ name: string; arguments: Record<string, unknown> }> = [
 	{ agent: "scout", task: "List the files of this project and say what it is." },
 	{
 		tasks: [
@@ -30,33 +30,48 @@ const PARENT_CALLS: Array<Record<string, unknown>> = [
 			{ agent: "planner", task: "Plan how to add a --verbose flag, given these findings: {previous}" },
 		],
 	},
-];
+].map((args) => ({ name: "subagent", arguments: args as Record<string, unknown> }));
+PARENT_CALLS.push({
+	name: "agent_graph",
+	arguments: { name: "explore-and-plan", inputs: { goal: "add a --verbose flag" } },
+});
 
 /** The parent (it alone is offered the `subagent` tool): one call per turn, then a summary. */
 function parentStep(request: RecordedRequest): StepData {
 	const done = request.roles.filter((role) => role === "tool").length;
 	const call = PARENT_CALLS[done];
-	if (call) return { toolCalls: [{ name: "subagent", arguments: call }] };
-	return { text: "All three delegations finished: the single scout run, the parallel pair and the chain." };
+	if (call) return { toolCalls: [call] };
+	return { text: "All four delegations finished: the single scout run, the parallel pair, the chain and the graph." };
 }
 
 /** Children: which agent is answering shows in its system prompt (the agent file's body). */
 function childStep(request: RecordedRequest): StepData {
 	const agent = /You are (scout|planner|reviewer|worker)\b/.exec(request.systemPrompt)?.[1] ?? "child";
 	const task = request.lastUserText;
+	// A graph node with an output_schema submits its structured result with the submit_result tool.
+	const structured = request.toolNames.includes("submit_result");
 	if (agent === "scout") {
 		if (request.lastToolOutput === undefined) return { toolCalls: [{ name: "bash", arguments: { command: "ls -1" } }] };
-		const files = request.lastToolOutput.trim().split("\n").join(", ");
+		const list = request.lastToolOutput.trim().split("\n");
+		if (structured) return submit({ entry: "main.py", files: list });
+		const files = list.join(", ");
 		if (task.includes("entry point")) return { text: "The entry point is main.py (it defines main())." };
 		if (task.includes("documents")) return { text: "README.md documents the project." };
 		return { text: `This is a small Python project. Files: ${files}.` };
 	}
 	if (agent === "reviewer") return { text: "notes.md is clear; one nit: the second sentence repeats the first." };
+	if (agent === "planner" && structured) {
+		return submit({ steps: ["Add argparse to main.py", "Add --verbose", "Test it"] });
+	}
 	if (agent === "planner") {
 		const findings = task.slice(task.indexOf("findings:") + 9).trim();
 		return { text: `Plan (from "${findings}"):\n1. Add argparse to main.py.\n2. Add --verbose.\n3. Test it.` };
 	}
 	return { text: `${agent} did: ${task}` };
+}
+
+function submit(value: Record<string, unknown>): StepData {
+	return { toolCalls: [{ name: "submit_result", arguments: value }] };
 }
 
 async function main(): Promise<number> {
@@ -65,9 +80,10 @@ async function main(): Promise<number> {
 	});
 	const home = createPiHome(server);
 	try {
-		mkdirSync(join(home.agentDir, "agents"), { recursive: true });
-		for (const file of readdirSync(join(PACKAGE_DIR, "agents"))) {
-			copyFileSync(join(PACKAGE_DIR, "agents", file), join(home.agentDir, "agents", file));
+		for (const dir of ["agents", "graphs"]) {
+			const from = dir === "graphs" ? join(PACKAGE_DIR, "examples", "graphs") : join(PACKAGE_DIR, dir);
+			mkdirSync(join(home.agentDir, dir), { recursive: true });
+			for (const file of readdirSync(from)) copyFileSync(join(from, file), join(home.agentDir, dir, file));
 		}
 		const project = join(realpathSync(home.dir), "project");
 		mkdirSync(project);
@@ -86,12 +102,18 @@ async function main(): Promise<number> {
 		});
 		let answered = 0;
 		let failed = 0;
+		let graphCompleted = false;
 		for (const event of events) {
 			if (event.type === "message_end" && event.message?.role === "assistant") {
 				for (const part of event.message.content ?? []) {
 					if (part.type === "text" && part.text) console.log(`parent> ${part.text}\n`);
 					if (part.type === "toolCall") console.log(`parent calls ${part.name} ${JSON.stringify(part.arguments)}\n`);
 				}
+			}
+			if (event.type === "tool_execution_end" && event.toolName === "agent_graph") {
+				console.log(indent((event.result?.content ?? []).map((c: { text?: string }) => c.text ?? "").join(""), "  │ "));
+				console.log("");
+				graphCompleted = !event.isError;
 			}
 			if (event.type === "tool_execution_end" && event.toolName === "subagent") {
 				const text = (event.result?.content ?? []).map((c: { text?: string }) => c.text ?? "").join("");
@@ -108,39 +130,26 @@ async function main(): Promise<number> {
 		}
 		const children = server.requests.filter((r) => !r.toolNames.includes("subagent")).length;
 		console.log(
-			`children answered: ${answered}, failed: ${failed}; model requests: ${server.requests.length} (${children} from children)`,
+			`children answered: ${answered}, failed: ${failed}; graph ${graphCompleted ? "completed" : "failed"}; model requests: ${server.requests.length} (${children} from children)`,
 		);
-		return answered === 5 && failed === 0 ? 0 : 1;
+		return answered === 5 && failed === 0 && graphCompleted ? 0 : 1;
 	} finally {
+		await home.cleanup();
 		await server.close();
-		home.cleanup();
 	}
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: Pi's JSON events, printed loosely.
 type PiEvent = Record<string, any>;
 
-function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<PiEvent[]> {
-	return new Promise((resolvePromise, reject) => {
-		const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-			stdout += chunk;
-		});
-		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-			stderr += chunk;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => {
-			if (code !== 0) return reject(new Error(`pi exited with ${code}\n${stderr}`));
-			const events = stdout
-				.split("\n")
-				.filter((line) => line.startsWith("{"))
-				.map((line) => JSON.parse(line) as PiEvent);
-			resolvePromise(events);
-		});
-	});
+/** The JSON events of one pi run; throws with its stderr when it does not exit 0. */
+async function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<PiEvent[]> {
+	const { code, stdout, stderr } = await runPiCli(args, { cwd, env });
+	if (code !== 0) throw new Error(`pi exited with ${code}\n${stderr}`);
+	return stdout
+		.split("\n")
+		.filter((line) => line.startsWith("{"))
+		.map((line) => JSON.parse(line) as PiEvent);
 }
 
 function indent(text: string, prefix: string): string {

@@ -15,6 +15,7 @@ import { functionLengths } from "./support/function-lengths.ts";
  */
 const FLOORS: readonly (readonly string[])[] = [
 	["tools"],
+	["graph"],
 	["launch", "interactive"],
 	["config", "harness"],
 	["runs"],

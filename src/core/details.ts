@@ -4,6 +4,7 @@
  */
 import type { SendReceipt } from "./child-input.ts";
 import type { CallMode, ChildRun } from "./child-run.ts";
+import type { GraphDetails } from "./graph-details.ts";
 
 /**
  * `details` of every `subagent` result, partial or final (docs/tools.md §Result details). Pi stores it in the
@@ -26,10 +27,13 @@ export const JOB_MESSAGE_TYPE = "pi-native-subagents.job";
 export type JobStatus = "running" | "completed" | "failed" | "cancelled" | "stopped";
 
 /** What a listing or a report shows of a background job (the job registry in `runs/` holds more). */
+/** What a job runs: a `subagent` call's children, or an `agent_graph` run (its nodes' children). */
+export type JobMode = CallMode | "graph";
+
 export interface JobSummary {
 	/** Short id, unique within this extension load; not a native session id. */
 	id: string;
-	mode: CallMode;
+	mode: JobMode;
 	/** e.g. `scout "find auth"` or `parallel: scout "a", worker: fix the…`. */
 	label: string;
 	/** ms since the Unix epoch. */
@@ -48,10 +52,12 @@ export interface JobSummary {
  * no status yet): rendered as the same cards as a foreground result.
  */
 export interface JobDetails {
-	mode: CallMode;
+	mode: JobMode;
 	/** Bounded (`childDetails`); empty in the call's own result. */
 	children: ChildRun[];
 	jobId: string;
+	/** Graph jobs: the run's bounded details. */
+	graph?: GraphDetails;
 	/** Set in the follow-up: how the job ended, and its label. */
 	status?: JobStatus;
 	label?: string;

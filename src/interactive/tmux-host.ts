@@ -6,13 +6,16 @@
  * However the parent dies, the parent-death lifeline runs `tmux -S <socket> kill-server` and kills each live
  * pane's process group (SECURITY.md "Processes").
  */
-import { accessSync, constants, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { execa } from "execa";
+import { TMUX_CLOSE_GRACE_MS } from "../core/graces.ts";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
 import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
 import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
+
+export { findTmux } from "./find-tmux.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
 const SERVER_CONFIG = [
@@ -41,24 +44,6 @@ export interface NewSession {
 	/** Columns and rows of the pane. */
 	width: number;
 	height: number;
-}
-
-/**
- * The tmux executable on `PATH` (absolute), or `undefined` when there is none.
- * @param path a `PATH` value; default `process.env.PATH`.
- */
-export function findTmux(path = process.env.PATH ?? ""): string | undefined {
-	for (const dir of path.split(delimiter)) {
-		if (!dir) continue;
-		const file = join(dir, "tmux");
-		try {
-			accessSync(file, constants.X_OK);
-			return file;
-		} catch {
-			// not here
-		}
-	}
-	return undefined;
 }
 
 /** One private tmux server. Create it lazily (nothing runs until the first session). */
@@ -210,7 +195,7 @@ export class TmuxHost {
 	 * Kills the session and everything in its pane: the pane's process group gets SIGTERM, tmux then closes
 	 * the pane (SIGHUP), and a process group still alive after `graceMs` gets SIGKILL. Resolves when done.
 	 */
-	async killSession(name: string, graceMs = 2000): Promise<void> {
+	async killSession(name: string, graceMs: number): Promise<void> {
 		const pane = await this.pane(name);
 		if (pane && !pane.dead) signalGroup(pane.pid, "SIGTERM");
 		await this.run(["kill-session", "-t", `=${name}`], true);
@@ -225,7 +210,7 @@ export class TmuxHost {
 		await this.run(["kill-server"], true);
 		rmSync(this.dir, { recursive: true, force: true });
 		// kill-server hangs up on each pane; a harness that ignores SIGHUP is killed with its group.
-		await Promise.all([...this.paneRegistrations.values()].map(({ pgid }) => reap(pgid, 1000)));
+		await Promise.all([...this.paneRegistrations.values()].map(({ pgid }) => reap(pgid, TMUX_CLOSE_GRACE_MS)));
 		for (const name of [...this.paneRegistrations.keys()]) this.forgetPane(name);
 		this.unregisterServer?.();
 		this.unregisterServer = undefined;

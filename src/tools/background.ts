@@ -2,9 +2,14 @@
  * The background branch of the `subagent` tool (docs/background-jobs.md §Background jobs): when a job may start, starting
  * it, its job-end notice, and its one report as a follow-up message.
  */
-import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import type {
+	AgentToolResult,
+	ExtensionAPI,
+	ExtensionContext,
+	ExtensionUIContext,
+} from "@earendil-works/pi-coding-agent";
 import type { CallMode } from "../core/child-run.ts";
-import type { JobDetails } from "../core/details.ts";
+import { JOB_MESSAGE_TYPE, type JobDetails } from "../core/details.ts";
 import type { Problems } from "../core/problems.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { OutputCaps } from "../runs/delivery.ts";
@@ -12,7 +17,8 @@ import type { Fleet, FleetTrack } from "../runs/fleet.ts";
 import { jobMessage } from "../runs/job-messages.ts";
 import type { Job, JobLogger, JobRegistry } from "../runs/jobs.ts";
 import { formatUsageTotals } from "../ui/format.ts";
-import { buildResultText, sumUsage } from "./result-text.ts";
+import type { PendingJobUsage } from "./job-usage.ts";
+import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 
 export type { JobDetails };
 
@@ -28,23 +34,36 @@ export interface JobDelivery {
 	deliverJob(job: Job, message: string, details: JobDetails, display: boolean): void;
 }
 
+/** The host a background job would report to: Pi's mode and this session's delegation depth (0 at the root). */
+export interface BackgroundHost {
+	mode: ExtensionContext["mode"];
+	depth: number;
+}
+
 /**
  * Checks that a background job may start now: the host stays open to receive its result (not `pi -p` or
- * `--mode json`), the session is not shutting down, and fewer than `maxJobs` jobs run. Adds each reason it
- * may not to `problems` (docs/background-jobs.md §Background jobs).
+ * `--mode json`, and not a sub-agent in RPC mode: its parent closes its stdin once its turn ends, and it then
+ * shuts down with its jobs), the session is not shutting down, and fewer than `maxJobs` jobs run. Adds each
+ * reason it may not to `problems` (docs/rules.md §Background jobs).
  * @param maxJobs running jobs allowed at once (setting `limits.max_background_jobs`).
  * @returns true when the job may start.
  */
 export function checkBackgroundAllowed(
-	ctx: Pick<ExtensionContext, "mode">,
+	host: BackgroundHost,
 	jobs: JobRegistry,
 	maxJobs: number,
 	problems: Problems,
 ): boolean {
 	const before = problems.size;
-	if (ctx.mode === "print" || ctx.mode === "json") {
+	const closesAfterTurn =
+		host.mode === "print" || host.mode === "json"
+			? `pi runs in ${host.mode} mode (${host.mode === "print" ? "-p" : "--mode json"}), which ends after this turn`
+			: host.mode === "rpc" && host.depth > 0
+				? `this pi is a sub-agent at depth ${host.depth} in RPC mode, whose parent closes its input once this turn ends, so it shuts down before a follow-up could arrive`
+				: undefined;
+	if (closesAfterTurn) {
 		problems.add(
-			`background: true needs a session that stays open to receive the result, but pi runs in ${ctx.mode} mode (${ctx.mode === "print" ? "-p" : "--mode json"}), which ends after this turn; run the call without background (it then returns its result directly)`,
+			`background: true needs a session that stays open to receive the result, but ${closesAfterTurn}; run the call without background (it then returns its result directly)`,
 		);
 	} else if (jobs.closed) problems.add("the session is shutting down; no background job can start");
 	else if (jobs.running >= maxJobs) {
@@ -76,7 +95,7 @@ export function startBackground(
 	delivery: JobDelivery,
 	call: BackgroundCall,
 	ui: ExtensionUIContext,
-): AgentToolResult<JobDetails> {
+): AgentToolResult<JobDetails & { mode: CallMode }> {
 	const notices = call.silent ? undefined : ui;
 	let tracked: FleetTrack | undefined;
 	const job = delivery.jobs.start(call.mode, call.label, call.run, (finished, children, error) => {
@@ -129,6 +148,26 @@ export function startBackground(
 			},
 		],
 		details: { mode: call.mode, children: [], jobId: job.id },
+	};
+}
+
+/**
+ * How a finished job's report reaches the session: a follow-up message (`JOB_MESSAGE_TYPE`) that starts a
+ * turn unless the job was cancelled or stopped, its usage joining the next tool result (`jobUsage`).
+ */
+export function jobDelivery(
+	pi: Pick<ExtensionAPI, "sendMessage">,
+	jobUsage: PendingJobUsage,
+	refresh: () => void,
+): JobDelivery["deliverJob"] {
+	return (job, text, details, display) => {
+		jobUsage.add(totalUsage(details.children));
+		pi.sendMessage(
+			{ customType: JOB_MESSAGE_TYPE, content: text, display, details },
+			// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
+			{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
+		);
+		refresh();
 	};
 }
 

@@ -5,9 +5,8 @@
 
 import type { CallMode } from "../core/child-run.ts";
 import type { Problems } from "../core/problems.ts";
-import type { ChildCall } from "../launch/child-call.ts";
+import { CHILD_KEYS, type ChildCall, toChildCall } from "../launch/child-args.ts";
 import { PREVIOUS_PLACEHOLDER } from "../runs/scheduler.ts";
-import { checkOutputSchema } from "../runs/structured-output.ts";
 import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 
 export interface SelectedCall {
@@ -24,8 +23,6 @@ export interface CallLimits {
 	maxChainSteps: number;
 }
 
-const CHILD_KEYS = ["agent", "roster_entry", "agent_type"] as const;
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Arguments of the whole call rather than of a child: allowed at the top level in every mode. */
 const CALL_KEYS = new Set(["tasks", "chain", "agentScope", "background"]);
 const SINGLE_KEYS = [...CHILD_KEYS, "task", "resume_session_id"] as const;
@@ -92,72 +89,6 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 		problems.add(`step 1: task uses ${PREVIOUS_PLACEHOLDER}, but there is no previous step`);
 	}
 	if (problems.size > before) return undefined;
-	return { mode, calls: calls as ChildCall[], labels };
-}
-
-function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
-	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
-	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
-	const kinds = CHILD_KEYS.filter(
-		(key) =>
-			item[key] !== undefined &&
-			!(key === "agent_type" && (item.roster_entry !== undefined || item.agent !== undefined)),
-	);
-	const before = problems.size;
-	// A resume may name its kind (it must then agree with the saved launch) or leave it to the record.
-	if (kinds.length > 1 || (kinds.length === 0 && item.resume_session_id === undefined)) {
-		problems.add(
-			`give exactly one of agent, roster_entry or agent_type (or resume_session_id alone); ${kinds.length === 0 ? "none was given" : `got ${kinds.join(" and ")}`}`,
-		);
-	}
-	if (item.prompt !== undefined) problems.add(`give task or prompt, not both with different text`);
-	if (typeof item.task !== "string") problems.add(`task (or prompt) is required`);
-	else if (item.task.trim() === "") problems.add(`task is empty`);
-	for (const field of ["agent", "roster_entry", "model", "effort", "task_name", "cwd", "resume_session_id"] as const) {
-		const value = item[field];
-		if (value !== undefined && value.trim() === "") problems.add(`${field} is empty; omit it instead`);
-	}
-	// Native session ids are plain tokens (pi: [A-Za-z0-9._-]; codex/claude: UUIDs). Anything else, above
-	// all a leading "-", would reach a harness command line as an option (codex: `resume --last`).
-	if (item.resume_session_id?.trim() && !SESSION_ID.test(item.resume_session_id)) {
-		problems.add(
-			`resume_session_id ${JSON.stringify(item.resume_session_id)} is not a native session id (letters, digits, ".", "_" and "-", starting with a letter or digit)`,
-		);
-	}
-	for (const field of ["allowed_tools", "disallowed_tools"] as const) {
-		for (const tool of item[field] ?? []) {
-			// A rule's own arguments may hold anything (claude: `Bash(git *)`); outside them, one name only.
-			if (tool.trim() === "" || /[\s,]/.test(tool.replace(/\([^)]*\)/g, ""))) {
-				problems.add(`${field}: ${JSON.stringify(tool)} is not a tool name; give one name per list item`);
-			}
-		}
-	}
-	// A resume may take them from its saved launch; resolution checks that it ran interactively.
-	if (item.interactive !== true && (item.interactive === false || item.resume_session_id === undefined)) {
-		for (const field of ["stay_open", "inactivity_timeout_ms"] as const) {
-			if (item[field] !== undefined) problems.add(`${field} applies only with interactive: true`);
-		}
-	}
-	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
-	if (problems.size > before) return undefined;
-	return {
-		agent: item.agent,
-		rosterEntry: item.roster_entry,
-		agentType: item.agent_type,
-		task: item.task as string,
-		taskName: item.task_name,
-		cwd: item.cwd,
-		model: item.model,
-		effort: item.effort,
-		resources: item.resources,
-		rosterFile: item.roster_file,
-		allowedTools: item.allowed_tools,
-		disallowedTools: item.disallowed_tools,
-		autoApprove: item.auto_approve,
-		resumeSessionId: item.resume_session_id,
-		interactive: item.interactive,
-		stayOpen: item.stay_open,
-		inactivityTimeoutMs: item.inactivity_timeout_ms,
-		outputSchema: item.output_schema,
-	};
+	// Each call that added no problem is there.
+	return { mode, calls: calls.filter((call): call is ChildCall => call !== undefined), labels };
 }

@@ -4,10 +4,12 @@
  * `ui/`, so the extension can register its tools at load and import what a call runs when the first call
  * comes (docs/design-notes.md §Start-up cost).
  */
-import { Type } from "typebox";
+import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import { type Static, type TSchema, Type } from "typebox";
 
 export { JOB_MESSAGE_TYPE } from "../core/details.ts";
 
+import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
 import { renderJobsResult } from "../ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
@@ -26,6 +28,70 @@ export const subagentToolInfo = {
 	prepareArguments: prepareSubagentArguments,
 	renderCall: renderSubagentCall,
 	renderResult: renderSubagentResult,
+};
+
+/**
+ * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
+ * refuse `patternProperties`, which `Type.Record` emits).
+ */
+function looseObject(description: string) {
+	return Type.Unsafe<Record<string, unknown>>({ type: "object", description });
+}
+
+/** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
+export const graphSchema = Type.Object(
+	{
+		graph: Type.Optional(
+			looseObject(
+				"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
+			),
+		),
+		name: Type.Optional(Type.String({ description: "A saved graph (<agent dir>/graphs, .pi/graphs)." })),
+		inputs: Type.Optional(looseObject("Checked against the graph's inputs schema.")),
+		background: Type.Optional(Type.Boolean({ description: "Run as a job (subagent_jobs)." })),
+		agentScope: Type.Optional(
+			Type.Unsafe<"user" | "project" | "both">({
+				type: "string",
+				enum: ["user", "project", "both"],
+				description: "As for subagent; also where saved graphs are looked up.",
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+/**
+ * Models sometimes send an object argument as JSON text: `graph` and `inputs` given as a string holding a
+ * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
+ * the schema to refuse.
+ */
+export function prepareGraphArguments(raw: unknown): Static<typeof graphSchema> {
+	if (!raw || typeof raw !== "object") return raw as Static<typeof graphSchema>;
+	const args = { ...(raw as Record<string, unknown>) };
+	for (const key of ["graph", "inputs"]) {
+		const value = args[key];
+		if (typeof value !== "string") continue;
+		try {
+			const parsed: unknown = JSON.parse(value);
+			if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args[key] = parsed;
+		} catch {
+			// Not JSON: the schema says what is wrong.
+		}
+	}
+	return args as Static<typeof graphSchema>;
+}
+
+export const graphToolInfo = {
+	name: "agent_graph",
+	label: "Agent graph",
+	description:
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
+		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs and one line per node. See docs/graphs.md.",
+	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
+	parameters: graphSchema,
+	prepareArguments: prepareGraphArguments,
+	renderCall: renderGraphCall,
+	renderResult: renderGraphResult,
 };
 
 export const rosterToolInfo = {
@@ -128,3 +194,16 @@ export const JOBS_COMMAND = {
 	name: "subagent-jobs",
 	description: "List background sub-agent jobs; /subagent-jobs cancel <id> kills one, stop <id> ends it gracefully",
 };
+
+/** A tool to register at load whose `execute` is `pick(runtime)`'s, the runtime loaded on the first call. */
+export function deferredTool<R, P extends TSchema, D>(
+	info: Omit<ToolDefinition<P, D>, "execute">,
+	runtime: () => Promise<R>,
+	pick: (loaded: R) => ToolDefinition<P, D>,
+): ToolDefinition<P, D> {
+	return {
+		...info,
+		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
+			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
+	};
+}

@@ -67,8 +67,10 @@ describe("atomic file writes", () => {
 
 	it("gives the settings file write the directory fsync too", () => {
 		const agentDir = mkdtempSync(join(tmpdir(), "atomic-settings-"));
-		saveRosterEnabled(agentDir, true);
 		const file = join(agentDir, "extensions", "agentshell.json");
+		mkdirSync(join(agentDir, "extensions"));
+		writeFileSync(file, JSON.stringify({ roster: { enabled: false } }));
+		saveRosterEnabled(agentDir, true);
 		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ roster: { enabled: true } });
 		expect(syscallLog().slice(-2)).toEqual([`rename → ${file}`, `fsync ${join(agentDir, "extensions")}`]);
 	});

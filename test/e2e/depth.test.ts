@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-const ORCHESTRATION_TOOLS = ["subagent", "subagent_roster", "subagent_jobs"];
+const ORCHESTRATION_TOOLS = ["subagent", "agent_graph", "subagent_roster", "subagent_jobs"];
 
 describe("delegation depth", () => {
 	it("offers no orchestration tool to a session already at max_sub_agent_depth", async () => {
@@ -28,7 +28,7 @@ describe("delegation depth", () => {
 		}
 	});
 
-	it("offers a real pi child at the maximum depth no orchestration tool, and one below it all three", async () => {
+	it("offers a real pi child at the maximum depth no orchestration tool, and one below it all four", async () => {
 		const toolsSeen = new Map<string, string[]>();
 		env.server.route((request) => {
 			const task = request.userTexts.find((text) => text.startsWith("list your tools"));

@@ -30,6 +30,8 @@ function rowNames(text: string): string[] {
 	return [...text.matchAll(/^\| `\/?([\w.-]+)[^`]*` \|/gm)].map((match) => match[1] ?? "");
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 async function registered(): Promise<{ tools: string[]; commands: string[] }> {
 	const { stdout } = await promisify(execFile)(NODE, [
 		join(ROOT, "test", "support", "load-probe.mjs"),
@@ -64,21 +66,29 @@ describe("reference docs against the code", () => {
 
 	it("documents every settings key with the default the code applies", () => {
 		const text = section(read("docs/settings.md"), "Settings file");
-		const leaves: Array<[string, unknown]> = [];
-		for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
-			if (key === "roster" || typeof value !== "object" || value === null) leaves.push([key, value]);
-			else for (const [inner, leaf] of Object.entries(value)) leaves.push([`${key}.${inner}`, leaf]);
-		}
 		const rows = new Map(
 			[...text.matchAll(/^\| `([\w.]+)` \| ([^|]+) \|/gm)].map((match) => [match[1] ?? "", (match[2] ?? "").trim()]),
 		);
-		expect(leaves.map(([key]) => key).filter((key) => !rows.has(key))).toEqual([]);
-		expect([...rows.keys()].filter((key) => !leaves.some(([leaf]) => leaf === key))).toEqual([]);
-		for (const [key, value] of leaves) {
-			if (key === "roster") continue;
-			// The default column opens with the value as JSON, optionally in backticks (`null`, `[]`, 120000).
-			const shown = rows.get(key)?.replace(/`/g, "").split(" ")[0];
-			expect(shown, key).toBe(JSON.stringify(value));
+		const documented: string[] = [];
+		for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
+			if (key === "roster" || typeof value !== "object" || value === null) {
+				documented.push(key);
+				// The default column opens with the value as JSON, optionally in backticks (`null`, 120000).
+				if (key !== "roster") expect(rows.get(key)?.replace(/`/g, "").split(" ")[0], key).toBe(JSON.stringify(value));
+				continue;
+			}
+			// A section is documented key by key (`limits.timeout_ms`), or in one row listing `key: default` each.
+			const group = rows.get(key);
+			for (const [inner, leaf] of Object.entries(value)) {
+				const path = `${key}.${inner}`;
+				documented.push(group === undefined ? path : key);
+				const shown = group ?? rows.get(path);
+				const expected = group === undefined ? JSON.stringify(leaf) : `${inner}: ${JSON.stringify(leaf)}`;
+				expect(shown?.replace(/`/g, ""), path).toMatch(
+					group === undefined ? new RegExp(`^${escapeRegExp(expected)}( |$)`) : new RegExp(escapeRegExp(expected)),
+				);
+			}
 		}
+		expect([...rows.keys()].filter((key) => !documented.includes(key))).toEqual([]);
 	});
 });

@@ -25,7 +25,7 @@ describe("loading the extension", () => {
 			renderers: string[];
 			modules: string[];
 		};
-		expect(loaded.tools).toEqual(["subagent", "subagent_roster", "subagent_jobs"]);
+		expect(loaded.tools).toEqual(["subagent", "agent_graph", "subagent_roster", "subagent_jobs"]);
 		expect(loaded.commands).toEqual([
 			"agentshell-roster",
 			"subagent-send",
@@ -45,7 +45,7 @@ describe("loading the extension", () => {
 		// start; the dependency check (Node built-ins only) runs at load.
 		const heavy = ours.filter(
 			(path) =>
-				/^src\/(config|harness|launch|runs|process|sessions)\//.test(path) &&
+				/^src\/(config|harness|launch|runs|process|sessions|graph)\//.test(path) &&
 				!["src/config/paths.ts", "src/config/dependencies.ts", "src/runs/child-env.ts"].includes(path),
 		);
 		expect(heavy).toEqual([]);

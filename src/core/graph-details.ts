@@ -1,0 +1,82 @@
+/**
+ * The words of an `agent_graph` run that the graph engine (`graph/`), the tool (`tools/`) and the renderer
+ * (`ui/`) share (docs/graphs.md): node states, skip reasons and the bounded `details` of a graph result.
+ */
+
+import type { Harness } from "./launch-spec.ts";
+import type { Usage } from "./run-event.ts";
+import type { ChildActivity } from "./run-result.ts";
+
+/**
+ * Where one node stands (docs/graphs.md "Node states"): `waiting` (dependencies not settled) → `queued`
+ * (admitted, waiting for a slot) → `running` → `completed` · `failed` · `skipped` · `cancelled`.
+ */
+export type NodeStatus = "waiting" | "queued" | "running" | "completed" | "failed" | "skipped" | "cancelled";
+
+/** The states a node ends in. */
+export const TERMINAL_NODE_STATUSES: readonly NodeStatus[] = ["completed", "failed", "skipped", "cancelled"];
+
+/**
+ * Why a node was skipped: its `when` was false; a dependency did not complete; a budget or limit was spent;
+ * the run was cancelled (Escape, a job cancel, `fail_fast`); a graceful stop (`subagent_jobs` stop) came first.
+ */
+export type SkipReason =
+	| { kind: "condition" }
+	| { kind: "dependency"; node: string; status: NodeStatus }
+	| { kind: "budget"; budget: string }
+	| { kind: "cancelled"; why: string }
+	| { kind: "stopped" };
+
+/** Which limit stopped a run, and how much of it was spent (USD, tokens, node starts or ms). */
+export interface BudgetStop {
+	budget: "max_usd" | "max_tokens" | "max_nodes_started" | "timeout_ms";
+	limit: number;
+	spent: number;
+}
+
+/** One node of a graph result's `details` (bounded: no answers, no transcripts). */
+export interface GraphNodeDetails {
+	key: string;
+	status: NodeStatus;
+	/** `waiting`: the dependencies not settled yet. */
+	waitingOn?: string[];
+	/** A skip's reason, a failure's message. */
+	reason?: string;
+	harness?: Harness;
+	/** Agent definition or roster entry name. */
+	agent?: string;
+	/** From the node's own assistant messages only; absent when unknown. */
+	model?: string;
+	usage?: Usage;
+	/** ms since the Unix epoch. */
+	startedAt?: number;
+	/** ms. */
+	durationMs?: number;
+	/** While running: what the child is doing. */
+	activity?: ChildActivity;
+	nativeSessionId?: string;
+}
+
+/** `details` of every `agent_graph` result, partial or final. */
+export interface GraphDetails {
+	/** The graph's `name`, or `inline`. */
+	graph: string;
+	nodes: GraphNodeDetails[];
+	/** The graph's `outputs` once the run ended (bounded; see docs/graphs.md "Results"). */
+	outputs?: Record<string, unknown>;
+	/** Set when a budget or limit stopped the run. */
+	budgetStop?: BudgetStop;
+	/** Set when the graph was refused before anything ran, or an infrastructure error stopped it. */
+	error?: string;
+	/** Background graphs: the job that runs it. */
+	jobId?: string;
+}
+
+/** `skipped (dependency scan failed)`, `skipped (budget: max_usd)`…, the reason text of a skip. */
+export function describeSkip(reason: SkipReason): string {
+	if (reason.kind === "condition") return "condition";
+	if (reason.kind === "dependency") return `dependency ${reason.node} ${reason.status}`;
+	if (reason.kind === "budget") return `budget: ${reason.budget}`;
+	if (reason.kind === "stopped") return "stopped by request";
+	return `cancelled: ${reason.why}`;
+}

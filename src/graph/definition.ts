@@ -1,0 +1,139 @@
+/**
+ * The graph definition format (docs/graphs.md "A graph"): zod schemas for inline graphs and saved files,
+ * shape only. Every object is strict (an unknown key is an error). Nodes are a discriminated union on
+ * `kind`; this version has one kind, `agent` (the default), and each further kind adds a schema here and an
+ * executor in `executors.ts`. Rules across fields (dependencies, cycles, ValueRefs, conditions) are checked
+ * in `validate.ts`.
+ */
+import { z } from "zod";
+import { fieldProblems, requiredString, typeName } from "../config/zod-issues.ts";
+import { HARNESSES, type Harness } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
+
+/** Node keys: a letter or `_`, then letters, digits, `_` or `-` (they appear in `${nodes.<key>…}`). */
+export const NODE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Most nodes one graph may have. */
+export const MAX_NODES = 100;
+
+const jsonSchemaObject = z.record(z.string(), z.unknown(), {
+	error: (issue) => `expected a JSON Schema object, got ${typeName(issue.input)}`,
+});
+const stringList = z.array(z.string(), {
+	error: (issue) => `expected a list of strings, got ${typeName(issue.input)}`,
+});
+const positiveInt = z.number().int().positive();
+
+/** The child fields an agent node shares with a `subagent` call (docs/rules.md §Calling the tool). */
+const childFields = {
+	agent: z.string().optional(),
+	roster_entry: z.string().optional(),
+	agent_type: z
+		.enum(HARNESSES as [Harness, ...Harness[]], {
+			error: (issue) => `expected one of ${HARNESSES.join(", ")}, got ${JSON.stringify(issue.input)}`,
+		})
+		.optional(),
+	task: requiredString(),
+	task_name: z.string().optional(),
+	cwd: z.string().optional(),
+	model: z.string().optional(),
+	effort: z.string().optional(),
+	resources: z.unknown().optional(),
+	roster_file: z.string().nullable().optional(),
+	allowed_tools: stringList.optional(),
+	disallowed_tools: stringList.optional(),
+	auto_approve: z.boolean().optional(),
+};
+
+/** An `agent` node: one child run (an agent definition, a roster entry or an ad-hoc harness). */
+const agentNodeSchema = z.strictObject({
+	kind: z.literal("agent").default("agent"),
+	...childFields,
+	depends_on: stringList.optional(),
+	/** Checked by `checkOutputSchema` (runs/structured-output.ts) in `validate.ts`. */
+	output_schema: jsonSchemaObject.optional(),
+	/** Checked by `conditions.ts`. */
+	when: z.unknown().optional(),
+});
+
+const nodeSchema = z.discriminatedUnion("kind", [agentNodeSchema], {
+	error: (issue) =>
+		issue.code === "invalid_union"
+			? `unknown node kind ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind)}; known: agent`
+			: undefined,
+});
+
+const limitsSchema = z.strictObject({
+	concurrency: positiveInt.optional(),
+	max_nodes_started: positiveInt.optional(),
+	max_usd: z.number().positive().optional(),
+	max_tokens: positiveInt.optional(),
+	timeout_ms: positiveInt.optional(),
+});
+
+export const graphSchema = z.strictObject({
+	name: z.string().optional(),
+	description: z.string().optional(),
+	inputs: jsonSchemaObject.optional(),
+	nodes: z
+		.record(
+			z.string(),
+			z.preprocess((raw) => withDefaultKind(raw), nodeSchema),
+		)
+		.refine((nodes) => Object.keys(nodes).length > 0, "give at least one node")
+		.refine((nodes) => Object.keys(nodes).length <= MAX_NODES, `at most ${MAX_NODES} nodes are allowed`),
+	outputs: z.record(z.string(), z.string({ error: "expected a template string" })).optional(),
+	limits: limitsSchema.optional(),
+	fail_fast: z.boolean().optional(),
+});
+
+export type GraphDefinition = z.infer<typeof graphSchema>;
+export type GraphNode = GraphDefinition["nodes"][string];
+export type AgentNode = Extract<GraphNode, { kind: "agent" }>;
+export type NodeKind = GraphNode["kind"];
+export type GraphLimits = NonNullable<GraphDefinition["limits"]>;
+
+/** A node without `kind` is an agent node. */
+function withDefaultKind(raw: unknown): unknown {
+	if (raw && typeof raw === "object" && !Array.isArray(raw) && !("kind" in raw)) return { kind: "agent", ...raw };
+	return raw;
+}
+
+/** `node "scan"` — how problems name a node. */
+export function nodeLabel(key: string): string {
+	return `node ${JSON.stringify(key)}`;
+}
+
+/**
+ * Parses a graph definition's shape. Problems name the node and field: `node "scan": output_schema: …`,
+ * `limits.max_usd: …`, `nodes: give at least one node`.
+ * @returns the definition, or `undefined` with every problem added to `problems`.
+ */
+export function parseGraphDefinition(raw: unknown, problems: Problems): GraphDefinition | undefined {
+	const parsed = graphSchema.safeParse(raw);
+	if (!parsed.success) {
+		for (const { path, message } of fieldProblems(parsed.error.issues)) problems.add(locate(path, message));
+		return undefined;
+	}
+	const before = problems.size;
+	for (const key of Object.keys(parsed.data.nodes)) {
+		if (!NODE_KEY.test(key)) {
+			problems.add(
+				`${nodeLabel(key)}: the key must start with a letter or "_" and hold only letters, digits, "_", "-"`,
+			);
+		}
+	}
+	return problems.size === before ? parsed.data : undefined;
+}
+
+/** A zod issue's path as `node "<key>": <field>: <message>` inside a node, else `<path>: <message>`. */
+function locate(path: readonly PropertyKey[], message: string): string {
+	const fields = (segments: readonly PropertyKey[]) =>
+		segments.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? String(s) : `.${String(s)}`)).join("");
+	if (path[0] === "nodes" && path.length >= 2) {
+		const rest = path.slice(2);
+		return rest.length === 0
+			? `${nodeLabel(String(path[1]))}: ${message}`
+			: `${nodeLabel(String(path[1]))}: ${fields(rest)}: ${message}`;
+	}
+	return path.length === 0 ? message : `${fields(path)}: ${message}`;
+}

@@ -1,0 +1,125 @@
+/**
+ * Saved graphs (docs/graphs.md "Saved graphs"): `<agent dir>/graphs/<name>.json|.yaml|.yml` (user) and the
+ * nearest `.pi/graphs/` walking up from the cwd (project). The scope follows `agentScope`: `user` (default),
+ * `project`, or `both` (a project graph overrides a user graph of the same name). A project graph is
+ * project-controlled: it runs only with explicit trust, exactly as project agents (launch/trust.ts), and
+ * a changed file is asked about again (consent is per content digest).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, extname, join, resolve } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { type AgentScope, contentDigest } from "../config/agents.ts";
+import type { Problems } from "../core/problems.ts";
+import type { LaunchContext } from "../launch/launch-context.ts";
+import { checkTrusted } from "../launch/trust.ts";
+
+const EXTENSIONS = [".json", ".yaml", ".yml"];
+
+export interface SavedGraph {
+	name: string;
+	file: string;
+	source: "user" | "project";
+	/** The parsed document (shape checked by `parseGraphDefinition`). */
+	raw: unknown;
+}
+
+/** The nearest `<dir>/.pi/graphs` walking up from `cwd` (inclusive), or undefined. */
+export function findProjectGraphsDir(cwd: string): string | undefined {
+	let dir = resolve(cwd);
+	for (;;) {
+		const candidate = join(dir, ".pi", "graphs");
+		if (isDirectory(candidate)) return candidate;
+		const parent = dirname(dir);
+		if (parent === dir) return undefined;
+		dir = parent;
+	}
+}
+
+function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/** The graph files directly in `dir`, by name (a name with two files is ambiguous and listed as such). */
+function graphFiles(dir: string | undefined): Map<string, string[]> {
+	const byName = new Map<string, string[]>();
+	if (!dir) return byName;
+	let names: string[] = [];
+	try {
+		names = readdirSync(dir).sort();
+	} catch {
+		return byName;
+	}
+	for (const file of names) {
+		const ext = extname(file);
+		if (!EXTENSIONS.includes(ext)) continue;
+		const name = file.slice(0, -ext.length);
+		byName.set(name, [...(byName.get(name) ?? []), join(dir, file)]);
+	}
+	return byName;
+}
+
+/**
+ * Finds saved graph `name` in the scope, reads and parses it, and passes the trust gate for a project one.
+ * @returns the graph, or `undefined` with the problem (unknown name with the known ones, two files of one
+ *   name, a file that cannot be read or parsed, a refused or declined trust prompt) added to `problems`.
+ */
+export async function loadSavedGraph(
+	name: string,
+	scope: AgentScope,
+	context: Pick<LaunchContext, "cwd" | "agentDir" | "trust" | "consents" | "confirm">,
+	problems: Problems,
+): Promise<SavedGraph | undefined> {
+	const user = scope === "project" ? new Map<string, string[]>() : graphFiles(join(context.agentDir, "graphs"));
+	const projectDir = scope === "user" ? undefined : findProjectGraphsDir(context.cwd);
+	const project = graphFiles(projectDir);
+	const fromProject = project.get(name);
+	const files = fromProject ?? user.get(name);
+	if (!files) {
+		const known = [...new Set([...user.keys(), ...project.keys()])].sort().join(", ") || "none";
+		problems.add(`name: unknown saved graph "${name}" in scope "${scope}". Saved graphs: ${known}`);
+		return undefined;
+	}
+	if (files.length > 1) {
+		problems.add(`name: saved graph "${name}" is defined twice (${files.join(", ")}); keep one file`);
+		return undefined;
+	}
+	const file = files[0];
+	const source = fromProject ? "project" : "user";
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (error) {
+		problems.add(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+		return undefined;
+	}
+	const raw = parseDocument(file, text, problems);
+	if (raw === undefined) return undefined;
+	if (source === "project") {
+		const item = {
+			what: `project graph ${JSON.stringify(name)}`,
+			file,
+			projectDir: dirname(dirname(dirname(file))),
+			digest: contentDigest(text),
+		};
+		if (!(await checkTrusted([item], context, problems))) return undefined;
+	}
+	return { name, file, source, raw };
+}
+
+function parseDocument(file: string, text: string, problems: Problems): unknown {
+	try {
+		const raw = extname(file) === ".json" ? JSON.parse(text) : parseYaml(text);
+		if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+			problems.add(`${file}: expected a graph object`);
+			return undefined;
+		}
+		return raw;
+	} catch (error) {
+		problems.add(`${file}: cannot parse: ${(error as Error).message}`);
+		return undefined;
+	}
+}

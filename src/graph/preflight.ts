@@ -1,0 +1,79 @@
+/**
+ * Every agent node through the same launch resolution a `subagent` call uses (docs/graphs.md
+ * "Validation"): the child fields' shape checks (`toChildCall`), agent and roster lookup, trust of project
+ * agents, depth, paths, resources (`resolveChildCalls`) and the harness's own validation
+ * (`checkHarnessesAccept`). Before anything runs for all nodes at once, and again for each node at dispatch
+ * (an agent removed or a roster disabled meanwhile fails that node closed).
+ */
+import type { AgentScope } from "../config/agents.ts";
+import type { RosterState } from "../config/extension-state.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
+import { type ChildArgs, type ChildCall, toChildCall } from "../launch/child-args.ts";
+import type { LaunchContext } from "../launch/launch-context.ts";
+import { resolveChildCalls } from "../launch/resolve-calls.ts";
+import type { ResumeLookup } from "../launch/resolve-resume.ts";
+import { checkHarnessesAccept } from "../launch/validate-specs.ts";
+import { type AgentNode, nodeLabel } from "./definition.ts";
+
+/** What resolution needs from the calling session; read again at each use, so dispatch sees changes. */
+export interface NodeLaunchEnv {
+	context(): LaunchContext;
+	rosterState(): RosterState;
+	scope: AgentScope;
+	sessions: ResumeLookup;
+	adapters: Partial<Record<Harness, HarnessAdapter>>;
+}
+
+/** One node to resolve: its key, definition and the task text (the template, or the filled-in task). */
+export interface NodeToResolve {
+	key: string;
+	node: AgentNode;
+	task: string;
+}
+
+/** The child fields of an agent node, as `toChildCall` takes them. */
+function childArgs(node: AgentNode, task: string): ChildArgs {
+	const { kind: _kind, depends_on: _deps, when: _when, ...child } = node;
+	return { ...child, task };
+}
+
+/**
+ * Resolves the nodes into launch specs (an `output_schema` is checked and carried like any child field). Problems are labelled
+ * `node "<key>": …`; a trust prompt, if one is needed, asks about every project agent of the nodes at once.
+ * @returns node key → spec, or `undefined` with every problem added to `problems`.
+ */
+export async function resolveNodes(
+	nodes: readonly NodeToResolve[],
+	env: NodeLaunchEnv,
+	problems: Problems,
+): Promise<Map<string, LaunchSpec> | undefined> {
+	const labels = nodes.map((item) => nodeLabel(item.key));
+	const calls = nodes.map((item, i) => toChildCall(childArgs(item.node, item.task), problems.at(labels[i])));
+	// The nodes whose fields are fine are still resolved, so every problem is listed at once.
+	const shaped = nodes.flatMap((item, i) =>
+		calls[i] ? [{ item, call: calls[i] as ChildCall, label: labels[i] }] : [],
+	);
+	const specs = await resolveChildCalls(
+		shaped.map((s) => s.call),
+		shaped.map((s) => s.label),
+		env.scope,
+		env.context(),
+		env.rosterState(),
+		env.sessions,
+		problems,
+	);
+	if (shaped.length < nodes.length) return undefined;
+	if (!specs) return undefined;
+	if (
+		!checkHarnessesAccept(
+			specs,
+			shaped.map((item) => item.label),
+			env.adapters,
+			problems,
+		)
+	)
+		return undefined;
+	return new Map(specs.map((spec, i) => [nodes[i].key, spec]));
+}

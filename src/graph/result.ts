@@ -1,0 +1,127 @@
+/**
+ * What a finished graph run gives back (docs/graphs.md "Results"): the graph's `outputs` (JSON), one line
+ * per node (status, harness, model from its own assistant messages, duration, usage, the reason of a
+ * failure or skip, the native session id to resume it with `subagent`), and the bounded `details`.
+ */
+import type { ChildRun } from "../core/child-run.ts";
+import { type BudgetStop, describeSkip, type GraphDetails, type GraphNodeDetails } from "../core/graph-details.ts";
+import { formatElapsed, formatUsage, sessionLine } from "../ui/format.ts";
+import { describeBudgetStop } from "./budget.ts";
+import type { GraphRunState, NodeState } from "./run-state.ts";
+import type { CompiledGraph } from "./validate.ts";
+import { fillTemplate, type RefScope } from "./value-refs.ts";
+
+/** Longest JSON of the outputs kept in `details`, bytes; the model's text always has them whole. */
+export const MAX_DETAILS_OUTPUT_BYTES = 16_384;
+
+/** The graph's outputs, and a note per output that has no value (its node did not complete). */
+export function graphOutputs(
+	graph: CompiledGraph,
+	state: GraphRunState,
+): { outputs: Record<string, unknown>; notes: string[] } {
+	const scope: RefScope = { inputs: graph.inputs ?? {}, outputs: {} };
+	for (const [key, node] of Object.entries(state.nodes)) {
+		if (node.status === "completed") (scope.outputs as Record<string, unknown>)[key] = node.output;
+	}
+	const outputs: Record<string, unknown> = {};
+	const notes: string[] = [];
+	for (const { name, parts } of graph.outputs) {
+		const filled = fillTemplate(parts, scope);
+		if ("missing" in filled) notes.push(`outputs.${name}: no value (${filled.missing.join(", ")} not available)`);
+		else outputs[name] = filled.raw;
+	}
+	return { outputs, notes };
+}
+
+/** One node's `details` entry, from its state and, while it runs, its child's live activity. */
+export function nodeDetails(
+	key: string,
+	node: NodeState,
+	graph: CompiledGraph,
+	state: GraphRunState,
+	child: ChildRun | undefined,
+): GraphNodeDetails {
+	const compiled = graph.nodes.find((n) => n.key === key);
+	const waitingOn =
+		node.status === "waiting"
+			? compiled?.dependsOn.filter((dep) => state.nodes[dep].status !== "completed")
+			: undefined;
+	const reason = node.status === "skipped" && node.skip ? describeSkip(node.skip) : node.error;
+	const endedAt = node.endedAt;
+	return {
+		key,
+		status: node.status,
+		waitingOn: waitingOn && waitingOn.length > 0 ? waitingOn : undefined,
+		reason,
+		harness: node.harness ?? child?.harness,
+		agent: node.agent ?? child?.agent,
+		model: node.model,
+		usage: node.usage,
+		startedAt: node.startedAt,
+		durationMs: node.startedAt !== undefined && endedAt !== undefined ? endedAt - node.startedAt : undefined,
+		activity: node.status === "running" ? child?.result?.activity : undefined,
+		nativeSessionId: node.nativeSessionId,
+	};
+}
+
+/** The `details` of a graph run, live or final (bounded: nodes carry no answers). */
+export function graphDetails(
+	name: string,
+	graph: CompiledGraph,
+	state: GraphRunState,
+	children: ReadonlyMap<string, ChildRun>,
+	outputs?: Record<string, unknown>,
+): GraphDetails {
+	const nodes = Object.entries(state.nodes).map(([key, node]) =>
+		nodeDetails(key, node, graph, state, children.get(key)),
+	);
+	const json = outputs === undefined ? undefined : JSON.stringify(outputs);
+	const bounded =
+		json !== undefined && Buffer.byteLength(json) > MAX_DETAILS_OUTPUT_BYTES
+			? { truncated: `${json.slice(0, MAX_DETAILS_OUTPUT_BYTES)}…` }
+			: outputs;
+	return {
+		graph: name,
+		nodes,
+		outputs: bounded,
+		budgetStop: state.budgetStop,
+		error: state.infrastructureError,
+	};
+}
+
+/** `- scan: completed · pi scout · model m · 2.1s · ↑1k ↓200 · session: <id>` */
+function nodeLine(node: GraphNodeDetails): string {
+	const status = node.status === "skipped" ? `skipped (${node.reason})` : node.status;
+	const parts = [status];
+	if (node.harness) parts.push(node.agent ? `${node.harness} ${node.agent}` : node.harness);
+	if (node.startedAt !== undefined) parts.push(`model ${node.model ?? "unknown"}`);
+	if (node.durationMs !== undefined) parts.push(formatElapsed(node.durationMs));
+	const usage = node.usage ? formatUsage(node.usage) : "";
+	if (usage) parts.push(usage);
+	if (node.nativeSessionId) parts.push(sessionLine(node.nativeSessionId));
+	const why = node.status === "failed" || node.status === "cancelled" ? (node.reason ? `: ${node.reason}` : "") : "";
+	return `- ${node.key}: ${parts.join(" · ")}${why}`;
+}
+
+/** The text the model receives for a finished run; `outputsText` is the outputs' JSON (bounded by the caller). */
+export function graphResultText(
+	details: GraphDetails,
+	outputsText: string,
+	notes: readonly string[],
+	stops: Pick<GraphRunState, "cancelled" | "stopped">,
+): string {
+	const count = (status: string) => details.nodes.filter((node) => node.status === status).length;
+	const done = count("completed");
+	const head = [`agent_graph "${details.graph}": ${done}/${details.nodes.length} nodes completed`];
+	if (details.error) head.push(`stopped by an infrastructure error: ${details.error}`);
+	if (stops.cancelled) head.push(`cancelled (${stops.cancelled})`);
+	else if (stops.stopped) head.push("stopped by request: no further node started");
+	if (details.budgetStop) head.push(stopLine(details.budgetStop));
+	return [head.join("; "), "", `outputs: ${outputsText}`, ...notes, "", "nodes:", ...details.nodes.map(nodeLine)].join(
+		"\n",
+	);
+}
+
+function stopLine(stop: BudgetStop): string {
+	return `${describeBudgetStop(stop)}: no further node started`;
+}

@@ -1,0 +1,136 @@
+/**
+ * The state of one graph run as plain JSON (docs/graphs.md "Node states"), and the one pure function that
+ * changes it: `applyEvent`. Every change of a node is an explicit event, so a checkpointer (issue 18) can
+ * persist the events of an admission wave before any child of it starts, and a settlement before its
+ * dependents are admitted; the engine applies events only through `GraphEngine.commit`.
+ *
+ * Transitions: waiting → queued (admit) | skipped; queued → running (start) | failed (dispatch refused) |
+ * skipped | cancelled; running → completed | failed | cancelled. Terminal states never change.
+ */
+import type { BudgetStop, NodeStatus, SkipReason } from "../core/graph-details.ts";
+import type { Harness } from "../core/launch-spec.ts";
+import type { Usage } from "../core/run-event.ts";
+import { emptyUsage } from "../core/run-result.ts";
+
+/** Version of the serialized run state (bumped on incompatible changes). */
+export const RUN_STATE_VERSION = 1;
+
+export interface NodeState {
+	status: NodeStatus;
+	/** Failed: the reason. */
+	error?: string;
+	skip?: SkipReason;
+	/** Admissions so far (the first run is attempt 1). */
+	attempts: number;
+	harness?: Harness;
+	agent?: string;
+	model?: string;
+	nativeSessionId?: string;
+	/** ms since the Unix epoch. */
+	startedAt?: number;
+	endedAt?: number;
+	usage: Usage;
+	/** Completed nodes with an `output_schema`: the validated structured output. */
+	output?: unknown;
+}
+
+export interface GraphRunState {
+	version: number;
+	/** Node key → state; keys in dependency order. */
+	nodes: Record<string, NodeState>;
+	/** Nodes admitted so far (counted against `limits.max_nodes_started`). */
+	started: number;
+	/** Set once a budget or limit stopped further starts. */
+	budgetStop?: BudgetStop;
+	/** Set once the run is cancelled (Escape, a job cancel, `fail_fast`): why. */
+	cancelled?: string;
+	/** Set once a graceful stop asked that nothing more start (running nodes go on). */
+	stopped?: boolean;
+	/** Set once an infrastructure error stopped the run. */
+	infrastructureError?: string;
+}
+
+/** One change of the run, as a checkpointer would persist it. */
+export type GraphEvent =
+	| { type: "admit"; node: string }
+	| { type: "start"; node: string; at: number; harness: Harness; agent?: string }
+	| { type: "progress"; node: string; usage: Usage; model?: string; nativeSessionId?: string }
+	| { type: "complete"; node: string; at: number; output?: unknown }
+	| { type: "fail"; node: string; at: number; error: string }
+	| { type: "skip"; node: string; reason: SkipReason }
+	| { type: "cancel"; node: string; at: number }
+	| { type: "budget"; stop: BudgetStop }
+	| { type: "cancel_run"; why: string }
+	| { type: "stop_starts" }
+	| { type: "infrastructure"; error: string };
+
+/** Which states each node event may leave from. */
+const FROM: Record<string, readonly NodeStatus[]> = {
+	admit: ["waiting"],
+	start: ["queued"],
+	progress: ["running"],
+	complete: ["running"],
+	fail: ["queued", "running"],
+	skip: ["waiting", "queued"],
+	cancel: ["queued", "running"],
+};
+
+/** The state of a run before anything happened. */
+export function initialRunState(keys: readonly string[]): GraphRunState {
+	const nodes: Record<string, NodeState> = {};
+	for (const key of keys) nodes[key] = { status: "waiting", attempts: 0, usage: emptyUsage() };
+	return { version: RUN_STATE_VERSION, nodes, started: 0 };
+}
+
+/**
+ * Applies one event, returning the new state (the old one is not changed).
+ * @throws Error when the event does not fit the node's state (an engine bug, never a user error).
+ */
+export function applyEvent(state: GraphRunState, event: GraphEvent): GraphRunState {
+	if (event.type === "budget") return state.budgetStop ? state : { ...state, budgetStop: event.stop };
+	if (event.type === "cancel_run") return state.cancelled ? state : { ...state, cancelled: event.why };
+	if (event.type === "stop_starts") return { ...state, stopped: true };
+	if (event.type === "infrastructure") {
+		return state.infrastructureError ? state : { ...state, infrastructureError: event.error };
+	}
+	const node = state.nodes[event.node];
+	if (!node) throw new Error(`graph event ${event.type} for unknown node "${event.node}"`);
+	if (!FROM[event.type].includes(node.status)) {
+		throw new Error(`graph event ${event.type} does not apply to node "${event.node}" in state ${node.status}`);
+	}
+	const next = nextNode(node, event);
+	const started = event.type === "admit" ? state.started + 1 : state.started;
+	return { ...state, started, nodes: { ...state.nodes, [event.node]: next } };
+}
+
+function nextNode(
+	node: NodeState,
+	event: Exclude<GraphEvent, { type: "budget" | "cancel_run" | "stop_starts" | "infrastructure" }>,
+): NodeState {
+	switch (event.type) {
+		case "admit":
+			return { ...node, status: "queued", attempts: node.attempts + 1 };
+		case "start":
+			return { ...node, status: "running", startedAt: event.at, harness: event.harness, agent: event.agent };
+		case "progress":
+			return {
+				...node,
+				usage: event.usage,
+				model: event.model ?? node.model,
+				nativeSessionId: event.nativeSessionId ?? node.nativeSessionId,
+			};
+		case "complete":
+			return { ...node, status: "completed", endedAt: event.at, output: event.output };
+		case "fail":
+			return { ...node, status: "failed", endedAt: event.at, error: event.error };
+		case "skip":
+			return { ...node, status: "skipped", skip: event.reason };
+		case "cancel":
+			return { ...node, status: "cancelled", endedAt: event.at };
+	}
+}
+
+/** True once a node is in a terminal state. */
+export function isSettled(status: NodeStatus): boolean {
+	return status === "completed" || status === "failed" || status === "skipped" || status === "cancelled";
+}

@@ -1,0 +1,99 @@
+/**
+ * `agent_graph` with `background: true` (docs/graphs.md "Background"): the graph runs as a job of the
+ * session's job registry, under the same rules as a background `subagent` call (a host that stays open,
+ * the job limit, one report as a follow-up message, `subagent_jobs` list / wait / result / cancel).
+ */
+import type { AgentToolResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { GraphDetails } from "../core/graph-details.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import { Problems } from "../core/problems.ts";
+import type { GraphRunOutcome } from "../graph/engine.ts";
+import { childDetails } from "../runs/child-details.ts";
+import type { FleetTrack } from "../runs/fleet.ts";
+import { jobMessage } from "../runs/job-messages.ts";
+import { formatUsageTotals } from "../ui/format.ts";
+import { checkBackgroundAllowed } from "./background.ts";
+import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns, runAccepted } from "./graph-run.ts";
+import { sumUsage } from "./result-text.ts";
+
+/** Starts the graph as a job and answers at once with its id; refused when a job may no longer start. */
+export function startGraphJob(
+	accepted: AcceptedGraph,
+	ctx: ExtensionContext,
+): AgentToolResult<GraphDetails | undefined> {
+	const { deps, limits, prepared } = accepted;
+	const problems = new Problems();
+	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
+	if (
+		!checkBackgroundAllowed(
+			{ mode: ctx.mode, depth: accepted.state.depth.depth },
+			deps.jobs,
+			limits.maxBackgroundJobs,
+			problems,
+		)
+	) {
+		return graphRefusal(new LaunchError(problems.list).message, prepared.name);
+	}
+	const silent = accepted.state.silent;
+	let outcome: GraphRunOutcome | undefined;
+	let tracked: FleetTrack | undefined;
+	const job = deps.jobs.start(
+		"graph",
+		`graph "${prepared.name}"`,
+		async (signal, update, onInput, noMoreStarts) => {
+			outcome = await runAccepted(accepted, { signal, noMoreStarts, onChildren: update, onInput });
+			return nodeRuns(accepted.prepared, outcome.children);
+		},
+		(finished, children, error) => {
+			tracked?.end(children);
+			const result = outcome && !error ? finalResult(accepted, outcome, finished.id) : undefined;
+			const text = result
+				? result.content.map((part) => (part.type === "text" ? part.text : "")).join("")
+				: `failed: ${error}`;
+			const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
+			finished.resultText = text;
+			deps.deliverJob(
+				finished,
+				message,
+				{
+					mode: "graph",
+					children: children.map(childDetails),
+					jobId: finished.id,
+					graph: result?.details,
+					status: finished.status,
+					label: finished.label,
+					...(finished.cancelReason ? { cancelReason: finished.cancelReason } : {}),
+				},
+				!silent,
+			);
+			try {
+				if (!silent)
+					ctx.ui.notify(
+						`Background job ${finished.id} (${finished.label}) ${finished.status}`,
+						finished.status === "completed" ? "info" : "warning",
+					);
+			} catch {
+				// Notices are best effort: after a session switch the old UI may be gone.
+			}
+			return text;
+		},
+		() => outcome !== undefined && graphSucceeded(outcome),
+	);
+	// The user's fleet view lists the job's node children (`/subagents`); `x` there cancels the job.
+	tracked = deps.fleet?.track({
+		id: job.id,
+		origin: "background",
+		label: job.label,
+		children: () => job.children,
+		running: () => job.status === "running",
+	});
+	return {
+		content: [
+			{
+				type: "text",
+				text: `Started background job ${job.id}: graph "${prepared.name}". Its result will arrive as a follow-up message; subagent_jobs lists, waits for, reads or cancels jobs.`,
+			},
+		],
+		details: { graph: prepared.name, nodes: [], jobId: job.id },
+	};
+}

@@ -1,0 +1,181 @@
+/**
+ * Running an accepted `agent_graph` call (docs/graphs.md "Execution", "Results"), in the foreground or as a
+ * job: the engine with each node's child run through `runPlan` (the `subagent` scheduler's path: the
+ * session's one global limit, claimed sessions, launch records for resume), throttled live details, and
+ * the final result for the model.
+ */
+import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
+import type { EffectiveLimits } from "../config/effective-limits.ts";
+import type { LaunchState } from "../config/extension-state.ts";
+import type { ChildInputChannel } from "../core/child-input.ts";
+import type { ChildRun } from "../core/child-run.ts";
+import type { GraphDetails } from "../core/graph-details.ts";
+import type { HarnessAdapter } from "../core/harness-adapter.ts";
+import type { Harness } from "../core/launch-spec.ts";
+import type { AgentNode } from "../graph/definition.ts";
+import { type GraphRunOutcome, runGraph } from "../graph/engine.ts";
+import type { SpecRunner } from "../graph/executors.ts";
+import { type NodeLaunchEnv, resolveNodes } from "../graph/preflight.ts";
+import type { PreparedGraph } from "../graph/prepare.ts";
+import { graphDetails, graphOutputs, graphResultText } from "../graph/result.ts";
+import { writeArtifact } from "../runs/artifacts.ts";
+import { filterEnvironment } from "../runs/child-env.ts";
+import { runPlan } from "../runs/run-plan.ts";
+import { totalUsage } from "./result-text.ts";
+import type { SubagentToolDeps } from "./subagent-tool.ts";
+
+export type GraphResult = AgentToolResult<GraphDetails | undefined>;
+
+/** A graph refused before anything started: every problem, one error result. */
+export function graphRefusal(message: string, graph = "invalid"): GraphResult {
+	return {
+		content: [{ type: "text", text: `agent_graph: nothing was started.\n${message}` }],
+		details: { graph, nodes: [], error: message },
+		isError: true,
+	};
+}
+
+/** A prepared graph and what its run needs. */
+export interface AcceptedGraph {
+	prepared: PreparedGraph;
+	/** Names this call's artifacts (`newArtifactCallId`). */
+	callId: string;
+	/** Where long outputs are written in full. */
+	artifacts: string;
+	env: NodeLaunchEnv;
+	deps: SubagentToolDeps;
+	state: LaunchState;
+	limits: EffectiveLimits;
+}
+
+/** What a run reports to, and what ends or stops it. */
+export interface RunHooks {
+	/** Escape, a job cancel: cancels the run. */
+	signal?: AbortSignal;
+	/** A graceful stop: nothing more starts. */
+	noMoreStarts?: AbortSignal;
+	/** Live details, at most every `updateIntervalMs` ms (the last one never lost). */
+	onDetails?(details: GraphDetails): void;
+	/** The nodes' children on every change (`nodeRuns`), for job listings and input lookups. */
+	onChildren?(children: ChildRun[]): void;
+	/** A node's child can be talked to; `index` is the node's position (as in `nodeRuns`). */
+	onInput?(index: number, channel: ChildInputChannel): void;
+}
+
+/**
+ * The nodes' children as a call's children: each at its node's position in the run (dependency order),
+ * named by its `task_name` or node key, so `subagent_jobs` send and `/subagent-send` can name them.
+ */
+export function nodeRuns(prepared: PreparedGraph, children: ReadonlyMap<string, ChildRun>): ChildRun[] {
+	return prepared.compiled.nodes.flatMap(({ key }, index) => {
+		const child = children.get(key);
+		return child ? [{ ...child, index, taskName: child.taskName ?? key }] : [];
+	});
+}
+
+/** Runs an accepted graph to its end, reporting through `hooks`. */
+export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Promise<GraphRunOutcome> {
+	const { prepared, deps, env } = accepted;
+	const position = new Map(prepared.compiled.nodes.map(({ key }, index) => [key, index]));
+	let pending: ReturnType<typeof setTimeout> | undefined;
+	let last = 0;
+	let latest: (() => void) | undefined;
+	const flush = () => {
+		pending = undefined;
+		last = Date.now();
+		latest?.();
+	};
+	try {
+		return await runGraph(prepared.compiled, {
+			defaultConcurrency: accepted.limits.concurrency,
+			resolve: async (key, task, problems) => {
+				const node = prepared.compiled.definition.nodes[key] as AgentNode;
+				return (await resolveNodes([{ key, node, task }], env, problems))?.get(key);
+			},
+			run: specRunner(accepted),
+			signal: hooks.signal,
+			noMoreStarts: hooks.noMoreStarts,
+			onInput: (key, channel) => hooks.onInput?.(position.get(key) ?? -1, channel),
+			onUpdate(state, children) {
+				hooks.onChildren?.(nodeRuns(prepared, children));
+				const onDetails = hooks.onDetails;
+				if (!onDetails) return;
+				latest = () => onDetails(graphDetails(prepared.name, prepared.compiled, state, children));
+				const wait = deps.updateIntervalMs - (Date.now() - last);
+				if (wait <= 0) flush();
+				else pending ??= setTimeout(flush, wait);
+			},
+		});
+	} finally {
+		if (pending) clearTimeout(pending);
+	}
+}
+
+/** One node's child through `runPlan` (single mode): the global limit, claims and launch records of `subagent`. */
+function specRunner(accepted: AcceptedGraph): SpecRunner {
+	const { deps, state, limits } = accepted;
+	return async (spec, options) => {
+		const [child] = await runPlan(
+			{ mode: "single", specs: [spec] },
+			{
+				adapters: deps.adapters as Record<Harness, HarnessAdapter>,
+				baseEnv: filterEnvironment(deps.baseEnv(), state.environment),
+				maxDepth: state.depth.maxDepth,
+				concurrency: limits.concurrency,
+				globalLimit: deps.globalLimit(),
+				sessions: deps.sessions,
+				persistRecord: deps.persistRecord,
+				resumed: [],
+				signal: options.signal,
+				noMoreStarts: options.noMoreStarts,
+				onChildren: (children: ChildRun[]) => options.onChild(children[0]),
+				onInput: (_index, channel) => options.onInput?.(channel),
+			},
+		);
+		return child;
+	};
+}
+
+/** The result for the model: outputs, one line per node; usage counted in the parent's totals. */
+export function finalResult(accepted: AcceptedGraph, outcome: GraphRunOutcome, jobId?: string): GraphResult {
+	const { prepared } = accepted;
+	const { outputs, notes } = graphOutputs(prepared.compiled, outcome.state);
+	const details = {
+		...graphDetails(prepared.name, prepared.compiled, outcome.state, outcome.children, outputs),
+		jobId,
+	};
+	const json = boundedOutputs(accepted, JSON.stringify(outputs), jobId);
+	const text = graphResultText(details, json, notes, outcome.state);
+	return {
+		content: [{ type: "text", text }],
+		details,
+		usage: totalUsage([...outcome.children.values()]),
+		isError: !graphSucceeded(outcome),
+	};
+}
+
+/**
+ * The outputs' JSON for the model, capped like a child's answer (setting `limits.output_max_bytes`): when
+ * longer, the head is shown and the whole JSON goes to an artifact file (docs/tools.md "Artifacts").
+ */
+function boundedOutputs(accepted: AcceptedGraph, json: string, jobId: string | undefined): string {
+	const max = accepted.limits.caps.maxBytes;
+	const size = Buffer.byteLength(json, "utf8");
+	if (size <= max) return json;
+	const name = `${accepted.callId}${jobId ? `-${jobId}` : ""}-outputs`;
+	const written = writeArtifact(accepted.artifacts, name, json);
+	const head = Buffer.from(json, "utf8")
+		.subarray(0, max)
+		.toString("utf8")
+		.replace(/\uFFFD$/, "");
+	const where = "path" in written ? `the whole JSON is in ${written.path}` : written.error;
+	return `${head}\n[outputs truncated: ${max} of ${size} bytes shown; ${where}]`;
+}
+
+/** A run succeeded when no node failed or was cancelled and nothing stopped it. */
+export function graphSucceeded(outcome: GraphRunOutcome): boolean {
+	const { state } = outcome;
+	if (state.cancelled || state.stopped || state.infrastructureError || state.budgetStop) return false;
+	// Skips without a stop come from conditions, or from a dependency that failed (which failed the run).
+	return Object.values(state.nodes).every((node) => node.status === "completed" || node.status === "skipped");
+}

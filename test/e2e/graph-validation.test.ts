@@ -1,0 +1,167 @@
+/**
+ * `agent_graph` refuses a graph before anything runs, with every problem at once, each naming the node and
+ * the field; the fake model's request log proves no child started.
+ */
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GraphDetails } from "../../src/core/graph-details.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+
+let env: E2eEnv;
+
+beforeAll(async () => {
+	env = await startE2eEnv({ agents: { scout: { description: "Scouts", body: "You scout." } } });
+});
+afterAll(async () => env?.close());
+
+const answer = { type: "object", properties: { verdict: { type: "string" } }, required: ["verdict"] };
+
+/** Calls the tool and returns its refusal text; fails when it ran anything or was not refused. */
+async function refusal(args: Record<string, unknown>): Promise<string> {
+	const before = env.server.requests.length;
+	const { result, isError } = await env.session.callTool<GraphDetails>("agent_graph", args);
+	const text = textOf(result);
+	expect(isError, text).toBe(true);
+	expect(text).toMatch(/^agent_graph: nothing was started\./);
+	expect(env.server.requests.length).toBe(before);
+	return text;
+}
+
+describe("agent_graph validation", () => {
+	it("refuses unknown keys and wrong types naming node and field, with zero child requests", async () => {
+		const text = await refusal({
+			graph: {
+				nodes: {
+					a: { agent: "scout", task: "t", depend_on: ["b"] },
+					b: { kind: "loop", task: "t" },
+					c: { agent: "scout", task: "", allowed_tools: "read" },
+				},
+				limits: { max_usd: -1, burst: 2 },
+			},
+		});
+		expect(text).toContain('node "a": depend_on: unknown key "depend_on"');
+		expect(text).toContain('node "b": kind: unknown node kind "loop"; known: agent');
+		expect(text).toContain('node "c": task: must not be empty');
+		expect(text).toContain('node "c": allowed_tools: expected a list of strings, got string');
+		expect(text).toContain("limits.max_usd:");
+		expect(text).toContain('limits.burst: unknown key "burst"');
+	});
+
+	it("refuses dangling, self and cyclic depends_on, naming the cycle, with zero child requests", async () => {
+		const text = await refusal({
+			graph: {
+				nodes: {
+					a: { agent: "scout", task: "t", depends_on: ["ghost", "a"] },
+					b: { agent: "scout", task: "t", depends_on: ["c"] },
+					c: { agent: "scout", task: "t", depends_on: ["b"] },
+				},
+			},
+		});
+		expect(text).toContain('node "a": depends_on: unknown node "ghost"');
+		expect(text).toContain('node "a": depends_on: a node cannot depend on itself');
+		expect(text).toMatch(/node "[bc]": depends_on: cycle (b → c → b|c → b → c)/);
+	});
+
+	it("refuses malformed and unmapped placeholders and ValueRefs that read prose, a non-dependency or an undeclared path", async () => {
+		const text = await refusal({
+			graph: {
+				inputs: { type: "object", properties: { path: { type: "string" } } },
+				nodes: {
+					plan: { agent: "scout", task: "plan ${inputs.path}", output_schema: answer },
+					prose: { agent: "scout", task: "t" },
+					other: { agent: "scout", task: "t", output_schema: answer },
+					use: {
+						agent: "scout",
+						depends_on: ["plan", "prose"],
+						task: "a ${inputs.paht} b ${nodes.plan.output.verdcit} c ${nodes.prose.output.x} d ${nodes.other.output.verdict} e ${nodes.plan.outptu} f ${inputs.path",
+						when: { ref: "${nodes.prose.output.ok}", equals: true },
+					},
+				},
+				outputs: { v: "${nodes.nobody.output.x}" },
+			},
+		});
+		expect(text).toContain('node "use": task: ${inputs.paht}: the inputs schema does not declare inputs.paht');
+		expect(text).toContain(
+			'node "use": task: ${nodes.plan.output.verdcit}: the output_schema of node "plan" does not declare output.verdcit',
+		);
+		expect(text).toContain('node "use": task: ${nodes.prose.output.x}: node "prose" has no output_schema');
+		expect(text).toContain(
+			'node "use": task: ${nodes.other.output.verdict}: node "other" is not a dependency of "use"',
+		);
+		expect(text).toContain('node "use": task: ${nodes.plan.outptu} is not a ValueRef');
+		expect(text).toContain('node "use": task: "${inputs.path" is not closed');
+		expect(text).toContain('node "use": when: ${nodes.prose.output.ok}: node "prose" has no output_schema');
+		expect(text).toContain('outputs.v: ${nodes.nobody.output.x}: unknown node "nobody"');
+	});
+
+	it("refuses inputs that fail the graph's inputs schema, with zero child requests", async () => {
+		const text = await refusal({
+			graph: {
+				inputs: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+				nodes: { a: { agent: "scout", task: "${inputs.path}" } },
+			},
+			inputs: { path: 3 },
+		});
+		expect(text).toContain("inputs: do not match the graph's inputs schema: inputs/path must be string");
+	});
+
+	it("pre-flights every node through the launch layer: agents, roster entries, resources, tools, harness options", async () => {
+		const text = await refusal({
+			graph: {
+				nodes: {
+					a: { agent: "nobody", task: "t" },
+					b: { roster_entry: "ghost", task: "t" },
+					c: { agent_type: "pi", task: "t", resources: { packages: ["npm:x"] } },
+					d: { agent_type: "pi", task: "t", allowed_tools: ["read write"] },
+					e: { agent_type: "codex", task: "t", roster_file: "roster.json" },
+					f: { agent: "scout", roster_entry: "r", task: "t" },
+					g: { agent_type: "pi", task: "t", output_schema: { type: "object", propertes: {} } },
+				},
+			},
+		});
+		expect(text).toContain('node "a": unknown agent "nobody"');
+		expect(text).toContain('node "b": unknown roster entry "ghost"');
+		expect(text).toContain('node "c": resources.packages: must be empty');
+		expect(text).toContain('node "d": allowed_tools: "read write" is not a tool name');
+		expect(text).toContain('node "e": roster_file');
+		expect(text).toContain(
+			'node "f": give exactly one of agent, roster_entry or agent_type (or resume_session_id alone); got agent and roster_entry',
+		);
+		expect(text).toContain('node "g": output_schema: not a valid JSON Schema');
+		// The harness's own validation, as for a subagent child.
+		const harness = await refusal({
+			graph: { nodes: { h: { agent_type: "pi", task: "t", resources: { plugins: [env.workDir] } } } },
+		});
+		expect(harness).toMatch(/node "h": .*plugins/);
+	});
+
+	it("refuses an untrusted project graph without running it, and names unknown saved graphs", async () => {
+		const project = join(env.workDir, "proj");
+		mkdirSync(join(project, ".pi", "graphs"), { recursive: true });
+		writeFileSync(
+			join(project, ".pi", "graphs", "local.json"),
+			JSON.stringify({ nodes: { a: { agent_type: "pi", task: "project graph ran" } } }),
+		);
+		const unknown = await refusal({ name: "missing" });
+		expect(unknown).toContain('name: unknown saved graph "missing" in scope "user"');
+		const sub = await import("../support/extension-session.ts");
+		const session = await sub.createExtensionSession({
+			cwd: project,
+			agentDir: env.home.agentDir,
+			projectTrusted: false,
+		});
+		try {
+			const { result, isError } = await session.callTool<GraphDetails>("agent_graph", {
+				name: "local",
+				agentScope: "both",
+			});
+			expect(isError).toBe(true);
+			expect(textOf(result)).toContain('refused to run project graph "local"');
+			expect(env.server.requests.some((r) => r.lastUserText === "project graph ran")).toBe(false);
+		} finally {
+			session.dispose();
+		}
+	});
+});

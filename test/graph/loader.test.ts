@@ -1,0 +1,92 @@
+/** Saved graphs: where they are looked up, how they parse, and the trust gate of project graphs. */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Problems } from "../../src/core/problems.ts";
+import { loadSavedGraph } from "../../src/graph/loader.ts";
+import { ConsentRecord } from "../../src/launch/trust.ts";
+import { writeTree } from "../support/files.ts";
+
+let root: string;
+let agentDir: string;
+let project: string;
+
+beforeEach(() => {
+	root = realpathSync(mkdtempSync(join(tmpdir(), "graph-loader-")));
+	agentDir = join(root, "agent");
+	project = join(root, "project");
+	writeTree(root, {
+		"agent/graphs/mine.yaml": "nodes:\n  a: { agent_type: pi, task: mine }\n",
+		"agent/graphs/shared.json": { nodes: { a: { agent_type: "pi", task: "user shared" } } },
+		"agent/graphs/twice.json": { nodes: {} },
+		"agent/graphs/twice.yml": "nodes: {}\n",
+		"agent/graphs/broken.yaml": "nodes: [",
+		"project/.pi/graphs/shared.json": { nodes: { a: { agent_type: "pi", task: "project shared" } } },
+		"project/sub/.keep": "",
+	});
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function context(answers: boolean[] = [], trusted = false) {
+	const asked: string[] = [];
+	return {
+		asked,
+		value: {
+			cwd: join(project, "sub"),
+			agentDir,
+			trust: () => trusted,
+			consents: new ConsentRecord(),
+			confirm: async (_title: string, message: string) => {
+				asked.push(message);
+				return answers.shift() ?? false;
+			},
+		},
+	};
+}
+
+describe("saved graphs", () => {
+	it("reads user graphs (JSON and YAML) by default, and a project graph overrides with agentScope both", async () => {
+		const problems = new Problems();
+		const { value } = context([true]);
+		expect((await loadSavedGraph("mine", "user", value, problems))?.raw).toEqual({
+			nodes: { a: { agent_type: "pi", task: "mine" } },
+		});
+		expect((await loadSavedGraph("shared", "user", value, problems))?.source).toBe("user");
+		const both = await loadSavedGraph("shared", "both", value, problems);
+		expect(both).toMatchObject({ source: "project", file: join(project, ".pi/graphs/shared.json") });
+		expect(problems.list).toEqual([]);
+	});
+
+	it("names unknown, ambiguous and unparsable graphs", async () => {
+		const problems = new Problems();
+		const { value } = context();
+		await loadSavedGraph("nope", "user", value, problems);
+		await loadSavedGraph("twice", "user", value, problems);
+		await loadSavedGraph("broken", "user", value, problems);
+		expect(problems.list[0]).toBe(
+			'name: unknown saved graph "nope" in scope "user". Saved graphs: broken, mine, shared, twice',
+		);
+		expect(problems.list[1]).toContain('name: saved graph "twice" is defined twice');
+		expect(problems.list[2]).toContain(`${join(agentDir, "graphs/broken.yaml")}: cannot parse:`);
+	});
+
+	it("runs a project graph only with trust or a confirmation, asked again once the file changed", async () => {
+		const { value, asked } = context([true, false]);
+		const problems = new Problems();
+		expect(await loadSavedGraph("shared", "project", value, problems)).toBeDefined();
+		expect(await loadSavedGraph("shared", "project", value, problems)).toBeDefined();
+		expect(asked).toHaveLength(1);
+		expect(asked[0]).toContain('project graph "shared"');
+		writeFileSync(
+			join(project, ".pi/graphs/shared.json"),
+			JSON.stringify({ nodes: { a: { agent_type: "pi", task: "changed" } } }),
+		);
+		expect(await loadSavedGraph("shared", "project", value, problems)).toBeUndefined();
+		expect(asked).toHaveLength(2);
+		expect(problems.list).toEqual([expect.stringContaining('declined to run project graph "shared"')]);
+		const trusted = context([], true);
+		expect(await loadSavedGraph("shared", "project", trusted.value, new Problems())).toBeDefined();
+		expect(trusted.asked).toEqual([]);
+	});
+});

@@ -269,7 +269,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime);
 }
 
-/** The three tools and the user commands, each loading the runtime on first use. */
+/** The tools and the user commands, each loading the runtime on first use. */
 function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
 	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
 	pi.registerTool(deferredTool(graphToolInfo, runtime, (r) => r.tools.graph));

@@ -49,6 +49,13 @@ describe("reference docs against the code", () => {
 		expect(commands.filter((name) => !readme.includes(`/${name}`))).toEqual([]);
 	});
 
+	it("gives every registered tool its section in docs/tools.md, without counting them in words", async () => {
+		const { tools } = await registered();
+		const text = read("docs/tools.md");
+		expect(tools.filter((name) => !text.includes(`\n## The ${name} tool\n`))).toEqual([]);
+		expect(text).not.toMatch(/\b(two|three|four|five|six) (tools|slash commands)\b/);
+	});
+
 	it("documents every argument of the subagent tool, and no argument it does not have", () => {
 		const text = section(read("docs/tools.md"), "The subagent tool");
 		const rows = rowNames(text);

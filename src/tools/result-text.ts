@@ -10,7 +10,7 @@ import type { Usage } from "../core/run-event.ts";
 import { emptyUsage, type RunResult } from "../core/run-result.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
 import { addUsage } from "../runs/run-state.ts";
-import { sessionLine } from "../ui/format.ts";
+import { sessionLine, unrecordedSessionLine } from "../ui/format.ts";
 
 /** Label of a child in results and renders: `agent "task name"` or the harness. */
 export function childLabel(child: ChildRun): string {
@@ -49,7 +49,7 @@ export function buildResultText(
 		);
 		const id = result.nativeSessionId;
 		const known = id !== undefined && (recorded ? recorded(id) : result.status === "completed");
-		const session = id ? `\n\n${known ? sessionLine(id) : unrecordedSessionLine(id, result)}` : "";
+		const session = id ? `\n\n${known ? sessionLine(id) : unrecordedSessionLine(id, result.harness)}` : "";
 		const note =
 			interactiveNote(result) +
 			(result.outputFile ? `\n\n[answer also written to ${result.outputFile}]` : "") +
@@ -66,14 +66,6 @@ export function buildResultText(
 		? `; the chain stopped at step ${stopped.index + 1} (${childLabel(stopped)}: ${stopped.phase})`
 		: "";
 	return `${summary}${stop}\n\n${sections.join("\n\n")}`;
-}
-
-/**
- * The session line of a child whose session has no launch record (it did not complete): a resume must then
- * name its harness (docs/rules.md §Resumption: an unrecorded id).
- */
-function unrecordedSessionLine(nativeSessionId: string, result: RunResult): string {
-	return `session: ${nativeSessionId} (not recorded, as the run did not complete: resume with resume_session_id and agent_type: "${result.harness}")`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { type AgentScope, contentDigest } from "../config/agents.ts";
+import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { checkTrusted } from "../launch/trust.ts";
@@ -119,7 +120,7 @@ function parseDocument(file: string, text: string, problems: Problems): unknown 
 		}
 		return raw;
 	} catch (error) {
-		problems.add(`${file}: cannot parse: ${(error as Error).message}`);
+		problems.add(`${file}: cannot parse: ${parseErrorLine(error)}`);
 		return undefined;
 	}
 }

@@ -248,7 +248,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime, startReport);
 }
 
-/** The three tools and the user commands, each loading the runtime on first use. */
+/** The tools and the user commands, each loading the runtime on first use. */
 function registerToolsAndCommands(
 	pi: ExtensionAPI,
 	runtime: (ctx?: ExtensionContext) => Promise<Runtime>,

@@ -17,6 +17,7 @@
  */
 import { parse } from "smol-toml";
 import { z } from "zod";
+import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import type { AgentDefinition, AgentSource, CodexAgentSettings } from "./agent-definition.ts";
 import { takeUnknownKeys } from "./agent-markdown.ts";
@@ -60,7 +61,7 @@ export function parseCodexAgentFile(
 	try {
 		table = parse(content) as Record<string, unknown>;
 	} catch (error) {
-		problems.add(`not valid TOML: ${(error as Error).message.split("\n")[0]}`);
+		problems.add(`not valid TOML: ${parseErrorLine(error)}`);
 		return undefined;
 	}
 	const before = problems.size;

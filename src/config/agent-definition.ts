@@ -81,6 +81,12 @@ export interface AgentFileError {
 	format: AgentFormat;
 	/** Human-readable reasons, each naming the key when there is one. */
 	problems: string[];
+	/**
+	 * The agent name the file claims: its file name without the extension (`scout.md` → `scout`), or the
+	 * name two files both define. A definition of that name from a lower-precedence source is not used in
+	 * its place. Absent for an unreadable directory.
+	 */
+	name?: string;
 }
 
 /** A definition hidden by one of higher precedence with the same name (docs/agent-libraries.md §Selecting an agent). */

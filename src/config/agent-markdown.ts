@@ -23,6 +23,7 @@ import { parseFrontmatter } from "@earendil-works/pi-coding-agent";
 import { z } from "zod";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import { didYouMean } from "../core/nearest-name.ts";
+import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import type { AgentDefinition, AgentSource, PiAgentSettings } from "./agent-definition.ts";
 import { CLAUDE_TO_PI_TOOLS, IGNORED_AGENT_KEYS, REFUSED_AGENT_KEYS, splitForeignKeys } from "./agent-keys.ts";
@@ -69,7 +70,7 @@ export function readMarkdownAgent(
 		try {
 			parsed = parseFrontmatter(quotePlainValues(content));
 		} catch {
-			problems.add(`frontmatter is not valid YAML: ${(error as Error).message}`);
+			problems.add(`frontmatter is not valid YAML: ${parseErrorLine(error)}`);
 			return undefined;
 		}
 	}

@@ -7,7 +7,7 @@
  */
 import { didYouMean } from "../core/nearest-name.ts";
 import type { Problems } from "../core/problems.ts";
-import { AGENT_FORMATS, type AgentDefinition, type AgentFormat } from "./agent-definition.ts";
+import { AGENT_FORMATS, type AgentDefinition, type AgentFileError, type AgentFormat } from "./agent-definition.ts";
 import { type AgentDiscovery, type DiscoverAgentsOptions, discoverAgents, formatAgentFileErrors } from "./agents.ts";
 
 /** `claude:reviewer` → `{ format: "claude", name: "reviewer" }`; a plain name has no format. */
@@ -20,9 +20,16 @@ export function parseAgentSelector(selector: string): { format?: AgentFormat; na
 
 const answersTo = (agent: AgentDefinition, name: string) => agent.name === name || agent.aliases.includes(name);
 
+/** The file that failed to load and takes the name `selector` selects, if one does. */
+function blockedBy(discovery: AgentDiscovery, selector: string) {
+	const { format, name } = parseAgentSelector(selector);
+	return discovery.blocked.get(format === undefined ? name : `${format}:${name}`);
+}
+
 /** The definition `selector` names in `discovery`, or `undefined`. Pure. */
 export function selectAgent(discovery: AgentDiscovery, selector: string): AgentDefinition | undefined {
 	const { format, name } = parseAgentSelector(selector);
+	if (blockedBy(discovery, selector)) return undefined;
 	if (format === undefined) return discovery.agents.find((agent) => answersTo(agent, name));
 	return [...discovery.agents, ...discovery.shadowed.map((s) => s.agent)].find(
 		(agent) => agent.format === format && answersTo(agent, name),
@@ -42,6 +49,11 @@ export function findAgent(
 ): AgentDefinition | undefined {
 	const agent = selectAgent(discovery, selector);
 	if (agent) return agent;
+	const broken = blockedBy(discovery, selector);
+	if (broken) {
+		problems.add(describeBlocked(discovery, selector, broken));
+		return undefined;
+	}
 	const names = discovery.agents.flatMap((a) => [a.name, ...a.aliases]);
 	const { name } = parseAgentSelector(selector);
 	const lines = [`unknown agent "${selector}" in scope "${options.scope}"${didYouMean(name, names)}.`];
@@ -57,8 +69,18 @@ export function findAgent(
 	const available = discovery.agents.map((a) => `${a.name} (${a.source}, ${a.format})`).join(", ") || "none";
 	lines.push(`Available: ${available}.`);
 	lines.push(`Searched: ${discovery.searched.map((d) => `${d.dir} (${d.source}, ${d.format})`).join(", ")}.`);
-	const broken = formatAgentFileErrors(discovery.errors);
-	if (broken.length > 0) lines.push(`Files that failed to load: ${broken.join("; ")}`);
+	const failed = formatAgentFileErrors(discovery.errors);
+	if (failed.length > 0) lines.push(`Files that failed to load: ${failed.join("; ")}`);
 	problems.add(lines.join(" "));
 	return undefined;
+}
+
+/** Why a name taken by a file that failed to load selects nothing, naming what that file hides. */
+function describeBlocked(discovery: AgentDiscovery, selector: string, broken: AgentFileError): string {
+	const { name } = parseAgentSelector(selector);
+	const hidden = discovery.shadowed.filter((s) => s.by === broken.filePath && answersTo(s.agent, name));
+	const reason = `agent "${selector}" failed to load: ${formatAgentFileErrors([broken]).join("; ")}`;
+	if (hidden.length === 0) return reason;
+	const files = hidden.map((s) => s.agent.filePath).join(", ");
+	return `${reason}; fix it, or the lower-precedence ${name} it hides (${files}) is not used in its place either`;
 }

@@ -48,6 +48,11 @@ export interface AgentDiscovery {
 	/** Definitions hidden by a higher-precedence one of the same name. */
 	shadowed: ShadowedAgent[];
 	errors: AgentFileError[];
+	/**
+	 * Names taken by a file that failed to load, plain (`scout`) and qualified by format (`pi:scout`): no
+	 * lower-precedence definition answers to them, so a broken override never runs the built-in silently.
+	 */
+	blocked: ReadonlyMap<string, AgentFileError>;
 	/** Every directory searched, in precedence order (also those that do not exist). */
 	searched: AgentDirectory[];
 	/** The nearest `.pi/agents` directory above `cwd`, whatever the scope (callers use it in trust prompts). */
@@ -103,21 +108,23 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 		const read = readUserFile(filePath);
 		if ("problem" in read) {
 			// A directory named like an agent file is not one; anything else that is not a readable file is reported.
-			if (read.reason !== "directory") errors.push({ filePath, source, format, problems: [read.problem] });
+			if (read.reason !== "directory") {
+				errors.push({ filePath, source, format, problems: [read.problem], name: name.slice(0, -ext.length) });
+			}
 			continue;
 		}
 		const content = read.text;
 		const problems = new Problems();
 		const agent = parse(content, filePath, source, problems);
 		if (!agent) {
-			errors.push({ filePath, source, format, problems: [...problems.list] });
+			errors.push({ filePath, source, format, problems: [...problems.list], name: name.slice(0, -ext.length) });
 			continue;
 		}
 		const earlier = seen.get(agent.name);
 		if (earlier !== undefined) {
 			ambiguous.add(agent.name);
 			const problem = `name: "${agent.name}" is already defined by ${earlier}; neither file is used until one is renamed`;
-			errors.push({ filePath, source, format, problems: [problem] });
+			errors.push({ filePath, source, format, problems: [problem], name: agent.name });
 			continue;
 		}
 		seen.set(agent.name, filePath);
@@ -135,6 +142,8 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 export function discoverAgents(options: DiscoverAgentsOptions): AgentDiscovery {
 	const searched = agentDirectories(options);
 	const byName = new Map<string, AgentDefinition>();
+	const ofFormat = new Set<string>();
+	const blocked = new Map<string, AgentFileError>();
 	const shadowed: ShadowedAgent[] = [];
 	const errors: AgentFileError[] = [];
 	const selectable: AgentDefinition[] = [];
@@ -142,18 +151,26 @@ export function discoverAgents(options: DiscoverAgentsOptions): AgentDiscovery {
 		const loaded = loadAgentsFromDir(directory);
 		errors.push(...loaded.errors);
 		for (const agent of loaded.agents) {
-			const winner = byName.get(agent.name);
+			const winner = byName.get(agent.name)?.filePath ?? blocked.get(agent.name)?.filePath;
+			const qualified = `${agent.format}:${agent.name}`;
+			ofFormat.add(qualified);
 			if (winner) {
-				shadowed.push({ agent, by: winner.filePath });
+				shadowed.push({ agent, by: winner });
 				continue;
 			}
 			selectable.push(agent);
 			for (const name of [agent.name, ...agent.aliases]) if (!byName.has(name)) byName.set(name, agent);
 		}
+		for (const error of loaded.errors) {
+			if (error.name === undefined) continue;
+			const qualified = `${error.format}:${error.name}`;
+			if (!byName.has(error.name) && !blocked.has(error.name)) blocked.set(error.name, error);
+			if (!ofFormat.has(qualified) && !blocked.has(qualified)) blocked.set(qualified, error);
+		}
 	}
 	const agents = selectable.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	const projectAgentsDir = findNearestAgentsDir(options.cwd, CONFIG_DIR_NAME, join(options.agentDir, "agents"));
-	return { agents, shadowed, errors, searched, projectAgentsDir };
+	return { agents, shadowed, errors, blocked, searched, projectAgentsDir };
 }
 
 /** `scout (user)`, or `scout (user; ignored keys: color)`: how agent listings name a definition. */

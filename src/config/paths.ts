@@ -32,15 +32,14 @@ const PACKAGE_SELECTOR = /^(npm|git|github|gitlab|jsr|pnpm|yarn|file):/i;
 
 /**
  * Checks that a raw path string is a literal local path this package can use. Pure.
+ * @param base the absolute directory a relative `raw` resolves against, named in the `~` message.
  * @returns true when it is; otherwise the reason is added to `problems`.
  */
-export function checkLiteralPath(raw: string, problems: Problems): boolean {
+export function checkLiteralPath(raw: string, base: string, problems: Problems): boolean {
 	const before = problems.size;
 	if (raw.trim() === "") problems.add("path must not be empty");
 	else if (raw.startsWith("~")) {
-		problems.add(
-			`"${raw}": "~" is not expanded; write an absolute path or one relative to the documented base directory`,
-		);
+		problems.add(`"${raw}": "~" is not expanded; write an absolute path or one relative to ${base}`);
 	} else if (URL_LIKE.test(raw) || PACKAGE_SELECTOR.test(raw)) {
 		problems.add(
 			`"${raw}": URLs and package selectors are not supported; provision a local file or directory and give its path`,
@@ -92,7 +91,7 @@ export function checkExisting(path: string, kind: PathKind, problems: Problems):
  */
 export function resolveExisting(base: string, raw: string, kind: PathKind, problems: Problems): string {
 	const path = resolve(base, raw);
-	if (checkLiteralPath(raw, problems)) checkExisting(path, kind, problems);
+	if (checkLiteralPath(raw, base, problems)) checkExisting(path, kind, problems);
 	return path;
 }
 
@@ -120,7 +119,7 @@ export function settingsBaseDir(agentDir: string): string {
 export function resolveRosterOverride(value: string | undefined, processCwd: string): string | undefined {
 	if (value === undefined || value === "") return undefined;
 	const problems = new Problems("PI_AGENTSHELL_ROSTER_FILE");
-	if (!checkLiteralPath(value, problems)) throw new ConfigError(problems.list);
+	if (!checkLiteralPath(value, processCwd, problems)) throw new ConfigError(problems.list);
 	return resolve(processCwd, value);
 }
 

@@ -10,10 +10,13 @@ export type SendMode = "steer" | "follow_up";
 
 /**
  * Why a send or a stop was refused. `not_started`: the child is queued for a slot or still starting and
- * has no input channel yet (nothing was sent; send again once it runs).
+ * has no input channel yet (nothing was sent; send again once it runs). `not_found`: no job, call or child
+ * has that id or name, or the reference matches several children (nothing was sent; the message names
+ * the children there are).
  */
 export type RefusalReason =
 	| "exited"
+	| "not_found"
 	| "not_started"
 	| "no_input_channel"
 	| "empty_text"

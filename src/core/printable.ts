@@ -15,3 +15,13 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 export function printable(text: string): string {
 	return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * The first line of a parser's error message: the `yaml` package appends an excerpt of the source with a
+ * caret on the following lines, which `printable` would show as `\u000a` escapes in a one-line problem.
+ * The first line already names the line and column.
+ */
+export function parseErrorLine(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.split("\n", 1)[0]?.replace(/:$/, "") ?? message;
+}

@@ -49,7 +49,7 @@ const agentNodeSchema = z.strictObject({
 	kind: z.literal("agent").default("agent"),
 	...childFields,
 	depends_on: stringList.optional(),
-	/** Checked by `checkOutputSchema` (runs/structured-output.ts) in `validate.ts`. */
+	/** Checked by `checkJsonSchema` (runs/structured-output.ts) in `validate.ts`. */
 	output_schema: jsonSchemaObject.optional(),
 	/** Checked by `conditions.ts`. */
 	when: z.unknown().optional(),

@@ -12,6 +12,7 @@ import { dirname, extname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { type AgentScope, contentDigest } from "../config/agents.ts";
 import { parseJsonText } from "../config/read-json.ts";
+import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
@@ -123,7 +124,7 @@ function parseDocument(file: string, text: string, problems: Problems): unknown 
 		try {
 			raw = parseYaml(text);
 		} catch (error) {
-			problems.add(`${file}: cannot parse: ${(error as Error).message}`);
+			problems.add(`${file}: cannot parse: ${parseErrorLine(error)}`);
 			return undefined;
 		}
 	}

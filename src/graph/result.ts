@@ -6,7 +6,7 @@
 import type { ChildRun } from "../core/child-run.ts";
 import { type BudgetStop, describeSkip, type GraphDetails, type GraphNodeDetails } from "../core/graph-details.ts";
 import { printable } from "../core/printable.ts";
-import { formatElapsed, formatUsage, sessionLine } from "../ui/format.ts";
+import { formatElapsed, formatUsage, sessionLine, unrecordedSessionLine } from "../ui/format.ts";
 import { describeBudgetStop } from "./budget.ts";
 import type { GraphRunState, NodeState } from "./run-state.ts";
 import type { CompiledGraph } from "./validate.ts";
@@ -101,7 +101,9 @@ function nodeLine(node: GraphNodeDetails): string {
 	const usage = node.usage ? formatUsage(node.usage) : "";
 	if (usage) parts.push(usage);
 	if ((node.attempts ?? 0) > 1) parts.push(`attempt ${node.attempts}`);
-	if (node.nativeSessionId) parts.push(sessionLine(node.nativeSessionId));
+	// A node is never a resume, so its session has a launch record exactly when it completed.
+	const id = node.nativeSessionId;
+	if (id) parts.push(node.status === "completed" ? sessionLine(id) : unrecordedSessionLine(id, node.harness ?? "pi"));
 	const why = node.status === "failed" || node.status === "cancelled" ? (node.reason ? `: ${node.reason}` : "") : "";
 	return `- ${node.key}: ${parts.join(" · ")}${why}`;
 }

@@ -6,7 +6,7 @@
  * fail the graph's `inputs` schema. The result is the compiled graph the engine runs.
  */
 import type { Problems } from "../core/problems.ts";
-import { checkOutputSchema, validateStructuredOutput } from "../runs/structured-output.ts";
+import { checkJsonSchema, validateStructuredOutput } from "../runs/structured-output.ts";
 import { type Condition, conditionRefs, parseCondition } from "./conditions.ts";
 import { type GraphDefinition, type GraphNode, nodeLabel } from "./definition.ts";
 import { declaresPath, formatPath } from "./schema-paths.ts";
@@ -73,7 +73,7 @@ function checkInputs(definition: GraphDefinition, inputs: unknown, problems: Pro
 		if (inputs !== undefined && !isEmptyObject(inputs)) field.add("the graph declares no inputs schema; give none");
 		return;
 	}
-	if (!checkOutputSchema(definition.inputs, problems.at("graph inputs schema"))) return;
+	if (!checkJsonSchema(definition.inputs, problems.at("graph.inputs"))) return;
 	const check = validateStructuredOutput(definition.inputs, inputs ?? {});
 	if (!check.ok) field.add(`do not match the graph's inputs schema: ${check.errors.replaceAll("result", "inputs")}`);
 }

@@ -14,13 +14,18 @@ import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts"
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX, writeRunFile } from "../runs/leftovers.ts";
 import { writeOutputFile } from "../runs/output-file.ts";
-import { RunState } from "../runs/run-state.ts";
+import { RunState, SCREEN_LINE } from "../runs/run-state.ts";
 import { describeCommand, type RunEnding, settleRun } from "../runs/settle.ts";
 import { DialogWatch } from "./dialog-watch.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 
 /** The program that starts each pane (see the file). */
 export const PANE_EXEC = join(import.meta.dirname, "pane-exec.mjs");
+
+/** Scrollback read with a dead pane's screen: tmux scrolls the last output up to show its own line. */
+const DEAD_PANE_HISTORY_LINES = 50;
+/** tmux's own line in a dead pane (`remain-on-exit`), not the child's output. */
+const TMUX_DEAD_PANE = /^Pane is dead \(/;
 
 export interface InteractiveRunOptions {
 	/** The parent session's tmux host (created on first use). */
@@ -127,12 +132,12 @@ async function watch(
 		if (!pane || pane.dead) {
 			apply();
 			if (state.terminal) return { kind: "turn_ended" };
-			const last = await host.capture(name);
+			const last = await host.capture(name, DEAD_PANE_HISTORY_LINES);
 			for (const line of last
 				.split("\n")
-				.filter((l) => l.trim() !== "")
+				.filter((l) => l.trim() !== "" && !TMUX_DEAD_PANE.test(l))
 				.slice(-5))
-				state.addDiagnostic(`screen: ${line}`);
+				state.addDiagnostic(`${SCREEN_LINE}${line}`);
 			return { kind: "tui_exited", exitStatus: pane?.exitStatus };
 		}
 		const now = Date.now();

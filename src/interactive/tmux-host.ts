@@ -6,14 +6,16 @@
  * However the parent dies, the parent-death lifeline runs `tmux -S <socket> kill-server` and kills each live
  * pane's process group (SECURITY.md "Processes").
  */
-import { accessSync, constants, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { execa } from "execa";
 import { TMUX_CLOSE_GRACE_MS } from "../core/graces.ts";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
 import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
 import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
+
+export { findTmux } from "./find-tmux.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
 const SERVER_CONFIG = [
@@ -42,24 +44,6 @@ export interface NewSession {
 	/** Columns and rows of the pane. */
 	width: number;
 	height: number;
-}
-
-/**
- * The tmux executable on `PATH` (absolute), or `undefined` when there is none.
- * @param path a `PATH` value; default `process.env.PATH`.
- */
-export function findTmux(path = process.env.PATH ?? ""): string | undefined {
-	for (const dir of path.split(delimiter)) {
-		if (!dir) continue;
-		const file = join(dir, "tmux");
-		try {
-			accessSync(file, constants.X_OK);
-			return file;
-		} catch {
-			// not here
-		}
-	}
-	return undefined;
 }
 
 /** One private tmux server. Create it lazily (nothing runs until the first session). */
@@ -169,9 +153,14 @@ export class TmuxHost {
 		return [this.tmux, "-S", this.socket, "attach", "-t", `=${name}`];
 	}
 
-	/** The visible screen of the session's pane as plain text (no escape sequences); "" when it is gone. */
-	async capture(name: string): Promise<string> {
-		return (await this.run(["capture-pane", "-p", "-t", `=${name}:`], true)) ?? "";
+	/**
+	 * The visible screen of the session's pane as plain text (no escape sequences); "" when it is gone.
+	 * @param historyLines also that many lines of scrollback above the screen (`capture-pane -S -N`): when a
+	 *   pane's process exits, tmux scrolls its last output off the screen to show `Pane is dead`.
+	 */
+	async capture(name: string, historyLines = 0): Promise<string> {
+		const history = historyLines > 0 ? ["-S", `-${historyLines}`] : [];
+		return (await this.run(["capture-pane", "-p", ...history, "-t", `=${name}:`], true)) ?? "";
 	}
 
 	/**

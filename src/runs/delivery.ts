@@ -7,6 +7,7 @@ import { truncateHead } from "@earendil-works/pi-coding-agent";
 import type { RunResult } from "../core/run-result.ts";
 import { writeArtifact } from "./artifacts.ts";
 import { DETAILS_ANSWER_CHARS } from "./child-details.ts";
+import { SCREEN_LINE } from "./run-state.ts";
 
 export interface OutputCaps {
 	/** Bytes of answer per child given to the model (default 50 KB). */
@@ -76,7 +77,8 @@ function sliceUtf8(text: string, maxBytes: number): string {
 
 /**
  * One paragraph on why a run did not complete (docs/tools.md §Results: name what ran, where, how it ended,
- * what it printed): reason, command and pid with exit code or signal, cwd, stderr tail, protocol faults.
+ * what it printed): reason, command and pid with exit code or signal, cwd, stderr tail, an interactive
+ * run's last screen lines (a pane has no stderr), protocol faults.
  */
 export function describeFailure(result: RunResult): string {
 	const lines = [`${result.status}: ${result.error ?? "no reason reported"}`];
@@ -88,6 +90,8 @@ export function describeFailure(result: RunResult): string {
 	lines.push(`cwd: ${result.cwd}`);
 	const stderr = result.stderrTail.trim();
 	if (stderr) lines.push(`stderr (tail):\n${stderr.split("\n").slice(-20).join("\n")}`);
+	const screen = result.diagnostics.filter((d) => d.startsWith(SCREEN_LINE)).map((d) => d.slice(SCREEN_LINE.length));
+	if (screen.length > 0) lines.push(`screen (last lines):\n${screen.join("\n")}`);
 	const faults = result.diagnostics.filter((d) => d.startsWith("protocol fault:"));
 	if (faults.length > 0) lines.push(faults.join("\n"));
 	return lines.join("\n");

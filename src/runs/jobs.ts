@@ -205,7 +205,7 @@ export class JobRegistry {
 	 */
 	async send(id: string, child: string | number | undefined, text: string, mode: SendMode): Promise<SendReceipt> {
 		const entry = this.#entries.get(id);
-		if (!entry) return { status: "refused", reason: "exited", message: `there is no job ${id}` };
+		if (!entry) return { status: "refused", reason: "not_found", message: `there is no job ${id}` };
 		if (entry.job.status !== "running") {
 			return { status: "refused", reason: "exited", message: `job ${id} has ended (${entry.job.status})` };
 		}

@@ -56,7 +56,7 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		if (matches.length === 0)
 			return {
 				error: `call ${call.id} has ${children.length} children; name one (index or task_name)`,
-				reason: "exited",
+				reason: "not_found",
 			};
 	} else if (typeof ref === "number" || /^\d+$/.test(ref)) {
 		const index = Number(ref);
@@ -65,11 +65,11 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		matches = children.filter((child) => child.taskName === ref || child.agent === ref);
 	}
 	if (matches.length > 1)
-		return { error: `"${ref}" names ${matches.length} children of call ${call.id}; use an index`, reason: "exited" };
+		return { error: `"${ref}" names ${matches.length} children of call ${call.id}; use an index`, reason: "not_found" };
 	const child = matches[0];
 	if (!child) {
 		const names = children.map((c) => `${c.index}${c.taskName ? ` (${c.taskName})` : c.agent ? ` (${c.agent})` : ""}`);
-		return { error: `no child "${ref}" in call ${call.id}; its children are ${names.join(", ")}`, reason: "exited" };
+		return { error: `no child "${ref}" in call ${call.id}; its children are ${names.join(", ")}`, reason: "not_found" };
 	}
 	const channel = call.channels.get(child.index);
 	if (channel) return { channel, child };

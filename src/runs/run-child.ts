@@ -154,6 +154,7 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 				if (changed) emit();
 			},
 			onDiagnostic(line) {
+				state.stdoutLines.add(line);
 				state.addDiagnostic(line);
 			},
 			onFault(fault) {

@@ -8,6 +8,7 @@ import { definitionName, type LaunchSpec } from "../core/launch-spec.ts";
 import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
 import type { LiveRun, RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
 import { emptyUsage } from "../core/run-result.ts";
+import { NonJsonLines } from "./non-json-lines.ts";
 
 /** Transcript items kept per run (oldest dropped first). */
 export const MAX_TRANSCRIPT_ITEMS = 200;
@@ -26,6 +27,8 @@ export const MAX_TRANSCRIPT_TEXT_CHARS = 500;
  * kept. Only a child whose last message never ends falls back to this text.
  */
 export const MAX_PARTIAL_TEXT_CHARS = 1_000_000;
+/** The prefix of a diagnostic holding a line of an interactive child's last screen (a pane has no stderr). */
+export const SCREEN_LINE = "screen: ";
 /** Permission denials kept per run (the oldest dropped first). */
 export const MAX_PERMISSION_DENIALS = 50;
 
@@ -48,6 +51,8 @@ export class RunState {
 	private partialText = "";
 	/** Characters of the unfinished message's deltas beyond MAX_PARTIAL_TEXT_CHARS, dropped. */
 	private partialDropped = 0;
+	/** Stdout lines that were not JSON, named when the run ends without a terminal event. */
+	readonly stdoutLines = new NonJsonLines();
 
 	constructor(spec: LaunchSpec, command: string) {
 		this.live = {

@@ -77,11 +77,11 @@ function outcome(state: RunState, ending: RunEnding, holder: ChildHolder): [RunS
 		case "spawn_failed":
 			return ["failed", `the ${harness} harness ${ending.reason} (set ${ending.commandEnv} to choose its command)`];
 		case "aborted":
-			return ["aborted", `aborted by the caller; ${killed}`];
+			return ["aborted", `aborted by the caller; ${killed}${lastReported(state)}`];
 		case "timed_out":
 			return [
 				"timed_out",
-				`timed out after ${Math.round(ending.durationMs)} ms (the limit is ${ending.timeoutMs} ms, setting limits.timeout_ms); ${killed}`,
+				`timed out after ${Math.round(ending.durationMs)} ms (the limit is ${ending.timeoutMs} ms, setting limits.timeout_ms); ${killed}${lastReported(state)}`,
 			];
 		case "inactive": {
 			const what = ending.keptOpen ? "the tmux session was kept open (stay_open)" : killed;
@@ -113,11 +113,22 @@ function byVerdict(state: RunState, exit: ProcessExit | undefined): [RunStatus, 
 	}
 	if (verdict) return [verdict.status, verdict.error ?? state.lastError ?? `the child reported ${verdict.status}`];
 	if (!exit) return ["failed", state.lastError ?? "the child reported no verdict"];
+	// What a wrong command override prints instead of the harness's records.
+	const stdout = state.stdoutLines.describe();
 	if (exit.exitCode === 0) {
 		const faults = exit.protocolFaults.length > 0 ? ` (${exit.protocolFaults.join("; ")})` : "";
-		return ["failed", `protocol: the child ${how} without a terminal event${faults}`];
+		return ["failed", `protocol: the child ${how} without a terminal event${faults}${stdout}`];
 	}
-	return ["failed", state.lastError ? `${state.lastError}; the child ${how}` : `the child ${how}`];
+	const ended = `the child ${how}${stdout}`;
+	return ["failed", state.lastError ? `${state.lastError}; ${ended}` : ended];
+}
+
+/**
+ * `; the last error it reported: …` for a child ended before its terminal event (a harness retrying a
+ * connection it cannot make says so only in its error events), or "" when it reported none.
+ */
+function lastReported(state: RunState): string {
+	return state.lastError ? `; the last error it reported: ${state.lastError}` : "";
 }
 
 /**

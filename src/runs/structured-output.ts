@@ -32,7 +32,14 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
  * @returns whether the schema is usable.
  */
 export function checkOutputSchema(schema: unknown, problems: Problems): schema is Record<string, unknown> {
-	const field = problems.at("output_schema");
+	return checkJsonSchema(schema, problems.at("output_schema"));
+}
+
+/**
+ * The same check for a schema in any field (a graph's `inputs`): each problem is added to `field` as is,
+ * so the caller's label names the field.
+ */
+export function checkJsonSchema(schema: unknown, field: Problems): schema is Record<string, unknown> {
 	if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
 		field.add("must be a JSON Schema object");
 		return false;

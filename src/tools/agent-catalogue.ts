@@ -19,8 +19,13 @@ export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): s
 		lines.push(`  format: ${agent.format}, file: ${agent.filePath}${aliases}${scope}`);
 	}
 	for (const { agent, by } of discovery.shadowed) {
+		const qualified = `${agent.format}:${agent.name}`;
+		const failed = discovery.errors.some((error) => error.filePath === by) ? ", which failed to load" : "";
+		const how = discovery.blocked.has(qualified)
+			? "not selectable until that file is fixed or renamed"
+			: `select it as ${qualified}`;
 		lines.push(
-			`- shadowed: ${agent.name} (${agent.source}, ${agent.format}) ${agent.filePath}, by ${by}; select it as ${agent.format}:${agent.name}`,
+			`- shadowed: ${agent.name} (${agent.source}, ${agent.format}) ${agent.filePath}, by ${by}${failed}; ${how}`,
 		);
 	}
 	for (const line of formatAgentFileErrors(discovery.errors)) lines.push(`- failed to load: ${line}`);

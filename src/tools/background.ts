@@ -84,6 +84,8 @@ export interface BackgroundCall {
 	artifactDir: string;
 	/** From `newArtifactCallId`; the job's artifacts are `<callId>-<job id>-<child>.md`. */
 	callId: string;
+	/** Whether a native session id has a launch record (see `buildResultText`). */
+	recorded: (nativeSessionId: string) => boolean;
 	/** Setting `silent`: no job-end notice, the report is not displayed (the model still gets it). */
 	silent: boolean;
 }
@@ -100,7 +102,14 @@ export function startBackground(
 		tracked?.end(children);
 		const text = error
 			? `failed: ${error}`
-			: buildResultText(call.mode, children, call.caps, call.artifactDir, `${call.callId}-${finished.id}`);
+			: buildResultText(
+					call.mode,
+					children,
+					call.caps,
+					call.artifactDir,
+					`${call.callId}-${finished.id}`,
+					call.recorded,
+				);
 		const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
 		const details: JobDetails = {
 			mode: call.mode,

@@ -10,7 +10,7 @@ import type { Usage } from "../core/run-event.ts";
 import { emptyUsage, type RunResult } from "../core/run-result.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
 import { addUsage } from "../runs/run-state.ts";
-import { sessionLine } from "../ui/format.ts";
+import { sessionLine, unrecordedSessionLine } from "../ui/format.ts";
 
 /** Label of a child in results and renders: `agent "task name"` or the harness. */
 export function childLabel(child: ChildRun): string {
@@ -21,6 +21,8 @@ export function childLabel(child: ChildRun): string {
 /**
  * Builds the model-facing text and writes artifacts for truncated answers.
  * @param artifactDir directory for full answers; `callId` keeps file names unique.
+ * @param recorded whether a native session id has a launch record (docs/rules.md §Resumption: only
+ *   completed runs get one), so the text says how each child can be resumed; default: a completed child.
  */
 export function buildResultText(
 	mode: CallMode,
@@ -28,6 +30,7 @@ export function buildResultText(
 	caps: OutputCaps,
 	artifactDir: string,
 	callId: string,
+	recorded?: (nativeSessionId: string) => boolean,
 ): string {
 	const sections = children.map((child) => {
 		const head =
@@ -44,7 +47,9 @@ export function buildResultText(
 			result,
 			deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text,
 		);
-		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";
+		const id = result.nativeSessionId;
+		const known = id !== undefined && (recorded ? recorded(id) : result.status === "completed");
+		const session = id ? `\n\n${known ? sessionLine(id) : unrecordedSessionLine(id, result.harness)}` : "";
 		const note =
 			interactiveNote(result) +
 			(result.outputFile ? `\n\n[answer also written to ${result.outputFile}]` : "") +

@@ -4,6 +4,7 @@
  */
 import type { ExtensionCommandContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { ExtensionState } from "../config/extension-state.ts";
+import { settingsFilePath } from "../config/paths.ts";
 import type { RosterEntry } from "../config/roster-entry.ts";
 import { ConfigError } from "../core/config-error.ts";
 import { printable } from "../core/printable.ts";
@@ -38,9 +39,13 @@ export function createRosterTool(
 				};
 			}
 			const enabled = state.rosterEnabled;
-			const source = roster.source === "settings" ? "personal roster (settings file)" : roster.source;
+			// The settings file's roster has the inline entry shape (docs/configuration.md §Native inline roster).
+			const [source, format] =
+				roster.source === "settings"
+					? [`the personal roster in ${settingsFilePath(agentDir)}`, "inline"]
+					: [roster.source, roster.format];
 			const lines = [
-				`Roster: ${source} (${roster.format}), ${enabled ? "enabled" : "disabled — enable it with /agentshell-roster"}`,
+				`Roster: ${source} (${format} format), ${enabled ? "enabled" : "disabled — enable it with /agentshell-roster"}`,
 			];
 			if (roster.entries.length === 0) lines.push("No entries.");
 			for (const entry of roster.entries) lines.push("", ...describeEntry(entry));

@@ -21,9 +21,9 @@ export async function sendFromCommand(inputs: LiveInputs, args: string): Promise
 	const [, ref = "", text = ""] = match;
 	const calls = inputs.foreground().reverse();
 	if (calls.length === 0) {
-		return { status: "refused", reason: "exited", message: "no subagent call is running in the foreground" };
+		return { status: "refused", reason: "not_found", message: "no subagent call is running in the foreground" };
 	}
-	let last: SendReceipt = { status: "refused", reason: "exited", message: "" };
+	let last: SendReceipt = { status: "refused", reason: "not_found", message: "" };
 	for (const call of calls) {
 		const found = findChild(call, ref === "-" ? undefined : ref);
 		if ("channel" in found) return found.channel.send(text, "steer");

@@ -139,6 +139,7 @@ function startBackgroundJob(call: AcceptedCall, ctx: ExtensionContext): AgentToo
 		caps: limits.caps,
 		artifactDir: call.artifacts,
 		callId: call.callId,
+		recorded: (id) => Boolean(deps.sessions.get(id)),
 		silent: call.state.silent,
 	};
 	return startBackground(deps, background, ctx.ui);
@@ -178,7 +179,9 @@ async function runInForeground(
 		progress.stop();
 		tracked?.end(live);
 	}
-	const text = buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId);
+	const text = buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId, (id) =>
+		Boolean(call.deps.sessions.get(id)),
+	);
 	return {
 		content: [{ type: "text", text }],
 		details: { mode: plan.mode, children: children.map(childDetails) },

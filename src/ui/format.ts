@@ -157,6 +157,14 @@ export function sessionLine(nativeSessionId: string): string {
 	return `session: ${printable(nativeSessionId)} (resume with resume_session_id)`;
 }
 
+/**
+ * The session line of a child whose session has no launch record because its run did not complete
+ * (docs/rules.md §Resumption: an unrecorded id): a resume must then name its harness.
+ */
+export function unrecordedSessionLine(nativeSessionId: string, harness: string): string {
+	return `session: ${printable(nativeSessionId)} (not recorded, as the run did not complete: resume with resume_session_id and agent_type: "${harness}")`;
+}
+
 /** A receipt in words, for the user: what happened, without the tool's internal codes. */
 export function receiptInWords(receipt: SendReceipt | StopReceipt): string {
 	if (receipt.status === "refused") return `not sent: ${receipt.message}`;

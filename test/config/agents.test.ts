@@ -2,13 +2,14 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { findAgent } from "../../src/config/agent-selection.ts";
 import {
 	type DiscoverAgentsOptions,
 	discoverAgents as discoverAll,
 	formatAgentFileErrors,
 	parseAgentFile,
 } from "../../src/config/agents.ts";
-import { collect } from "../support/problems.ts";
+import { collect, problemsFound } from "../support/problems.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
 /** Discovery without the built-ins and with no claude or codex home (never the real ~/.claude, ~/.codex). */
@@ -116,7 +117,8 @@ describe("discoverAgents", () => {
 			"no-frontmatter.md",
 			"typo.md",
 		]);
-		expect(byFile["broken-yaml.md"]).toMatch(/not valid YAML/);
+		// One line: the parser's multi-line excerpt of the source would show as escapes in an error.
+		expect(byFile["broken-yaml.md"]).toMatch(/^frontmatter is not valid YAML: .* at line \d+, column \d+$/);
 		expect(byFile["no-description.md"]).toBe("description: is required (a non-empty string)");
 		expect(byFile["no-frontmatter.md"]).toMatch(/name: is required/);
 		expect(byFile["typo.md"]).toBe('modle: unknown key (did you mean "model"?)');
@@ -138,6 +140,37 @@ describe("discoverAgents", () => {
 		expect(result.errors[0].filePath).toMatch(/scout\.md$/);
 		expect(result.errors[0].problems[0]).toMatch(
 			/name: "scout" is already defined by .*a-scout-copy\.md; neither file is used until one is renamed/,
+		);
+	});
+
+	it("never runs a lower-precedence agent in place of a same-named file that failed to load", () => {
+		const root = tempDir();
+		const builtinDir = join(root, "builtin");
+		const agentDir = join(root, "agent-home");
+		writeTree(builtinDir, {
+			"scout.md": agentMd("name: scout\ndescription: Built-in scout"),
+			"planner.md": agentMd("name: planner\ndescription: Built-in planner"),
+		});
+		writeTree(agentDir, {
+			"agents/scout.md": agentMd("name: scout\ndescription: My scout\nmodle: fake/x"),
+			"agents/plan-a.md": agentMd("name: planner\ndescription: one"),
+			"agents/plan-b.md": agentMd("name: planner\ndescription: two"),
+		});
+		const options: DiscoverAgentsOptions = { cwd: root, agentDir, scope: "user", builtinDir, env: {} };
+		const discovery = discoverAll(options);
+		expect(discovery.agents.map((a) => a.name)).toEqual([]);
+		expect(discovery.shadowed.map((s) => [s.agent.filePath, s.by])).toEqual([
+			[join(builtinDir, "planner.md"), join(agentDir, "agents/plan-b.md")],
+			[join(builtinDir, "scout.md"), join(agentDir, "agents/scout.md")],
+		]);
+		const refusal = (selector: string) =>
+			problemsFound((problems) => findAgent(discovery, selector, options, problems));
+		expect(refusal("scout")).toEqual([
+			`agent "scout" failed to load: ${join(agentDir, "agents/scout.md")}: modle: unknown key (did you mean "model"?); fix it, or the lower-precedence scout it hides (${join(builtinDir, "scout.md")}) is not used in its place either`,
+		]);
+		expect(refusal("pi:scout")[0]).toMatch(/^agent "pi:scout" failed to load: .*agents\/scout\.md: modle/);
+		expect(refusal("planner")[0]).toMatch(
+			/^agent "planner" failed to load: .*plan-b\.md: name: "planner" is already defined by .*plan-a\.md; neither file is used until one is renamed; fix it, or the lower-precedence planner it hides \(.*builtin\/planner\.md\) is not used/,
 		);
 	});
 

@@ -34,13 +34,11 @@ describe("path rules", () => {
 		expect(resolveExisting("/base", "/abs/path", "any", problems)).toBe("/abs/path");
 	});
 
-	it("rejects ~, URLs and package selectors instead of expanding them", () => {
-		const literal = (raw: string) => problemsFound((problems) => checkLiteralPath(raw, problems));
+	it("rejects ~, URLs and package selectors instead of expanding them, naming the directory a path is relative to", () => {
+		const literal = (raw: string) => problemsFound((problems) => checkLiteralPath(raw, "/b", problems));
 		expect(
 			problemsFound((problems) => resolveExisting("/b", "~/skills", "any", problems.at("resources.skills[0]"))),
-		).toEqual([
-			'resources.skills[0]: "~/skills": "~" is not expanded; write an absolute path or one relative to the documented base directory',
-		]);
+		).toEqual(['resources.skills[0]: "~/skills": "~" is not expanded; write an absolute path or one relative to /b']);
 		expect(literal("https://example.com/x")).toEqual([
 			expect.stringMatching(/URLs and package selectors are not supported/),
 		]);
@@ -50,7 +48,7 @@ describe("path rules", () => {
 		expect(literal("")).toEqual(["path must not be empty"]);
 		expect(literal("./skills/review")).toEqual([]);
 		expect(() => resolveRosterOverride("~/roster.json", "/w")).toThrow(
-			'PI_AGENTSHELL_ROSTER_FILE: "~/roster.json": "~" is not expanded',
+			'PI_AGENTSHELL_ROSTER_FILE: "~/roster.json": "~" is not expanded; write an absolute path or one relative to /w',
 		);
 	});
 

@@ -96,6 +96,29 @@ describe("resuming a child session", () => {
 		expect(textOf(result)).toContain(`session: ${ids[1]} (resume with resume_session_id)`);
 	});
 
+	it("resumes a child that failed by the session line its result gives, which names its agent_type", async () => {
+		env.server.scriptFor("remember mango", { error: { status: 500, message: "provider down" } });
+		const failed = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "pi",
+			task: "remember mango",
+		});
+		expect(failed.isError).toBe(true);
+		const line = /^session: (\S+) \(not recorded, .*: resume with resume_session_id and agent_type: "(\w+)"\)$/m.exec(
+			textOf(failed.result),
+		);
+		expect(line, textOf(failed.result)).not.toBeNull();
+		const [, id = "", harness = ""] = line ?? [];
+		env.server.scriptFor("try mango again", { text: "mango" });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			resume_session_id: id,
+			agent_type: harness,
+			task: "try mango again",
+		});
+		expect(isError, textOf(result)).toBe(false);
+		const request = env.server.requests.find((r) => r.lastUserText === "try mango again");
+		expect(request?.userTexts).toEqual(["remember mango", "try mango again"]);
+	});
+
 	it("gives a resumed Markdown-agent session its agent's instructions again", async () => {
 		writeFileSync(
 			join(env.home.agentDir, "agents/tutor.md"),

@@ -230,6 +230,25 @@ describe("/agentshell-roster", () => {
 		expect((await env.session.callTool<RosterDetails>("subagent_roster", {})).result.details.enabled).toBe(true);
 	});
 
+	it("names the file and format of the roster in force, the settings file's too", async () => {
+		const override = await env.session.callTool<RosterDetails>("subagent_roster", {});
+		expect(textOf(override.result).split("\n")[0]).toBe(
+			`Roster: ${join(rosterDir, "foreman/agent.json")} (normalized format), enabled`,
+		);
+		delete process.env.PI_AGENTSHELL_ROSTER_FILE;
+		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
+		writeJson(settingsFile, { roster: { enabled: false, roles: [] } });
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		try {
+			const personal = await session.callTool<RosterDetails>("subagent_roster", {});
+			expect(textOf(personal.result).split("\n")[0]).toBe(
+				`Roster: the personal roster in ${settingsFile} (inline format), disabled — enable it with /agentshell-roster`,
+			);
+		} finally {
+			session.dispose();
+		}
+	});
+
 	it("persists to the settings file when no override is selected", async () => {
 		delete process.env.PI_AGENTSHELL_ROSTER_FILE;
 		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");

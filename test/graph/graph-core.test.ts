@@ -8,9 +8,11 @@ import { Problems } from "../../src/core/problems.ts";
 import { emptyUsage } from "../../src/core/run-result.ts";
 import { spentUsageBudget } from "../../src/graph/budget.ts";
 import { evaluateCondition, parseCondition } from "../../src/graph/conditions.ts";
+import { parseGraphDefinition } from "../../src/graph/definition.ts";
 import { graphResultText } from "../../src/graph/result.ts";
 import { applyEvent, initialRunState } from "../../src/graph/run-state.ts";
 import { declaresPath } from "../../src/graph/schema-paths.ts";
+import { compileGraph } from "../../src/graph/validate.ts";
 import { fillTemplate, parseTemplate } from "../../src/graph/value-refs.ts";
 import { prepareGraphArguments } from "../../src/tools/tool-info.ts";
 import { formatUsage } from "../../src/ui/format.ts";
@@ -213,5 +215,19 @@ describe('text a project file or a child chose, in graph results (SECURITY.md "T
 			expect(raw(call)).toBe(false);
 			expect(call).toContain(shown);
 		}
+	});
+});
+
+describe("the graph's inputs schema", () => {
+	it("is named graph.inputs when it is not a valid JSON Schema, not output_schema", () => {
+		const problems = new Problems();
+		const definition = parseGraphDefinition(
+			{ inputs: { type: "object", required: ["p"] }, nodes: { a: { agent_type: "pi", task: "t" } } },
+			problems,
+		);
+		expect(definition && compileGraph(definition, {}, problems)).toBeUndefined();
+		expect(problems.list).toEqual([
+			'graph.inputs: not a valid JSON Schema: strict mode: required property "p" is not defined at "#" (strictRequired)',
+		]);
 	});
 });

@@ -81,6 +81,17 @@ describe("saved graphs", () => {
 		expect(problems.list[2]).toContain(`${join(agentDir, "graphs/broken.yaml")}: cannot parse:`);
 	});
 
+	it("names where a YAML graph does not parse in one line, without the parser's escaped excerpt", async () => {
+		writeFileSync(join(agentDir, "graphs/unclosed.yaml"), "nodes:\n  a: { agent_type: pi, task: [unclosed\n");
+		const problems = new Problems();
+		await loadSavedGraph("unclosed", "user", context().value, problems);
+		expect(problems.list).toHaveLength(1);
+		expect(problems.list[0]).toMatch(
+			new RegExp(`^${join(agentDir, "graphs/unclosed.yaml")}: cannot parse: .* at line \\d+, column \\d+$`),
+		);
+		expect(problems.list[0]).not.toContain("\\u000a");
+	});
+
 	it("runs a project graph only with trust or a confirmation, asked again once the file changed", async () => {
 		const { value, asked } = context([true, false]);
 		const problems = new Problems();

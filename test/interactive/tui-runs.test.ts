@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Harness } from "../../src/core/launch-spec.ts";
+import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runInteractive } from "../../src/interactive/run-interactive.ts";
+import { describeFailure } from "../../src/runs/delivery.ts";
 import { scriptTui } from "../support/interactive-env.ts";
 import { NATIVE_LIMITS, nativeLaunchSpec } from "../support/launch-spec.ts";
 import { startTuiEnv, type TuiEnv } from "./tui-support.ts";
@@ -85,5 +87,36 @@ describe("the wall-clock limit of an interactive run", () => {
 		);
 		expect(result.interactive?.keptOpen).toBe(false);
 		expect(await tui.host.pane(result.interactive?.session as string)).toBeUndefined();
+	}, 60_000);
+});
+
+describe("a TUI that exits before its records end the turn", () => {
+	it("reports the last lines of its screen with the failure", async () => {
+		// A TUI that cannot start prints why on its terminal (there is no stderr tail in a pane) and exits. It
+		// exits once tmux shows the line: output written just before a process exits can be lost to the pane.
+		const tmux = `tmux -S ${tui.host.socket}`;
+		const script = [
+			"echo 'fatal: cannot open the terminal'",
+			`pane=$(${tmux} list-panes -a -F '#{pane_tty} #{pane_id}' | grep "^$(tty) " | cut -d' ' -f2)`,
+			`until ${tmux} capture-pane -p -t "$pane" | grep -q fatal; do :; done`,
+			"exit 3",
+		].join("; ");
+		const crashing = createPiAdapter({
+			invocation: () => ({ file: "/bin/sh", args: ["-c", script, "sh"] }),
+			sessionDir: tui.workDir,
+			agentDir: tui.workDir,
+		});
+		const spec = nativeLaunchSpec({
+			harness: "pi",
+			cwd: tui.workDir,
+			task: "crash",
+			interactive: { stayOpen: false, inactivityTimeoutMs: null },
+		});
+		const result = await runInteractive(spec, crashing, { host: () => tui.host, env: tui.env });
+		expect(result.status).toBe("failed");
+		expect(result.error).toBe("the pi TUI exited with status 3 before its records showed the end of the turn");
+		// tmux's own "Pane is dead" line is not the child's output.
+		expect(result.diagnostics).toEqual(["screen: fatal: cannot open the terminal"]);
+		expect(describeFailure(result)).toContain("\nscreen (last lines):\nfatal: cannot open the terminal");
 	}, 60_000);
 });

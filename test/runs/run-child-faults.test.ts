@@ -109,6 +109,20 @@ describe("run results of faulty children", () => {
 		expect(result.finalAnswer).toBe("half an answer");
 	});
 
+	it("names the stdout lines that are not JSON when a child ends without a terminal event", async () => {
+		// What a wrong PI_NATIVE_SUBAGENTS_PI_COMMAND prints: its own text instead of Pi's JSON records.
+		const lines = Array.from({ length: 30 }, (_, i) => ({ raw: `usage line ${i + 1}\n` }));
+		const clean = await run([...lines]);
+		expect(clean.status).toBe("failed");
+		expect(clean.error).toBe(
+			'protocol: the child exited with code 0 without a terminal event; its stdout had 30 lines that are not JSON, the last: "usage line 30"',
+		);
+		const crashed = await run([{ raw: "Unknown option --mode\n" }, { exit: 2 }]);
+		expect(crashed.error).toBe(
+			'the child exited with code 2; its stdout had 1 line that is not JSON, the last: "Unknown option --mode"',
+		);
+	});
+
 	it("fails a child that reported success but exited with a non-zero code", async () => {
 		const result = await run([session, answer("looks done"), settled, { exit: 3 }]);
 		expect(result.status).toBe("failed");
@@ -147,6 +161,29 @@ describe("run results of faulty children", () => {
 			/^timed out after \d+ ms \(the limit is 500 ms, setting limits\.timeout_ms\); the child's process group was killed$/,
 		);
 		await waitUntil(() => groupMembers(result.pid as number).length === 0, "the group to be gone");
+	});
+
+	it("names the last error the child reported when it is ended before its terminal event", async () => {
+		// What codex prints while it retries a connection it cannot make: an error, then nothing that ends.
+		const failedTurn = {
+			emit: {
+				type: "message_end",
+				message: { role: "assistant", content: [], stopReason: "error", errorMessage: "Connection failed: retrying" },
+			},
+		};
+		// Ended at the tool call after the error (timeout and abort share the wording; abort needs no clock).
+		const toolStart = { emit: { type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: {} } };
+		const controller = new AbortController();
+		const result = await run([session, failedTurn, toolStart, { hang: true }], {
+			signal: controller.signal,
+			onUpdate: (partial) => {
+				if (partial.tools.length > 0) controller.abort();
+			},
+		});
+		expect(result.status).toBe("aborted");
+		expect(result.error).toBe(
+			"aborted by the caller; the child's process group was killed; the last error it reported: Connection failed: retrying",
+		);
 	});
 
 	it("fails naming the harness, command, cwd and override variable when the binary is missing", async () => {

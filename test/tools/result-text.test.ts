@@ -65,6 +65,19 @@ describe("buildResultText", () => {
 		expect(text).toContain("never started (an earlier step did not complete)");
 	});
 
+	it("tells the model how to resume a child whose session has no launch record, and only then", () => {
+		const failed = (id: string) =>
+			child(0, { phase: "failed", result: result({ status: "failed", error: "429", nativeSessionId: id }) });
+		const recorded = (id: string) => id === "known-id";
+		const unrecorded = buildResultText("single", [failed("new-id")], CAPS, artifacts, "c9", recorded);
+		expect(unrecorded).toContain(
+			'\n\nsession: new-id (not recorded, as the run did not complete: resume with resume_session_id and agent_type: "pi")',
+		);
+		// A failed resume of a recorded session keeps its record: resume_session_id alone still works.
+		const resumed = buildResultText("single", [failed("known-id")], CAPS, artifacts, "c10", recorded);
+		expect(resumed).toContain("\n\nsession: known-id (resume with resume_session_id)");
+	});
+
 	it("reports a child that failed without a result by its error", () => {
 		const text = buildResultText(
 			"parallel",

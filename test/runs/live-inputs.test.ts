@@ -1,0 +1,47 @@
+/**
+ * A send that names no existing job or child is refused as `not_found`, never as `exited` (whose advice,
+ * "resume it instead", is wrong for a mistyped name): docs/background-jobs.md §Talking to running children.
+ */
+import { describe, expect, it } from "vitest";
+import type { ChildRun } from "../../src/core/child-run.ts";
+import { JobRegistry } from "../../src/runs/jobs.ts";
+import { findChild, LiveInputs } from "../../src/runs/live-inputs.ts";
+import { sendFromCommand } from "../../src/tools/send-command.ts";
+
+const child = (index: number, taskName: string): ChildRun => ({
+	index,
+	harness: "pi",
+	task: "t",
+	taskName,
+	agent: "scout",
+	phase: "running",
+});
+
+describe("sending to a job or child that is not there", () => {
+	it("refuses a mistyped, ambiguous or missing child reference as not_found, naming the children", () => {
+		const inputs = new LiveInputs();
+		inputs.open("call-1", false, () => [child(0, "docs"), child(1, "review")]);
+		const call = inputs.get("call-1");
+		if (!call) throw new Error("the call was not registered");
+		expect(findChild(call, "doc")).toEqual({
+			error: 'no child "doc" in call call-1; its children are 0 (docs), 1 (review)',
+			reason: "not_found",
+		});
+		expect(findChild(call, "scout")).toMatchObject({ reason: "not_found" });
+		expect(findChild(call, undefined)).toMatchObject({ reason: "not_found" });
+		expect(findChild(call, 7)).toMatchObject({ reason: "not_found" });
+	});
+
+	it("refuses an unknown job id as not_found", async () => {
+		const jobs = new JobRegistry({ error: () => {} });
+		expect(await jobs.send("nosuch", undefined, "hi", "steer")).toEqual({
+			status: "refused",
+			reason: "not_found",
+			message: "there is no job nosuch",
+		});
+	});
+
+	it("refuses /subagent-send with no foreground call as not_found", async () => {
+		expect(await sendFromCommand(new LiveInputs(), "0 hi")).toMatchObject({ status: "refused", reason: "not_found" });
+	});
+});

@@ -1,9 +1,8 @@
 /**
- * pi-native-subagents: wiring only (docs/architecture.md). At load it registers the tools, the command and
- * the lifecycle hooks, and imports nothing else: the modules a call runs (configuration with zod, launch
- * resolution, harness adapters, the process core with execa) are imported when the first call, command or
- * session start needs them, so every Pi session — and every pi child that loads the extension to delegate
- * further — pays almost nothing for it (docs/design-notes.md §Start-up cost).
+ * pi-native-subagents: wiring only (docs/architecture.md). At load it registers the tools, the commands and
+ * the lifecycle hooks, and imports nothing else: what a call runs (zod configuration, launch resolution,
+ * adapters, the execa process core) is imported when the first call, command or session start needs it, so
+ * every Pi session and pi child pays almost nothing for it (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -21,6 +20,7 @@ import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	AGENTS_COMMAND,
 	ATTACH_COMMAND,
+	GRAPH_COMMAND,
 	graphToolInfo,
 	jobsToolInfo,
 	ROSTER_COMMAND,
@@ -131,6 +131,7 @@ async function loadRuntime(
 		deliverJob: jobDelivery(pi, jobUsage, tools.totalUsage, jobs.JOB_MESSAGE_TYPE, () => widget.refresh()),
 	};
 	const subagent = tools.createSubagentTool(deps);
+	const graphs = tools.graphRuntime(deps);
 	return {
 		config,
 		sessions,
@@ -139,11 +140,13 @@ async function loadRuntime(
 		widget,
 		tools: {
 			subagent,
-			graph: tools.createGraphTool(deps),
+			graph: graphs.tool,
 			roster: tools.createRosterTool(config, agentDir),
 			jobs: tools.createJobsTool(registry),
 		},
 		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
+		graphCommand: graphs.command,
+		graphsAtStart: graphs.atSessionStart,
 		...commandHandlers(tools, inputs, interactive, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
@@ -182,22 +185,20 @@ function commandHandlers(
 
 /** The user commands, each loading the runtime first. */
 function registerCommands(pi: ExtensionAPI, runtime: (ctx: ExtensionContext) => Promise<Runtime>): void {
-	pi.registerCommand(ROSTER_COMMAND.name, {
-		description: ROSTER_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).toggleRoster(ctx),
-	});
-	pi.registerCommand(SEND_COMMAND.name, {
-		description: SEND_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).send(args, ctx),
-	});
-	pi.registerCommand(AGENTS_COMMAND.name, {
-		description: AGENTS_COMMAND.description,
-		handler: async (_args, ctx) => (await runtime(ctx)).agents(ctx),
-	});
-	pi.registerCommand(ATTACH_COMMAND.name, {
-		description: ATTACH_COMMAND.description,
-		handler: async (args, ctx) => (await runtime(ctx)).attach(args, ctx),
-	});
+	type Handler = (loaded: Runtime, args: string, ctx: Parameters<Runtime["send"]>[1]) => Promise<void> | void;
+	const commands: Array<[{ name: string; description: string }, Handler]> = [
+		[ROSTER_COMMAND, (r, _args, ctx) => r.toggleRoster(ctx)],
+		[SEND_COMMAND, (r, args, ctx) => r.send(args, ctx)],
+		[AGENTS_COMMAND, (r, _args, ctx) => r.agents(ctx)],
+		[GRAPH_COMMAND, (r, args, ctx) => r.graphCommand(args, ctx)],
+		[ATTACH_COMMAND, (r, args, ctx) => r.attach(args, ctx)],
+	];
+	for (const [command, handle] of commands) {
+		pi.registerCommand(command.name, {
+			description: command.description,
+			handler: async (args, ctx) => handle(await runtime(ctx), args, ctx),
+		});
+	}
 }
 
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
@@ -275,6 +276,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
 		// With a UI, agent files that fail to load are reported once, when the session starts.
 		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
+		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
+		if (existsSync(join(agentDir, "pi-native-subagents", "graphs"))) await (await runtime(ctx)).graphsAtStart(ctx);
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {

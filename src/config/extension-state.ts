@@ -13,7 +13,7 @@ import { readDepthState } from "./depth.ts";
 import { type EffectiveLimits, effectiveLimits } from "./effective-limits.ts";
 import type { LoadedRoster } from "./roster-entry.ts";
 import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
-import { DEFAULT_SETTINGS, type EnvironmentPolicy, saveRosterEnabled } from "./settings.ts";
+import { DEFAULT_SETTINGS, type EnvironmentPolicy, type GraphSettings, saveRosterEnabled } from "./settings.ts";
 
 /** The roster as the current extension load sees it. */
 export interface RosterState {
@@ -35,6 +35,8 @@ export interface LaunchState {
 	environment: EnvironmentPolicy;
 	/** Setting `silent`: no UI notices for background jobs (their results still reach the model). */
 	silent: boolean;
+	/** Settings `graphs`: restore and retention of durable graph runs. */
+	graphs: GraphSettings;
 }
 
 /** The outcome of `/agentshell-roster`: the roster's new state and the message the user sees. */
@@ -105,6 +107,7 @@ export class ExtensionState {
 			roster: { roster: this.config.roster, error: this.config.rosterError, enabled: this.rosterEnabled },
 			depth,
 			silent: (settings ?? DEFAULT_SETTINGS).silent,
+			graphs: (settings ?? DEFAULT_SETTINGS).graphs,
 		};
 	}
 

@@ -29,7 +29,12 @@
  *     "include": null,               // null: all; else only these names (a trailing * matches a prefix)
  *     "exclude": []                  // names removed from every child (a trailing * matches a prefix)
  *   },
- *   "roster": { "enabled": false, "roles": [] }   // the personal roster (inline entry shape)
+ *   "roster": { "enabled": false, "roles": [] },  // the personal roster (inline entry shape)
+ *   "graphs": {                      // durable agent_graph runs (docs/graphs.md §Durability)
+ *     "auto_resume": true,           // resume the session's unfinished runs when it starts again (with a notice)
+ *     "max_age_days": 30,            // finished runs older than this are removed at session start
+ *     "max_total_bytes": 67108864    // above this total (64 MiB), the oldest finished runs are removed too
+ *   }
  * }
  * ```
  */
@@ -95,6 +100,13 @@ export const environmentSchema = strictSection({
 	exclude: variableNames.default([]),
 });
 
+/** Durable graph runs: restore and retention (docs/settings.md §graphs). */
+export const graphsSchema = strictSection({
+	auto_resume: booleanWithDefault(true),
+	max_age_days: integer(1, 30, "days"),
+	max_total_bytes: integer(1, 64 * 1024 * 1024, "bytes"),
+});
+
 /** The whole settings file. */
 export const settingsSchema = strictSection({
 	limits: limitsSchema.prefault({}),
@@ -103,12 +115,14 @@ export const settingsSchema = strictSection({
 	max_sub_agent_depth: integer(0, 1, "levels of delegation below the root"),
 	environment: environmentSchema.prefault({}),
 	roster: inlineRosterSchema.prefault({}),
+	graphs: graphsSchema.prefault({}),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsLimits = Settings["limits"];
 export type InteractiveDefaults = Settings["interactive"];
 export type EnvironmentPolicy = Settings["environment"];
+export type GraphSettings = Settings["graphs"];
 
 /**
  * Built-in defaults (what an absent file means). `max_sub_agent_depth` 1 lets the root delegate one

@@ -1,17 +1,20 @@
 /**
- * Crash-safe file replacement (docs/tools.md §Artifacts): readers see the old file or the new one, never a
- * partial one, and the new one survives a power loss once this returns.
+ * Crash-safe file writes (docs/tools.md §Artifacts, docs/graphs.md §Durability): readers see the old file or
+ * the new one, never a partial one, and the new one survives a power loss once a write returns. Every write,
+ * fsync and rename goes through `fsFault` (core/fault-points.ts), so tests can make each of them fail.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { fsFault } from "./fault-points.ts";
 
 /**
  * Writes `content` to `file` atomically: a temp file in the same directory (created exclusively with
  * `mode`), written and fsynced, renamed over `file`, then the directory fsynced so the rename is durable.
- * On any failure the temp file is removed and the error is rethrown; `file` is then unchanged.
+ * On any failure before the rename the temp file is removed and the error is rethrown; `file` is then
+ * unchanged. A failure of the directory fsync is rethrown too (`file` then already holds the new content).
  * @param mode permission bits of a newly written file (default 0o600: private).
- * @throws the underlying `NodeJS.ErrnoException` (e.g. `EACCES`, `ENOSPC`, `EISDIR`); the directory must exist.
+ * @throws the underlying `NodeJS.ErrnoException` (e.g. `EACCES`, `ENOSPC`, `EIO`, `EISDIR`); the directory must exist.
  */
 export function writeFileAtomic(file: string, content: string | Uint8Array, mode = 0o600): void {
 	const dir = dirname(file);
@@ -19,11 +22,12 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, mode
 	try {
 		const fd = openSync(temp, "wx", mode);
 		try {
-			writeAll(fd, content);
-			fsyncSync(fd);
+			writeAll(fd, temp, content);
+			syncFd(fd, temp);
 		} finally {
 			closeSync(fd);
 		}
+		fsFault("rename", file);
 		renameSync(temp, file);
 	} catch (error) {
 		try {
@@ -36,16 +40,66 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, mode
 	fsyncDirectory(dir);
 }
 
-function writeAll(fd: number, content: string | Uint8Array): void {
+/**
+ * Appends `content` to `file` (created with `mode` if absent) and fsyncs it; a new file's directory entry is
+ * fsynced too. A failed append may leave a partial last line: readers of an append-only log skip it.
+ * @throws the underlying `NodeJS.ErrnoException`.
+ */
+export function appendFileDurable(file: string, content: string, mode = 0o600): void {
+	let created = true;
+	let fd: number;
+	try {
+		fd = openSync(file, "ax", mode);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+		created = false;
+		fd = openSync(file, "a");
+	}
+	try {
+		writeAll(fd, file, content);
+		syncFd(fd, file);
+	} finally {
+		closeSync(fd);
+	}
+	if (created) fsyncDirectory(dirname(file));
+}
+
+/**
+ * Creates `dir` (one level: its parent must exist) with `mode`, and fsyncs the parent so the new entry is
+ * durable. An existing directory is left as it is.
+ * @returns true when it was created.
+ * @throws the underlying `NodeJS.ErrnoException` (other than `EEXIST`).
+ */
+export function makeDirectoryDurable(dir: string, mode = 0o700): boolean {
+	try {
+		mkdirSync(dir, { mode });
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+		throw error;
+	}
+	fsyncDirectory(dirname(dir));
+	return true;
+}
+
+function writeAll(fd: number, path: string, content: string | Uint8Array): void {
 	const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
 	let offset = 0;
-	while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+	while (offset < bytes.length) {
+		fsFault("write", path);
+		offset += writeSync(fd, bytes, offset, bytes.length - offset);
+	}
+}
+
+function syncFd(fd: number, path: string): void {
+	fsFault("fsync", path);
+	fsyncSync(fd);
 }
 
 /** fsyncs a directory, making a rename or unlink in it durable. */
 export function fsyncDirectory(dir: string): void {
 	const fd = openSync(dir, "r");
 	try {
+		fsFault("fsync", dir);
 		fsyncSync(fd);
 	} finally {
 		closeSync(fd);

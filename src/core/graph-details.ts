@@ -18,14 +18,16 @@ export const TERMINAL_NODE_STATUSES: readonly NodeStatus[] = ["completed", "fail
 
 /**
  * Why a node was skipped: its `when` was false; a dependency did not complete; a budget or limit was spent;
- * the run was cancelled (Escape, a job cancel, `fail_fast`); a graceful stop (`subagent_jobs` stop) came first.
+ * the run was cancelled (Escape, a job cancel, `fail_fast`); a graceful stop (`subagent_jobs` stop) came first;
+ * a skip control asked for it.
  */
 export type SkipReason =
 	| { kind: "condition" }
 	| { kind: "dependency"; node: string; status: NodeStatus }
 	| { kind: "budget"; budget: string }
 	| { kind: "cancelled"; why: string }
-	| { kind: "stopped" };
+	| { kind: "stopped" }
+	| { kind: "request" };
 
 /** Which limit stopped a run, and how much of it was spent (USD, tokens, node starts or ms). */
 export interface BudgetStop {
@@ -55,6 +57,8 @@ export interface GraphNodeDetails {
 	/** While running: what the child is doing. */
 	activity?: ChildActivity;
 	nativeSessionId?: string;
+	/** Admissions so far (a rerun after a crash or a retry is attempt 2, …). */
+	attempts?: number;
 }
 
 /** `details` of every `agent_graph` result, partial or final. */
@@ -70,6 +74,8 @@ export interface GraphDetails {
 	error?: string;
 	/** Background graphs: the job that runs it. */
 	jobId?: string;
+	/** The durable run's id (docs/graphs.md §Durability): for `agent_graph` controls. */
+	runId?: string;
 }
 
 /** `skipped (dependency scan failed)`, `skipped (budget: max_usd)`…, the reason text of a skip. */
@@ -78,5 +84,6 @@ export function describeSkip(reason: SkipReason): string {
 	if (reason.kind === "dependency") return `dependency ${reason.node} ${reason.status}`;
 	if (reason.kind === "budget") return `budget: ${reason.budget}`;
 	if (reason.kind === "stopped") return "stopped by request";
+	if (reason.kind === "request") return "request";
 	return `cancelled: ${reason.why}`;
 }

@@ -53,6 +53,8 @@ const agentNodeSchema = z.strictObject({
 	output_schema: jsonSchemaObject.optional(),
 	/** Checked by `conditions.ts`. */
 	when: z.unknown().optional(),
+	/** Admissions the node may have: its first run plus reruns after a crash or a retry (docs/graphs.md §Durability). */
+	max_attempts: positiveInt.optional(),
 });
 
 const nodeSchema = z.discriminatedUnion("kind", [agentNodeSchema], {

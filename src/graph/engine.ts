@@ -5,20 +5,21 @@
  * session's global one (inside the runner). A failed node skips its dependents and the rest go on
  * (`fail_fast` cancels the rest instead); a spent budget starts nothing more; an infrastructure error
  * stops dispatch and cancels running nodes. The run ends once every node is settled and every child
- * is gone.
+ * is gone. Controls (`control`) commit their events before their effect; a run given an `initial` state
+ * (a restore) continues from it (docs/graphs.md §Durability, §Controls).
  */
 import pLimit from "p-limit";
 import type { ChildInputChannel } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
-import type { BudgetStop, SkipReason } from "../core/graph-details.ts";
+import { killFaultPoint } from "../core/fault-points.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
+import { admissionWave, runScope, stopReason } from "./admission.ts";
 import { runUsage, spentUsageBudget } from "./budget.ts";
-import { evaluateCondition } from "./conditions.ts";
+import { type ControlAnswer, type ControlRequest, decideControl, restoreEvents } from "./controls.ts";
 import { EXECUTORS, type NodeOutcome, type SpecRunner } from "./executors.ts";
 import { applyEvent, type GraphEvent, type GraphRunState, initialRunState, isSettled } from "./run-state.ts";
 import type { CompiledGraph, CompiledNode } from "./validate.ts";
-import type { RefScope } from "./value-refs.ts";
 
 export interface GraphEngineOptions {
 	/** Nodes running at once when the graph sets no `limits.concurrency`. */
@@ -36,6 +37,16 @@ export interface GraphEngineOptions {
 	persist?(events: readonly GraphEvent[], state: GraphRunState): Promise<void>;
 	/** After every change (not throttled). */
 	onUpdate?(state: GraphRunState, children: ReadonlyMap<string, ChildRun>): void;
+	/** A restored run's state (from its snapshot): settled nodes keep their outcome, admitted ones run again. */
+	initial?: GraphRunState;
+}
+
+/** A run that is going on: its end, its state now, and its controls. */
+export interface GraphRunHandle {
+	done: Promise<GraphRunOutcome>;
+	state(): GraphRunState;
+	/** Decides and applies one control; its events are persisted before anything is killed. */
+	control(request: ControlRequest): Promise<ControlAnswer>;
 }
 
 export interface GraphRunOutcome {
@@ -46,14 +57,13 @@ export interface GraphRunOutcome {
 
 /** Runs `graph` to its end; never rejects for node failures (an infrastructure error is in the state). */
 export function runGraph(graph: CompiledGraph, options: GraphEngineOptions): Promise<GraphRunOutcome> {
-	return new GraphEngine(graph, options).run();
+	return startGraph(graph, options).done;
 }
 
-/** True once anything stopped further starts: a cancel, an infrastructure error, a budget, a graceful stop. */
-function stoppedIn(s: GraphRunState): boolean {
-	return (
-		s.cancelled !== undefined || s.infrastructureError !== undefined || s.budgetStop !== undefined || s.stopped === true
-	);
+/** Starts `graph`; `done` never rejects for node failures (an infrastructure error is in the state). */
+export function startGraph(graph: CompiledGraph, options: GraphEngineOptions): GraphRunHandle {
+	const engine = new GraphEngine(graph, options);
+	return { done: engine.run(), state: () => engine.current, control: (request) => engine.control(request) };
 }
 
 class GraphEngine {
@@ -64,6 +74,9 @@ class GraphEngine {
 	readonly #kill = new AbortController();
 	/** Aborted to keep queued nodes from starting (any stop, budgets included). */
 	readonly #noMoreStarts = new AbortController();
+	/** Per admitted node: aborted by a skip or retry control to kill that node only. */
+	readonly #nodeKill = new Map<string, AbortController>();
+	#ended = false;
 	readonly #slots: ReturnType<typeof pLimit>;
 	#wake: () => void = () => {};
 
@@ -73,7 +86,7 @@ class GraphEngine {
 	constructor(graph: CompiledGraph, options: GraphEngineOptions) {
 		this.graph = graph;
 		this.options = options;
-		this.#state = initialRunState(graph.nodes.map((node) => node.key));
+		this.#state = options.initial ?? initialRunState(graph.nodes.map((node) => node.key));
 		this.#slots = pLimit(graph.definition.limits?.concurrency ?? Math.max(1, options.defaultConcurrency));
 	}
 
@@ -94,6 +107,7 @@ class GraphEngine {
 						timeoutMs,
 					);
 		try {
+			await this.#commit(restoreEvents(this.#state));
 			for (;;) {
 				const woken = new Promise<void>((resolve) => {
 					this.#wake = resolve;
@@ -104,6 +118,7 @@ class GraphEngine {
 			}
 			await Promise.all(this.#inFlight);
 		} finally {
+			this.#ended = true;
 			clearTimeout(timer);
 			this.options.signal?.removeEventListener("abort", onAbort);
 			this.options.noMoreStarts?.removeEventListener("abort", onStop);
@@ -111,8 +126,22 @@ class GraphEngine {
 		return { state: this.#state, children: this.#children };
 	}
 
-	get #stopped(): boolean {
-		return stoppedIn(this.#state);
+	get current(): GraphRunState {
+		return this.#state;
+	}
+
+	/** A control: refused with the reason, or its events made durable, then its effect (a kill). */
+	async control(request: ControlRequest): Promise<ControlAnswer> {
+		if (this.#ended) return { accepted: false, reason: "the run has ended" };
+		const decision = decideControl(this.#state, this.graph, request);
+		if ("refused" in decision) return { accepted: false, reason: decision.refused };
+		await this.#commit(decision.events);
+		if (this.#state.infrastructureError) return { accepted: false, reason: this.#state.infrastructureError };
+		killFaultPoint("after-disposition");
+		if (decision.kill === "run") await this.#stop({ type: "cancel_run", why: "cancelled by request" });
+		else if (decision.kill) this.#nodeKill.get(decision.kill.node)?.abort();
+		this.#wake();
+		return { accepted: true };
 	}
 
 	/**
@@ -154,63 +183,23 @@ class GraphEngine {
 		await this.#persist([event]);
 	}
 
-	/** One admission wave: settles every waiting node whose dependencies are settled. */
+	/** One admission wave (`admissionWave`): durable before any of its nodes starts. */
 	async #admitReady(): Promise<void> {
-		const events: GraphEvent[] = [];
-		const admitted: CompiledNode[] = [];
-		let state = this.#state;
-		for (const compiled of this.graph.nodes) {
-			if (state.nodes[compiled.key].status !== "waiting") continue;
-			const deps = compiled.dependsOn.map((dep) => ({ dep, status: state.nodes[dep].status }));
-			if (!deps.every((d) => isSettled(d.status))) continue;
-			const notDone = deps.find((d) => d.status !== "completed");
-			const limit = this.graph.definition.limits?.max_nodes_started;
-			let event: GraphEvent;
-			// A stop explains a skip better than a dependency it cancelled or skipped; a failure is its own reason.
-			if (notDone && (notDone.status === "failed" || !stoppedIn(state))) {
-				event = this.#skip(compiled, { kind: "dependency", node: notDone.dep, status: notDone.status });
-			} else if (stoppedIn(state)) event = this.#skip(compiled, this.#stopReason(state));
-			else if (compiled.when && !evaluateCondition(compiled.when, this.#scope(state))) {
-				event = this.#skip(compiled, { kind: "condition" });
-			} else if (limit !== undefined && state.started >= limit) {
-				const stop: BudgetStop = { budget: "max_nodes_started", limit, spent: state.started };
-				// Only admissions stop: nodes admitted within the limit still run.
-				events.push({ type: "budget", stop });
-				state = applyEvent(state, { type: "budget", stop });
-				event = this.#skip(compiled, { kind: "budget", budget: "max_nodes_started" });
-			} else {
-				event = { type: "admit", node: compiled.key };
-				admitted.push(compiled);
-			}
-			events.push(event);
-			state = applyEvent(state, event);
-		}
+		const { events, admitted } = admissionWave(this.graph, this.#state, Date.now());
 		await this.#commit(events);
 		for (const compiled of admitted) this.#launch(compiled);
-		// Skips may have made further nodes ready.
-		if (events.some((event) => event.type === "skip")) this.#wake();
-	}
-
-	#skip(compiled: CompiledNode, reason: SkipReason): GraphEvent {
-		return { type: "skip", node: compiled.key, reason };
-	}
-
-	#stopReason(state: GraphRunState): SkipReason {
-		if (state.budgetStop) return { kind: "budget", budget: state.budgetStop.budget };
-		if (state.stopped && !state.cancelled && !state.infrastructureError) return { kind: "stopped" };
-		return { kind: "cancelled", why: state.cancelled ?? `infrastructure error: ${state.infrastructureError}` };
-	}
-
-	#scope(state: GraphRunState): RefScope {
-		const outputs: Record<string, unknown> = {};
-		for (const [key, node] of Object.entries(state.nodes)) if (node.status === "completed") outputs[key] = node.output;
-		return { inputs: this.graph.inputs ?? {}, outputs };
+		// Skips and failures may have made further nodes ready.
+		if (events.some((event) => event.type === "skip" || event.type === "fail")) this.#wake();
 	}
 
 	/** Starts an admitted node under the graph's slots; its settlement wakes the loop. */
 	#launch(compiled: CompiledNode): void {
+		const kill = new AbortController();
+		this.#nodeKill.set(compiled.key, kill);
 		const task = this.#slots(() =>
-			this.#noMoreStarts.signal.aborted ? { status: "not_started" as const } : this.#execute(compiled),
+			this.#noMoreStarts.signal.aborted || kill.signal.aborted
+				? { status: "not_started" as const }
+				: this.#execute(compiled, kill.signal),
 		)
 			.catch(async (error: unknown) => {
 				const message = error instanceof Error ? error.message : String(error);
@@ -219,18 +208,20 @@ class GraphEngine {
 			})
 			.then((outcome) => this.#settle(compiled, outcome))
 			.finally(() => {
+				if (this.#nodeKill.get(compiled.key) === kill) this.#nodeKill.delete(compiled.key);
 				this.#inFlight.delete(task);
 				this.#wake();
 			});
 		this.#inFlight.add(task);
 	}
 
-	#execute(compiled: CompiledNode): Promise<NodeOutcome> {
+	#execute(compiled: CompiledNode, nodeKill: AbortSignal): Promise<NodeOutcome> {
+		const kills = [this.#kill.signal, nodeKill, ...(this.options.signal ? [this.options.signal] : [])];
 		return EXECUTORS[compiled.node.kind]({
 			compiled,
-			scope: this.#scope(this.#state),
-			signal: this.options.signal ? AbortSignal.any([this.options.signal, this.#kill.signal]) : this.#kill.signal,
-			noMoreStarts: this.#noMoreStarts.signal,
+			scope: runScope(this.graph, this.#state),
+			signal: AbortSignal.any(kills),
+			noMoreStarts: AbortSignal.any([this.#noMoreStarts.signal, nodeKill]),
 			resolve: (task, problems) => this.options.resolve(compiled.key, task, problems),
 			run: this.options.run,
 			onInput: (channel) => this.options.onInput?.(compiled.key, channel),
@@ -281,7 +272,12 @@ class GraphEngine {
 		if (this.#state.nodes[key].status === "queued" && outcome.status === "completed" && child) {
 			events.push({ type: "start", node: key, at: child.startedAt ?? at, harness: child.harness, agent: child.agent });
 		}
-		if (outcome.status === "not_started") events.push(this.#skip(compiled, this.#stopReason(this.#state)));
+		const disposition = this.#state.nodes[key].disposition;
+		// A control's disposition wins over how the killed child ended: a skip stays a skip.
+		if (disposition === "skip") events.push({ type: "skip", node: key, reason: { kind: "request" } });
+		else if (disposition === "retry") events.push({ type: "requeue", node: key });
+		else if (outcome.status === "not_started")
+			events.push({ type: "skip", node: key, reason: stopReason(this.#state) });
 		else if (outcome.status === "cancelled") events.push({ type: "cancel", node: key, at });
 		else if (outcome.status === "failed") events.push({ type: "fail", node: key, at, error: outcome.error });
 		else events.push({ type: "complete", node: key, at, output: outcome.output });

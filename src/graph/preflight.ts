@@ -35,7 +35,7 @@ export interface NodeToResolve {
 
 /** The child fields of an agent node, as `toChildCall` takes them. */
 function childArgs(node: AgentNode, task: string): ChildArgs {
-	const { kind: _kind, depends_on: _deps, when: _when, ...child } = node;
+	const { kind: _kind, depends_on: _deps, when: _when, max_attempts: _attempts, ...child } = node;
 	return { ...child, task };
 }
 

@@ -15,6 +15,8 @@ export interface GraphRequest {
 	/** A saved graph's name. */
 	name?: string;
 	inputs?: unknown;
+	/** Which nodes to pre-flight (default all); a restore pre-flights the nodes that still have to run. */
+	preflight?(key: string): boolean;
 }
 
 export interface PreparedGraph {
@@ -51,11 +53,9 @@ export async function prepareGraph(
 	if (!definition) return undefined;
 	const compiled = compileGraph(definition, request.inputs, local);
 	// The templates as written stand in for the tasks: pre-flight checks who runs, not what they are told.
-	const nodes = Object.entries(definition.nodes).map(([key, node]) => ({
-		key,
-		node: node as AgentNode,
-		task: node.task,
-	}));
+	const nodes = Object.entries(definition.nodes)
+		.filter(([key]) => request.preflight?.(key) ?? true)
+		.map(([key, node]) => ({ key, node: node as AgentNode, task: node.task }));
 	const specs = await resolveNodes(nodes, env, local);
 	if (!compiled || !specs) return undefined;
 	return { name: request.name ?? definition.name ?? "inline", compiled, file };

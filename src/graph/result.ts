@@ -61,6 +61,7 @@ export function nodeDetails(
 		durationMs: node.startedAt !== undefined && endedAt !== undefined ? endedAt - node.startedAt : undefined,
 		activity: node.status === "running" ? child?.result?.activity : undefined,
 		nativeSessionId: node.nativeSessionId,
+		attempts: node.attempts,
 	};
 }
 
@@ -98,6 +99,7 @@ function nodeLine(node: GraphNodeDetails): string {
 	if (node.durationMs !== undefined) parts.push(formatElapsed(node.durationMs));
 	const usage = node.usage ? formatUsage(node.usage) : "";
 	if (usage) parts.push(usage);
+	if ((node.attempts ?? 0) > 1) parts.push(`attempt ${node.attempts}`);
 	if (node.nativeSessionId) parts.push(sessionLine(node.nativeSessionId));
 	const why = node.status === "failed" || node.status === "cancelled" ? (node.reason ? `: ${node.reason}` : "") : "";
 	return `- ${node.key}: ${parts.join(" · ")}${why}`;
@@ -117,9 +119,17 @@ export function graphResultText(
 	if (stops.cancelled) head.push(`cancelled (${stops.cancelled})`);
 	else if (stops.stopped) head.push("stopped by request: no further node started");
 	if (details.budgetStop) head.push(stopLine(details.budgetStop));
-	return [head.join("; "), "", `outputs: ${outputsText}`, ...notes, "", "nodes:", ...details.nodes.map(nodeLine)].join(
-		"\n",
-	);
+	const run = details.runId ? [`run_id: ${details.runId}`] : [];
+	return [
+		head.join("; "),
+		"",
+		`outputs: ${outputsText}`,
+		...notes,
+		"",
+		"nodes:",
+		...details.nodes.map(nodeLine),
+		...run,
+	].join("\n");
 }
 
 function stopLine(stop: BudgetStop): string {

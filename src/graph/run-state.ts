@@ -4,8 +4,10 @@
  * persist the events of an admission wave before any child of it starts, and a settlement before its
  * dependents are admitted; the engine applies events only through `GraphEngine.commit`.
  *
- * Transitions: waiting → queued (admit) | skipped; queued → running (start) | failed (dispatch refused) |
- * skipped | cancelled; running → completed | failed | cancelled. Terminal states never change.
+ * Transitions: waiting → queued (admit) | skipped | failed (attempts exhausted); queued → running (start) |
+ * failed (dispatch refused) | skipped | cancelled; running → completed | failed | cancelled | skipped (by
+ * request). A terminal state changes only by a control: `requeue` (retry, or a restored run's node that was
+ * running) puts a node back to waiting, its attempts kept (docs/graphs.md §Controls).
  */
 import type { BudgetStop, NodeStatus, SkipReason } from "../core/graph-details.ts";
 import type { Harness } from "../core/launch-spec.ts";
@@ -32,7 +34,15 @@ export interface NodeState {
 	usage: Usage;
 	/** Completed nodes with an `output_schema`: the validated structured output. */
 	output?: unknown;
+	/**
+	 * A control's disposition on an admitted node, durable before its effect (the kill): applied once the
+	 * node's process group is gone, or by a restore when the process died first.
+	 */
+	disposition?: Disposition;
 }
+
+/** What a skip or retry control asked of an admitted node. */
+export type Disposition = "skip" | "retry";
 
 export interface GraphRunState {
 	version: number;
@@ -48,6 +58,8 @@ export interface GraphRunState {
 	stopped?: boolean;
 	/** Set once an infrastructure error stopped the run. */
 	infrastructureError?: string;
+	/** Set while a pause control holds admissions (settlements and skips go on). */
+	paused?: boolean;
 }
 
 /** One change of the run, as a checkpointer would persist it. */
@@ -59,6 +71,10 @@ export type GraphEvent =
 	| { type: "fail"; node: string; at: number; error: string }
 	| { type: "skip"; node: string; reason: SkipReason }
 	| { type: "cancel"; node: string; at: number }
+	| { type: "dispose"; node: string; disposition: Disposition }
+	| { type: "requeue"; node: string }
+	| { type: "pause" }
+	| { type: "resume" }
 	| { type: "budget"; stop: BudgetStop }
 	| { type: "cancel_run"; why: string }
 	| { type: "stop_starts" }
@@ -70,10 +86,18 @@ const FROM: Record<string, readonly NodeStatus[]> = {
 	start: ["queued"],
 	progress: ["running"],
 	complete: ["running"],
-	fail: ["queued", "running"],
-	skip: ["waiting", "queued"],
+	fail: ["waiting", "queued", "running"],
+	skip: ["waiting", "queued", "running"],
 	cancel: ["queued", "running"],
+	dispose: ["queued", "running"],
+	requeue: ["queued", "running", "failed", "skipped", "cancelled"],
 };
+
+/** Events of the run as a whole (no node). */
+type RunEvent = Extract<
+	GraphEvent,
+	{ type: "budget" | "cancel_run" | "stop_starts" | "infrastructure" | "pause" | "resume" }
+>;
 
 /** The state of a run before anything happened. */
 export function initialRunState(keys: readonly string[]): GraphRunState {
@@ -93,6 +117,8 @@ export function applyEvent(state: GraphRunState, event: GraphEvent): GraphRunSta
 	if (event.type === "infrastructure") {
 		return state.infrastructureError ? state : { ...state, infrastructureError: event.error };
 	}
+	if (event.type === "pause") return { ...state, paused: true };
+	if (event.type === "resume") return { ...state, paused: undefined };
 	const node = state.nodes[event.node];
 	if (!node) throw new Error(`graph event ${event.type} for unknown node "${event.node}"`);
 	if (!FROM[event.type].includes(node.status)) {
@@ -103,10 +129,7 @@ export function applyEvent(state: GraphRunState, event: GraphEvent): GraphRunSta
 	return { ...state, started, nodes: { ...state.nodes, [event.node]: next } };
 }
 
-function nextNode(
-	node: NodeState,
-	event: Exclude<GraphEvent, { type: "budget" | "cancel_run" | "stop_starts" | "infrastructure" }>,
-): NodeState {
+function nextNode(node: NodeState, event: Exclude<GraphEvent, RunEvent>): NodeState {
 	switch (event.type) {
 		case "admit":
 			return { ...node, status: "queued", attempts: node.attempts + 1 };
@@ -124,9 +147,15 @@ function nextNode(
 		case "fail":
 			return { ...node, status: "failed", endedAt: event.at, error: event.error };
 		case "skip":
-			return { ...node, status: "skipped", skip: event.reason };
+			return { ...node, status: "skipped", skip: event.reason, disposition: undefined };
 		case "cancel":
 			return { ...node, status: "cancelled", endedAt: event.at };
+		case "dispose":
+			return { ...node, disposition: event.disposition };
+		case "requeue": {
+			const { error: _e, skip: _s, disposition: _d, endedAt: _end, output: _o, ...kept } = node;
+			return { ...kept, status: "waiting" };
+		}
 	}
 }
 

@@ -65,9 +65,9 @@ export function startGraphJob(
 		content: [
 			{
 				type: "text",
-				text: `Started background job ${job.id}: graph "${prepared.name}". Its result will arrive as a follow-up message; subagent_jobs lists, waits for, reads or cancels jobs.`,
+				text: `Started background job ${job.id}: graph "${prepared.name}" (run_id ${accepted.durable.runId}). Its result will arrive as a follow-up message; subagent_jobs lists, waits for, reads or cancels jobs.`,
 			},
 		],
-		details: { graph: prepared.name, nodes: [], jobId: job.id },
+		details: { graph: prepared.name, nodes: [], jobId: job.id, runId: accepted.durable.runId },
 	};
 }

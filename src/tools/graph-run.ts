@@ -13,7 +13,7 @@ import type { GraphDetails } from "../core/graph-details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import type { AgentNode } from "../graph/definition.ts";
-import { type GraphRunOutcome, runGraph } from "../graph/engine.ts";
+import { type GraphRunOutcome, startGraph } from "../graph/engine.ts";
 import type { SpecRunner } from "../graph/executors.ts";
 import { type NodeLaunchEnv, resolveNodes } from "../graph/preflight.ts";
 import type { PreparedGraph } from "../graph/prepare.ts";
@@ -21,6 +21,7 @@ import { graphDetails, graphOutputs, graphResultText } from "../graph/result.ts"
 import { writeArtifact } from "../runs/artifacts.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
 import { runPlan } from "../runs/run-plan.ts";
+import type { DurableRun } from "./graph-runs.ts";
 import { totalUsage } from "./result-text.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 
@@ -46,6 +47,8 @@ export interface AcceptedGraph {
 	deps: SubagentToolDeps;
 	state: LaunchState;
 	limits: EffectiveLimits;
+	/** Its run directory, lease and (restored) state: every change is checkpointed there. */
+	durable: DurableRun;
 }
 
 /** What a run reports to, and what ends or stops it. */
@@ -75,7 +78,7 @@ export function nodeRuns(prepared: PreparedGraph, children: ReadonlyMap<string, 
 
 /** Runs an accepted graph to its end, reporting through `hooks`. */
 export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Promise<GraphRunOutcome> {
-	const { prepared, deps, env } = accepted;
+	const { prepared, deps, env, durable } = accepted;
 	const position = new Map(prepared.compiled.nodes.map(({ key }, index) => [key, index]));
 	let pending: ReturnType<typeof setTimeout> | undefined;
 	let last = 0;
@@ -86,7 +89,7 @@ export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Pro
 		latest?.();
 	};
 	try {
-		return await runGraph(prepared.compiled, {
+		const handle = startGraph(prepared.compiled, {
 			defaultConcurrency: accepted.limits.concurrency,
 			resolve: async (key, task, problems) => {
 				const node = prepared.compiled.definition.nodes[key] as AgentNode;
@@ -105,8 +108,14 @@ export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Pro
 				if (wait <= 0) flush();
 				else pending ??= setTimeout(flush, wait);
 			},
+			initial: durable.initial,
+			persist: async (events, state) => durable.store.commit(events, state),
 		});
+		durable.runs.add({ runId: durable.runId, name: prepared.name, sessionId: durable.sessionId, handle });
+		return await handle.done;
 	} finally {
+		durable.runs.remove(durable.runId);
+		durable.lease.release();
 		if (pending) clearTimeout(pending);
 	}
 }
@@ -143,6 +152,7 @@ export function finalResult(accepted: AcceptedGraph, outcome: GraphRunOutcome, j
 	const details = {
 		...graphDetails(prepared.name, prepared.compiled, outcome.state, outcome.children, outputs),
 		jobId,
+		runId: accepted.durable.runId,
 	};
 	const json = boundedOutputs(accepted, JSON.stringify(outputs), jobId);
 	const text = graphResultText(details, json, notes, outcome.state);

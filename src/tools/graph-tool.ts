@@ -1,42 +1,45 @@
 /**
  * The `agent_graph` tool (docs/graphs.md): the graph is prepared (definition, wiring, inputs, every node
  * pre-flighted through the launch layer `subagent` uses) and refused with every problem before anything
- * runs; then it runs in the foreground (live view, Escape cancels) or as a background job. Each node's
- * child runs through the same scheduler path as a `subagent` child: the session's one global limit,
- * launch records for resume, claimed native sessions.
+ * runs; then it gets its durable run directory and runs in the foreground (live view, Escape cancels) or as
+ * a background job. Each node's child runs through the same scheduler path as a `subagent` child: the
+ * session's one global limit, launch records for resume, claimed native sessions. `action` other than
+ * `run` is a control of a run (`graph-actions.ts`).
  */
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import type { Static } from "typebox";
-import type { ChildRun } from "../core/child-run.ts";
 import type { GraphDetails } from "../core/graph-details.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
-import type { GraphRunOutcome } from "../graph/engine.ts";
-import type { NodeLaunchEnv } from "../graph/preflight.ts";
 import { prepareGraph } from "../graph/prepare.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
-import { graphHeadline } from "../ui/graph-render.ts";
 import { checkBackgroundAllowed } from "./background.ts";
-import { launchContextFor } from "./call-context.ts";
-import { startGraphJob } from "./graph-job.ts";
-import { type AcceptedGraph, finalResult, type GraphResult, graphRefusal, runAccepted } from "./graph-run.ts";
+import { graphAction } from "./graph-actions.ts";
+import { graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
+import type { AcceptedGraph, GraphResult } from "./graph-run.ts";
+import { graphRefusal } from "./graph-run.ts";
+import { type DurableRun, type GraphRuns, openNewRun } from "./graph-runs.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
-import { type graphSchema, graphToolInfo } from "./tool-info.ts";
-
-type GraphArgs = Static<typeof graphSchema>;
+import { type GraphArgs, type graphSchema, graphToolInfo } from "./tool-info.ts";
 
 /** The `agent_graph` tool definition, bound to this extension load (the same deps as `subagent`). */
-export function createGraphTool(deps: SubagentToolDeps): ToolDefinition<typeof graphSchema, GraphDetails | undefined> {
+export function createGraphTool(
+	deps: SubagentToolDeps,
+	runs: GraphRuns,
+): ToolDefinition<typeof graphSchema, GraphDetails | undefined> {
 	return {
 		...graphToolInfo,
 		async execute(_toolCallId, params, signal, onUpdate, ctx) {
-			return executeGraph(deps, params, signal, onUpdate, ctx);
+			if (params.action !== undefined && params.action !== "run") {
+				return graphAction({ deps, runs, ctx }, params, signal, onUpdate);
+			}
+			return executeGraph(deps, runs, params, signal, onUpdate, ctx);
 		},
 	};
 }
 
 async function executeGraph(
 	deps: SubagentToolDeps,
+	runs: GraphRuns,
 	params: GraphArgs,
 	signal: AbortSignal | undefined,
 	onUpdate: ((partial: GraphResult) => void) | undefined,
@@ -49,19 +52,17 @@ async function executeGraph(
 	if (params.background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
 		return graphRefusal(new LaunchError(problems.list).message);
 	}
-	const env: NodeLaunchEnv = {
-		// Read again at each use: a node resolved at dispatch sees the configuration and agents as they are then.
-		context: () => {
-			const now = deps.state();
-			return launchContextFor(deps, now, now.limits ?? limits, ctx);
-		},
-		rosterState: () => deps.state().roster,
-		scope: params.agentScope ?? "user",
-		sessions: deps.sessions,
-		adapters: deps.adapters,
-	};
+	const scope = params.agentScope ?? "user";
+	const env = graphLaunchEnv(deps, ctx, scope, limits);
 	const prepared = await prepareGraph({ graph: params.graph, name: params.name, inputs: params.inputs }, env, problems);
 	if (!prepared) return graphRefusal(new LaunchError(problems.list).message);
+	const sessionId = ctx.sessionManager.getSessionId();
+	let durable: DurableRun;
+	try {
+		durable = openNewRun(prepared, { agentDir: deps.agentDir, sessionId, cwd: ctx.cwd, agentScope: scope, runs });
+	} catch (error) {
+		return graphRefusal(`the run could not be recorded: ${(error as Error).message}`, prepared.name);
+	}
 	const accepted: AcceptedGraph = {
 		prepared,
 		env,
@@ -69,25 +70,8 @@ async function executeGraph(
 		state,
 		limits,
 		callId: newArtifactCallId(),
-		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
+		artifacts: artifactDir(deps.artifactRoot, sessionId),
+		durable,
 	};
-	if (params.background) return startGraphJob(accepted, ctx);
-	let live: ChildRun[] = [];
-	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
-	const inputs = deps.inputs.open(accepted.callId, false, () => live);
-	let outcome: GraphRunOutcome;
-	try {
-		outcome = await runAccepted(accepted, {
-			signal,
-			onChildren: (children) => {
-				live = children;
-			},
-			onInput: inputs.onInput,
-			onDetails: (details) =>
-				onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
-		});
-	} finally {
-		inputs.close();
-	}
-	return finalResult(accepted, outcome);
+	return launchAccepted(accepted, params.background === true, signal, onUpdate, ctx);
 }

@@ -33,9 +33,23 @@ function looseObject(description: string) {
 	return Type.Unsafe<Record<string, unknown>>({ type: "object", description });
 }
 
+/** `agent_graph`'s actions (docs/graphs.md §Controls). */
+export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
+export type GraphAction = (typeof GRAPH_ACTIONS)[number];
+
 /** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
 export const graphSchema = Type.Object(
 	{
+		action: Type.Optional(
+			Type.Unsafe<GraphAction>({
+				type: "string",
+				enum: [...GRAPH_ACTIONS],
+				description:
+					'"run" (default) runs graph or name; "list" shows this session\'s runs; "status" one run_id\'s nodes; "cancel" ends run_id; "skip" / "retry" a node of run_id; "pause" holds admissions; "resume" continues a paused run, or restores an unfinished one after a restart. Each control answers accepted or refused with the reason.',
+			}),
+		),
+		run_id: Type.Optional(Type.String({ description: "The run a control acts on (from a run's result or list)." })),
+		node: Type.Optional(Type.String({ description: "skip, retry: the node's key." })),
 		graph: Type.Optional(
 			looseObject(
 				"Inline graph: { nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }.",
@@ -55,13 +69,15 @@ export const graphSchema = Type.Object(
 	{ additionalProperties: false },
 );
 
+export type GraphArgs = Static<typeof graphSchema>;
+
 /**
  * Models sometimes send an object argument as JSON text: `graph` and `inputs` given as a string holding a
  * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
  * the schema to refuse.
  */
-export function prepareGraphArguments(raw: unknown): Static<typeof graphSchema> {
-	if (!raw || typeof raw !== "object") return raw as Static<typeof graphSchema>;
+export function prepareGraphArguments(raw: unknown): GraphArgs {
+	if (!raw || typeof raw !== "object") return raw as GraphArgs;
 	const args = { ...(raw as Record<string, unknown>) };
 	for (const key of ["graph", "inputs"]) {
 		const value = args[key];
@@ -73,7 +89,7 @@ export function prepareGraphArguments(raw: unknown): Static<typeof graphSchema> 
 			// Not JSON: the schema says what is wrong.
 		}
 	}
-	return args as Static<typeof graphSchema>;
+	return args as GraphArgs;
 }
 
 export const graphToolInfo = {
@@ -81,7 +97,7 @@ export const graphToolInfo = {
 	label: "Agent graph",
 	description:
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
-		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs and one line per node. See docs/graphs.md.",
+		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). Everything is validated before anything runs; the result gives outputs, one line per node and the run_id. Runs are durable: action list | status | cancel | skip | retry | pause | resume with run_id (and node) controls a run, also after a restart. See docs/graphs.md.",
 	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
 	parameters: graphSchema,
 	prepareArguments: prepareGraphArguments,
@@ -174,4 +190,11 @@ export const ATTACH_COMMAND = {
 export const SEND_COMMAND = {
 	name: "subagent-send",
 	description: "Steer a child of the running subagent call: /subagent-send <child index | task_name | -> <text>",
+};
+
+/** `/graph`'s name and description (docs/graphs.md §Controls). */
+export const GRAPH_COMMAND = {
+	name: "graph",
+	description:
+		"Control agent_graph runs: /graph list | status | cancel | skip | retry | pause | resume <run_id> [node]",
 };

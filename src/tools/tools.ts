@@ -2,7 +2,7 @@
 
 export { agentLoadProblems, agentsCommand } from "./agent-catalogue.ts";
 export { handleAttachCommand } from "./attach-command.ts";
-export { createGraphTool } from "./graph-tool.ts";
+export { graphRuntime } from "./graph-command.ts";
 export { createJobsTool } from "./jobs-tool.ts";
 export { totalUsage } from "./result-text.ts";
 export { createRosterTool, toggleRosterCommand } from "./roster-tool.ts";

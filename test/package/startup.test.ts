@@ -20,7 +20,13 @@ describe("loading the extension", () => {
 		]);
 		const loaded = JSON.parse(stdout) as { tools: string[]; commands: string[]; events: string[]; modules: string[] };
 		expect(loaded.tools).toEqual(["subagent", "agent_graph", "subagent_roster", "subagent_jobs"]);
-		expect(loaded.commands).toEqual(["agentshell-roster", "subagent-send", "subagent-agents", "subagent-attach"]);
+		expect(loaded.commands).toEqual([
+			"agentshell-roster",
+			"subagent-send",
+			"subagent-agents",
+			"graph",
+			"subagent-attach",
+		]);
 		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree", "tool_result"]);
 		const paths = loaded.modules
 			.filter((url) => url.startsWith("file:"))

@@ -1,0 +1,164 @@
+/**
+ * A graph run's durable record (docs/graphs.md §Durability): `snapshot.json`, the whole run as of its last
+ * checkpoint (versioned, replaced atomically), and `ledger.jsonl`, one line per event, appended before the
+ * snapshot is replaced. Every record is correlated by run id, node key, item index / iteration (`null` for
+ * agent nodes; coordinator kinds fill them) and attempt. A checkpoint is the engine's `persist` hook: it
+ * returns once both are durable, and a failed write throws (the engine makes it an infrastructure error).
+ */
+import { closeSync, constants, openSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentScope } from "../config/agents.ts";
+import { appendFileDurable, writeFileAtomic } from "../core/atomic-write.ts";
+import { runEnded } from "./controls.ts";
+import { directoryProblem, graphsRoot, RUN_ID } from "./run-dir.ts";
+import type { GraphEvent, GraphRunState } from "./run-state.ts";
+
+/** The snapshot format this version writes and reads. */
+export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_FILE = "snapshot.json";
+export const LEDGER_FILE = "ledger.jsonl";
+
+/** `snapshot.json`. */
+export interface RunSnapshot {
+	version: number;
+	runId: string;
+	/** The Pi session that started the run; only that session restores it. */
+	owner: { sessionId: string };
+	/** ms since the Unix epoch. */
+	createdAt: number;
+	updatedAt: number;
+	/** The graph as admitted: its definition (re-validated at restore), inputs and where it ran. */
+	graph: { name: string; definition: unknown; inputs: unknown; agentScope: AgentScope; cwd: string; file?: string };
+	state: GraphRunState;
+	/** True once the run ended (every node settled, cancelled or stopped by an infrastructure error). */
+	finished: boolean;
+}
+
+/** One line of `ledger.jsonl`. */
+export interface LedgerRecord {
+	runId: string;
+	/** The checkpoint the event belongs to (one admission wave, one settlement, one control). */
+	checkpoint: number;
+	at: number;
+	node: string | null;
+	item: number | null;
+	iteration: number | null;
+	attempt: number | null;
+	event: GraphEvent;
+}
+
+/** The durable record of one run, in its (already checked) run directory. */
+export class RunStore {
+	readonly dir: string;
+	#snapshot: RunSnapshot;
+	#checkpoint = 0;
+
+	constructor(dir: string, snapshot: RunSnapshot) {
+		this.dir = dir;
+		this.#snapshot = snapshot;
+	}
+
+	get snapshot(): RunSnapshot {
+		return this.#snapshot;
+	}
+
+	/**
+	 * Appends `events` to the ledger and replaces the snapshot with `state`, both durable on return.
+	 * @throws the write's error (`ENOSPC`, `EIO`, …); the snapshot on disk is then the previous or the new one.
+	 */
+	commit(events: readonly GraphEvent[], state: GraphRunState): void {
+		const checkpoint = ++this.#checkpoint;
+		const at = Date.now();
+		if (events.length > 0) {
+			const lines = events.map((event) =>
+				JSON.stringify(ledgerRecord(this.#snapshot.runId, checkpoint, at, event, state)),
+			);
+			appendFileDurable(join(this.dir, LEDGER_FILE), `${lines.join("\n")}\n`);
+		}
+		const next = { ...this.#snapshot, updatedAt: at, state, finished: runEnded(state) };
+		writeFileAtomic(join(this.dir, SNAPSHOT_FILE), `${JSON.stringify(next)}\n`);
+		this.#snapshot = next;
+	}
+}
+
+function ledgerRecord(
+	runId: string,
+	checkpoint: number,
+	at: number,
+	event: GraphEvent,
+	state: GraphRunState,
+): LedgerRecord {
+	const node = "node" in event ? event.node : null;
+	const attempt = node === null ? null : (state.nodes[node]?.attempts ?? null);
+	return { runId, checkpoint, at, node, item: null, iteration: null, attempt, event };
+}
+
+/** A run directory read back: its snapshot, or the problem that keeps it from running. */
+export type ReadRun = { dir: string; snapshot: RunSnapshot } | { dir: string; problem: string };
+
+/**
+ * Reads `<dir>/snapshot.json` (never through a symlink). Refused, naming the file: unreadable, truncated or
+ * otherwise not JSON, a version other than `SNAPSHOT_VERSION`, a run id that is not the directory's name, a
+ * shape that is not a snapshot. An ownerless snapshot reads fine (`owner` missing): callers never run it.
+ */
+export function readSnapshot(dir: string, runId: string): ReadRun {
+	const file = join(dir, SNAPSHOT_FILE);
+	let text: string;
+	try {
+		const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+		try {
+			text = readFileSync(fd, "utf8");
+		} finally {
+			closeSync(fd);
+		}
+	} catch (error) {
+		return { dir, problem: `${file}: cannot be read (${(error as NodeJS.ErrnoException).code})` };
+	}
+	let raw: Partial<RunSnapshot>;
+	try {
+		raw = JSON.parse(text) as Partial<RunSnapshot>;
+	} catch (error) {
+		return { dir, problem: `${file}: corrupt snapshot (${(error as Error).message}); the run is not restored` };
+	}
+	if (raw?.version !== SNAPSHOT_VERSION) {
+		return {
+			dir,
+			problem: `${file}: unknown snapshot version ${JSON.stringify(raw?.version)} (this version reads ${SNAPSHOT_VERSION}); the run is not restored`,
+		};
+	}
+	if (raw.runId !== runId)
+		return { dir, problem: `${file}: run id ${JSON.stringify(raw.runId)} is not the directory's name` };
+	if (!raw.state?.nodes || typeof raw.state.nodes !== "object" || !raw.graph || typeof raw.finished !== "boolean") {
+		return { dir, problem: `${file}: corrupt snapshot (not a graph run snapshot); the run is not restored` };
+	}
+	return { dir, snapshot: raw as RunSnapshot };
+}
+
+/**
+ * Every run directory under the graphs root, read. Entries that are not run ids are ignored; a symlinked or
+ * foreign entry is refused with its problem. A root that is absent gives nothing; one that is a symlink or
+ * foreign gives only its problem.
+ */
+export function scanRuns(agentDir: string): ReadRun[] {
+	const root = graphsRoot(agentDir);
+	let names: string[];
+	try {
+		names = readdirSync(root);
+	} catch {
+		return [];
+	}
+	const rootProblem = directoryProblem(root) ?? directoryProblem(join(agentDir, "pi-native-subagents"));
+	if (rootProblem) return [{ dir: root, problem: rootProblem }];
+	return names
+		.filter((name) => RUN_ID.test(name))
+		.map((name) => {
+			const dir = join(root, name);
+			const problem = directoryProblem(dir);
+			return problem ? { dir, problem } : readSnapshot(dir, name);
+		});
+}
+
+/** True when `run` belongs to the Pi session `sessionId` (ownerless snapshots belong to none). */
+export function ownedBy(run: RunSnapshot, sessionId: string): boolean {
+	return typeof run.owner?.sessionId === "string" && run.owner.sessionId === sessionId;
+}

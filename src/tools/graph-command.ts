@@ -1,0 +1,54 @@
+/**
+ * `/graph <action> [run_id] [node]`: the `agent_graph` controls for the user (docs/graphs.md §Controls).
+ * The answer is shown as a notification (an error for a refusal); `/graph resume <id>` of a stored run
+ * resumes it as a background job (its result arrives as a follow-up message).
+ */
+import type { ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { graphAction } from "./graph-actions.ts";
+import { graphsAtSessionStart } from "./graph-restore.ts";
+import { type ActionScope, GraphRuns } from "./graph-runs.ts";
+import { createGraphTool } from "./graph-tool.ts";
+import type { SubagentToolDeps } from "./subagent-tool.ts";
+import { GRAPH_ACTIONS, GRAPH_COMMAND, type GraphAction } from "./tool-info.ts";
+
+const USAGE = `usage: /${GRAPH_COMMAND.name} list | status <run_id> | cancel <run_id> | skip <run_id> <node> | retry <run_id> <node> | pause <run_id> | resume <run_id>`;
+
+/** The command's handler. */
+export async function handleGraphCommand(
+	deps: SubagentToolDeps,
+	runs: GraphRuns,
+	args: string,
+	ctx: ExtensionCommandContext,
+): Promise<void> {
+	const [action = "list", runId, node] = args.trim().split(/\s+/).filter(Boolean);
+	if (!GRAPH_ACTIONS.includes(action as GraphAction) || action === "run") {
+		ctx.ui.notify(`${GRAPH_COMMAND.name}: ${USAGE}`, "error");
+		return;
+	}
+	const scope: ActionScope = { deps, runs, ctx };
+	const result = await graphAction(
+		scope,
+		{ action: action as GraphAction, run_id: runId, node, background: true },
+		undefined,
+		undefined,
+	);
+	const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+	ctx.ui.notify(text, result.isError ? "error" : "info");
+}
+
+/**
+ * The graph runs of one extension load: the `agent_graph` tool, `/graph`, and the session-start restore
+ * (its notices and problems shown with `ctx.ui.notify`), sharing one registry of live runs.
+ */
+export function graphRuntime(deps: SubagentToolDeps) {
+	const runs = new GraphRuns();
+	return {
+		tool: createGraphTool(deps, runs),
+		command: (args: string, ctx: ExtensionCommandContext) => handleGraphCommand(deps, runs, args, ctx),
+		async atSessionStart(ctx: ExtensionContext): Promise<void> {
+			const report = await graphsAtSessionStart({ deps, runs, ctx });
+			for (const line of report.notices) ctx.ui.notify(`pi-native-subagents: ${line}`, "info");
+			for (const line of report.problems) ctx.ui.notify(`pi-native-subagents: ${line}`, "error");
+		},
+	};
+}

@@ -1,0 +1,69 @@
+/**
+ * What a new and a restored `agent_graph` run share (docs/graphs.md): the node launch environment read from
+ * the calling session, and starting an accepted run in the foreground or as a background job.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { AgentScope } from "../config/agents.ts";
+import type { EffectiveLimits } from "../config/effective-limits.ts";
+import type { ChildRun } from "../core/child-run.ts";
+import type { GraphRunOutcome } from "../graph/engine.ts";
+import type { NodeLaunchEnv } from "../graph/preflight.ts";
+import { graphHeadline } from "../ui/graph-render.ts";
+import { launchContextFor } from "./call-context.ts";
+import { startGraphJob } from "./graph-job.ts";
+import { type AcceptedGraph, finalResult, type GraphResult, runAccepted } from "./graph-run.ts";
+import { abandonRun } from "./graph-runs.ts";
+import type { SubagentToolDeps } from "./subagent-tool.ts";
+
+/** What node resolution reads from the calling session, read again at each use. */
+export function graphLaunchEnv(
+	deps: SubagentToolDeps,
+	ctx: ExtensionContext,
+	scope: AgentScope,
+	limits: EffectiveLimits,
+): NodeLaunchEnv {
+	return {
+		// Read again at each use: a node resolved at dispatch sees the configuration and agents as they are then.
+		context: () => {
+			const now = deps.state();
+			return launchContextFor(deps, now, now.limits ?? limits, ctx);
+		},
+		rosterState: () => deps.state().roster,
+		scope,
+		sessions: deps.sessions,
+		adapters: deps.adapters,
+	};
+}
+
+/** Runs an accepted graph in the foreground (its result is the tool's) or as a background job. */
+export async function launchAccepted(
+	accepted: AcceptedGraph,
+	background: boolean,
+	signal: AbortSignal | undefined,
+	onUpdate: ((partial: GraphResult) => void) | undefined,
+	ctx: ExtensionContext,
+): Promise<GraphResult> {
+	if (background) {
+		const started = startGraphJob(accepted, ctx);
+		if (started.isError) abandonRun(accepted.durable, "the background job could not start");
+		return started;
+	}
+	let live: ChildRun[] = [];
+	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
+	const inputs = accepted.deps.inputs.open(accepted.callId, false, () => live);
+	let outcome: GraphRunOutcome;
+	try {
+		outcome = await runAccepted(accepted, {
+			signal,
+			onChildren: (children) => {
+				live = children;
+			},
+			onInput: inputs.onInput,
+			onDetails: (details) =>
+				onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
+		});
+	} finally {
+		inputs.close();
+	}
+	return finalResult(accepted, outcome);
+}

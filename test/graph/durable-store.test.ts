@@ -1,0 +1,243 @@
+/**
+ * The durable record of a graph run (docs/graphs.md §Durability) through the real file system: the run
+ * directory's rules, checkpoints under injected write faults (a full disk or a failing device cannot be
+ * produced on demand), what a restore scan refuses, the writer lease and retention.
+ */
+import { spawnSync } from "node:child_process";
+import {
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FS_FAULT_ENV } from "../../src/core/fault-points.ts";
+import { Problems } from "../../src/core/problems.ts";
+import { parseGraphDefinition } from "../../src/graph/definition.ts";
+import { runGraph } from "../../src/graph/engine.ts";
+import type { SpecRunner } from "../../src/graph/executors.ts";
+import { acquireLease, createRunDir, graphsRoot, LEASE_FILE, newRunId } from "../../src/graph/run-dir.ts";
+import { pruneRuns } from "../../src/graph/run-retention.ts";
+import { type GraphRunState, initialRunState } from "../../src/graph/run-state.ts";
+import { type RunSnapshot, RunStore, readSnapshot, SNAPSHOT_FILE, scanRuns } from "../../src/graph/run-store.ts";
+import { compileGraph } from "../../src/graph/validate.ts";
+import { readStat } from "../../src/process/proc-table.mjs";
+import { launchSpec } from "../support/launch-spec.ts";
+import { runResult } from "../support/run-result.ts";
+
+let agentDir: string;
+beforeEach(() => {
+	agentDir = mkdtempSync(join(tmpdir(), "durable-store-"));
+});
+afterEach(() => {
+	delete process.env[FS_FAULT_ENV];
+	rmSync(agentDir, { recursive: true, force: true });
+});
+
+function compiled(nodes: Record<string, Record<string, unknown>>) {
+	const problems = new Problems();
+	const definition = parseGraphDefinition({ nodes }, problems);
+	const graph = definition && compileGraph(definition, {}, problems);
+	if (!graph) throw new Error(problems.list.join("\n"));
+	return graph;
+}
+
+function snapshotOf(runId: string, state: GraphRunState, extra: Partial<RunSnapshot> = {}): RunSnapshot {
+	return {
+		version: 1,
+		runId,
+		owner: { sessionId: "session-a" },
+		createdAt: 1,
+		updatedAt: Date.now(),
+		graph: { name: "g", definition: { nodes: {} }, inputs: {}, agentScope: "user", cwd: "/work" },
+		state,
+		finished: false,
+		...extra,
+	};
+}
+
+/** Children that complete at once. */
+const instant: SpecRunner = async (spec, options) => {
+	const child = {
+		index: 0,
+		harness: "pi" as const,
+		task: spec.task,
+		phase: "completed" as const,
+		startedAt: 1,
+		result: runResult({ task: spec.task, status: "completed" }),
+	};
+	options.onChild({ ...child, phase: "running" });
+	return child;
+};
+
+describe("a graph run's directory", () => {
+	it("is created 0700 on every level with a 0600 snapshot, and refuses a symlink anywhere on its path", () => {
+		const runId = newRunId();
+		const dir = createRunDir(agentDir, runId);
+		for (const path of [join(agentDir, "pi-native-subagents"), graphsRoot(agentDir), dir]) {
+			expect(statSync(path).mode & 0o777).toBe(0o700);
+		}
+		new RunStore(dir, snapshotOf(runId, initialRunState(["a"]))).commit([], initialRunState(["a"]));
+		expect(statSync(join(dir, SNAPSHOT_FILE)).mode & 0o777).toBe(0o600);
+
+		const other = mkdtempSync(join(tmpdir(), "durable-elsewhere-"));
+		try {
+			const linked = mkdtempSync(join(tmpdir(), "durable-linked-"));
+			symlinkSync(other, join(linked, "pi-native-subagents"));
+			expect(() => createRunDir(linked, newRunId())).toThrow(/pi-native-subagents: is a symlink/);
+			rmSync(linked, { recursive: true, force: true });
+		} finally {
+			rmSync(other, { recursive: true, force: true });
+		}
+		expect(() => createRunDir(agentDir, "../escape")).toThrow(/is not a UUID v4/);
+	});
+});
+
+describe("checkpoints under write faults", () => {
+	const points = [
+		["write", "ENOSPC", SNAPSHOT_FILE],
+		["fsync", "EIO", SNAPSHOT_FILE],
+		["rename", "ENOSPC", SNAPSHOT_FILE],
+		["rename", "EIO", SNAPSHOT_FILE],
+		["write", "EIO", "ledger.jsonl"],
+		["fsync", "ENOSPC", "ledger.jsonl"],
+		["fsync", "EIO", "<run dir>"],
+	] as const;
+	for (const [op, code, target] of points) {
+		it(`${code} from the ${op} of ${target}: the snapshot on disk is the previous or the new one, and the run reports an infrastructure error`, async () => {
+			const graph = compiled({
+				a: { agent_type: "pi", task: "a" },
+				b: { agent_type: "pi", task: "b", depends_on: ["a"] },
+				c: { agent_type: "pi", task: "c", depends_on: ["b"] },
+			});
+			const runId = newRunId();
+			const dir = createRunDir(agentDir, runId);
+			const store = new RunStore(dir, snapshotOf(runId, initialRunState(["a", "b", "c"])));
+			store.commit([], initialRunState(["a", "b", "c"]));
+			const attempted: GraphRunState[] = [store.snapshot.state];
+			// The second checkpoint of the run fails at this point (the first one went through).
+			process.env[FS_FAULT_ENV] = `${op}:${code}:${target === "<run dir>" ? runId : target}:2`;
+			const outcome = await runGraph(graph, {
+				defaultConcurrency: 2,
+				resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),
+				run: instant,
+				persist: async (events, state) => {
+					attempted.push(state);
+					store.commit(events, state);
+				},
+			});
+			expect(outcome.state.infrastructureError).toContain(code);
+			const onDisk = JSON.parse(readFileSync(join(dir, SNAPSHOT_FILE), "utf8")) as RunSnapshot;
+			expect(attempted.map((state) => JSON.stringify(state))).toContain(JSON.stringify(onDisk.state));
+			expect(readSnapshot(dir, runId)).toHaveProperty("snapshot");
+			expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+			expect(outcome.state.nodes.c.status).not.toBe("completed");
+		});
+	}
+});
+
+describe("what a restore scan refuses", () => {
+	it("reads foreign and ownerless snapshots as not ours, and names the file of version 99, truncated and symlinked runs", () => {
+		const write = (snapshot: unknown, text?: string) => {
+			const runId = newRunId();
+			const dir = createRunDir(agentDir, runId);
+			writeFileSync(join(dir, SNAPSHOT_FILE), text ?? JSON.stringify({ ...(snapshot as object), runId }), {
+				mode: 0o600,
+			});
+			return { runId, dir };
+		};
+		const state = initialRunState(["a"]);
+		const foreign = write(snapshotOf("x", state, { owner: { sessionId: "session-b" } }));
+		const ownerless = write({ ...snapshotOf("x", state), owner: undefined });
+		const v99 = write({ ...snapshotOf("x", state), version: 99 });
+		const full = JSON.stringify(snapshotOf("x", state));
+		const truncated = write(undefined, full.slice(0, full.length / 2));
+		const target = mkdtempSync(join(tmpdir(), "durable-target-"));
+		const linkedId = newRunId();
+		symlinkSync(target, join(graphsRoot(agentDir), linkedId));
+		try {
+			const reads = scanRuns(agentDir);
+			const byDir = new Map(reads.map((read) => [basename(read.dir), read]));
+			for (const { runId } of [foreign, ownerless]) {
+				const read = byDir.get(runId);
+				expect(read && "snapshot" in read && read.snapshot.owner?.sessionId !== "session-a").toBe(true);
+			}
+			const problem = (id: string) => {
+				const read = byDir.get(id);
+				return read && "problem" in read ? read.problem : "";
+			};
+			expect(problem(v99.runId)).toBe(
+				`${join(v99.dir, SNAPSHOT_FILE)}: unknown snapshot version 99 (this version reads 1); the run is not restored`,
+			);
+			expect(problem(truncated.runId)).toMatch(
+				new RegExp(`^${join(truncated.dir, SNAPSHOT_FILE)}: corrupt snapshot \\(.+\\); the run is not restored$`),
+			);
+			expect(problem(linkedId)).toBe(
+				`${join(graphsRoot(agentDir), linkedId)}: is a symlink; graph run directories must be real directories`,
+			);
+		} finally {
+			rmSync(target, { recursive: true, force: true });
+		}
+	});
+});
+
+describe("the writer lease", () => {
+	it("is refused while its holder lives, and taken over only once the holder's pid is gone", () => {
+		const dir = createRunDir(agentDir, newRunId());
+		const first = acquireLease(dir, "s");
+		expect(first).toHaveProperty("release");
+		expect(acquireLease(dir, "s")).toEqual({
+			refused: `the run is driven by this process (lease ${join(dir, LEASE_FILE)})`,
+		});
+		(first as { release(): void }).release();
+
+		// A holder that lived and is gone: a real process that exited.
+		const gone = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
+		const pid = Number(gone.stdout.trim());
+		expect(readStat(pid)).toBeUndefined();
+		writeFileSync(join(dir, LEASE_FILE), JSON.stringify({ pid, startTime: "1", sessionId: "s", at: 1 }));
+		const taken = acquireLease(dir, "s");
+		expect(taken).toHaveProperty("release");
+		expect(JSON.parse(readFileSync(join(dir, LEASE_FILE), "utf8")).pid).toBe(process.pid);
+		(taken as { release(): void }).release();
+
+		// A live holder with another start time is a reused pid, not the holder: taken over too.
+		writeFileSync(join(dir, LEASE_FILE), JSON.stringify({ pid: process.pid, startTime: "0", sessionId: "s", at: 1 }));
+		expect(acquireLease(dir, "s")).toHaveProperty("release");
+	});
+});
+
+describe("retention of graph runs", () => {
+	it("removes old finished runs and, over the size limit, the oldest finished ones; never this session's unfinished runs", () => {
+		const day = 24 * 60 * 60 * 1000;
+		const now = Date.now();
+		const make = (finished: boolean, ageDays: number, sessionId: string, bytes = 10) => {
+			const runId = newRunId();
+			const dir = createRunDir(agentDir, runId);
+			const snapshot = snapshotOf(runId, initialRunState(["a"]), {
+				finished,
+				updatedAt: now - ageDays * day,
+				owner: { sessionId },
+			});
+			writeFileSync(join(dir, SNAPSHOT_FILE), JSON.stringify(snapshot));
+			writeFileSync(join(dir, "ledger.jsonl"), "x".repeat(bytes));
+			utimesSync(dir, new Date(), new Date());
+			return runId;
+		};
+		const oldFinished = make(true, 40, "other");
+		const oldMine = make(false, 40, "mine");
+		const oldOthersUnfinished = make(false, 40, "other");
+		const bigOld = make(true, 5, "other", 5000);
+		const recent = make(true, 1, "other");
+		const removed = pruneRuns(agentDir, { sessionId: "mine", maxAgeMs: 30 * day, maxTotalBytes: 4000, now });
+		expect(removed.sort()).toEqual([oldFinished, oldOthersUnfinished, bigOld].sort());
+		const left = readdirSync(graphsRoot(agentDir)).sort();
+		expect(left).toEqual([oldMine, recent].sort());
+	});
+});

@@ -4,9 +4,9 @@
  * layer — all problems at once, nothing started.
  */
 import type { Problems } from "../core/problems.ts";
-import { type AgentNode, parseGraphDefinition } from "./definition.ts";
+import { parseGraphDefinition } from "./definition.ts";
 import { loadSavedGraph } from "./loader.ts";
-import { type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
+import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";
 
 export interface GraphRequest {
@@ -53,9 +53,10 @@ export async function prepareGraph(
 	if (!definition) return undefined;
 	const compiled = compileGraph(definition, request.inputs, local);
 	// The templates as written stand in for the tasks: pre-flight checks who runs, not what they are told.
-	const nodes = Object.entries(definition.nodes)
+	const all = compiled ? compiled.nodes.map(({ key, node }) => [key, node] as const) : Object.entries(definition.nodes);
+	const nodes = all
 		.filter(([key]) => request.preflight?.(key) ?? true)
-		.map(([key, node]) => ({ key, node: node as AgentNode, task: node.task }));
+		.flatMap(([key, node]) => childrenToResolve(key, node));
 	const specs = await resolveNodes(nodes, env, local);
 	if (!compiled || !specs) return undefined;
 	return { name: request.name ?? definition.name ?? "inline", compiled, file };

@@ -13,6 +13,7 @@ import type { BudgetStop, NodeStatus, SkipReason } from "../core/graph-details.t
 import type { Harness } from "../core/launch-spec.ts";
 import type { Usage } from "../core/run-event.ts";
 import { emptyUsage } from "../core/run-result.ts";
+import { applyPartStep, type PartState, type PartStep, partsUsage } from "./part-state.ts";
 
 /** Version of the serialized run state (bumped on incompatible changes). */
 export const RUN_STATE_VERSION = 1;
@@ -39,6 +40,12 @@ export interface NodeState {
 	 * node's process group is gone, or by a restore when the process died first.
 	 */
 	disposition?: Disposition;
+	/** A coordinator's parts by name (`item 3`, `round 2 worker`): fan-out items, feedback rounds. */
+	parts?: Record<string, PartState>;
+	/** Completed: what the result line adds (failed items a fan-out kept going past, an accepted last round). */
+	note?: string;
+	/** A human gate with no UI to ask (`on_headless: "park"`): the request that waits for a session with a UI. */
+	parked?: { requestId: string; question: string };
 }
 
 /** What a skip or retry control asked of an admitted node. */
@@ -65,9 +72,12 @@ export interface GraphRunState {
 /** One change of the run, as a checkpointer would persist it. */
 export type GraphEvent =
 	| { type: "admit"; node: string }
-	| { type: "start"; node: string; at: number; harness: Harness; agent?: string }
+	| { type: "start"; node: string; at: number; harness?: Harness; agent?: string }
 	| { type: "progress"; node: string; usage: Usage; model?: string; nativeSessionId?: string }
-	| { type: "complete"; node: string; at: number; output?: unknown }
+	| { type: "complete"; node: string; at: number; output?: unknown; note?: string }
+	| { type: "part"; node: string; part: string; step: PartStep }
+	| { type: "park"; node: string; requestId: string; question: string }
+	| { type: "unpark"; node: string }
 	| { type: "fail"; node: string; at: number; error: string }
 	| { type: "skip"; node: string; reason: SkipReason }
 	| { type: "cancel"; node: string; at: number }
@@ -91,6 +101,9 @@ const FROM: Record<string, readonly NodeStatus[]> = {
 	cancel: ["queued", "running"],
 	dispose: ["queued", "running"],
 	requeue: ["queued", "running", "failed", "skipped", "cancelled"],
+	part: ["queued", "running"],
+	park: ["queued", "running"],
+	unpark: ["waiting"],
 };
 
 /** Events of the run as a whole (no node). */
@@ -143,7 +156,17 @@ function nextNode(node: NodeState, event: Exclude<GraphEvent, RunEvent>): NodeSt
 				nativeSessionId: event.nativeSessionId ?? node.nativeSessionId,
 			};
 		case "complete":
-			return { ...node, status: "completed", endedAt: event.at, output: event.output };
+			return { ...node, status: "completed", endedAt: event.at, output: event.output, note: event.note };
+		case "part": {
+			const parts = applyPartStep(node.parts, event.part, event.step);
+			return { ...node, parts, usage: partsUsage(parts) };
+		}
+		case "park":
+			return { ...node, status: "waiting", parked: { requestId: event.requestId, question: event.question } };
+		case "unpark": {
+			const { parked: _p, ...kept } = node;
+			return kept;
+		}
 		case "fail":
 			return { ...node, status: "failed", endedAt: event.at, error: event.error };
 		case "skip":

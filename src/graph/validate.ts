@@ -7,20 +7,48 @@
  */
 import type { Problems } from "../core/problems.ts";
 import { checkOutputSchema, validateStructuredOutput } from "../runs/structured-output.ts";
+import {
+	type CoordinatorCaps,
+	compileNodeTemplates,
+	compileTemplate,
+	DEFAULT_CAPS,
+	type NodeTemplates,
+} from "./compile-node.ts";
 import { type Condition, conditionRefs, parseCondition } from "./conditions.ts";
 import { type GraphDefinition, type GraphNode, nodeLabel } from "./definition.ts";
-import { declaresPath, formatPath } from "./schema-paths.ts";
-import { parseTemplate, refsOf, type TemplatePart, type ValueRef } from "./value-refs.ts";
+import { checkRef, type OutputShape, outputShapeOf } from "./ref-rules.ts";
+import type { TemplatePart } from "./value-refs.ts";
 
-/** One node, checked: its task template cut into parts, its condition parsed, its dependencies known. */
+/** One subgraph's inputs: where they are filled in (the enclosing frame) and what they must match. */
+export interface SubgraphFrame {
+	/** The saved graph's name. */
+	graph: string;
+	/** The enclosing frame (`undefined`: the top graph). */
+	parent?: string;
+	/** Input name → its template (`parts`) or JSON value (`value`). */
+	inputs: Record<string, { parts: TemplatePart[] } | { value: unknown }>;
+	/** The saved graph's inputs schema. */
+	schema?: Record<string, unknown>;
+}
+
+/** One node, checked: its templates cut into parts (`compile-node.ts`), its condition parsed, its dependencies known. */
 export interface CompiledNode {
 	key: string;
 	node: GraphNode;
-	task: TemplatePart[];
+	templates: NodeTemplates;
 	when?: Condition;
 	dependsOn: string[];
 	/** Every node it depends on, directly or not. */
 	ancestors: Set<string>;
+	/** Inside a subgraph: the frame its `${inputs…}` read (`subgraph-exit.ts`); absent in the top graph. */
+	frame?: string;
+	/** The `when` of each enclosing `graph` node, read in that node's frame: one false skips this node. */
+	gates?: Array<{ when: Condition; frame?: string }>;
+	/**
+	 * A `graph` node, the exit of its flattened subgraph: the dependencies that must complete (its own
+	 * `depends_on`), the inner nodes (one failed fails it) and the saved graph's outputs (read in `frame`).
+	 */
+	exit?: { requires: string[]; inner: string[]; outputs: Array<{ name: string; parts: TemplatePart[] }> };
 }
 
 export interface CompiledGraph {
@@ -29,6 +57,15 @@ export interface CompiledGraph {
 	/** In dependency order (a node after every node it depends on; definition order otherwise). */
 	nodes: CompiledNode[];
 	outputs: Array<{ name: string; parts: TemplatePart[] }>;
+	/** Subgraph frames by name (the `graph` node's key, `a/b` when nested). */
+	frames: Record<string, SubgraphFrame>;
+	/** Every node's output shape (what ValueRefs to it may read), subgraphs' inner nodes included. */
+	shapes: Map<string, OutputShape>;
+}
+
+/** What compiling a graph may be told: the coordinators' caps (settings `graphs`). */
+export interface CompileOptions {
+	caps?: CoordinatorCaps;
 }
 
 /**
@@ -39,8 +76,13 @@ export function compileGraph(
 	definition: GraphDefinition,
 	inputs: unknown,
 	problems: Problems,
+	options: CompileOptions = {},
 ): CompiledGraph | undefined {
 	const before = problems.size;
+	const caps = options.caps ?? DEFAULT_CAPS;
+	const shapes = new Map<string, OutputShape>(
+		Object.entries(definition.nodes).map(([key, node]) => [key, outputShapeOf(node)]),
+	);
 	checkInputs(definition, inputs, problems);
 	const keys = Object.keys(definition.nodes);
 	const deps = new Map(keys.map((key) => [key, checkDependsOn(key, definition, problems)]));
@@ -54,17 +96,16 @@ export function compileGraph(
 		}
 		ancestors.set(key, all);
 	}
-	const nodes = (order ?? keys).map((key) =>
-		compileNode(key, definition, deps.get(key) ?? [], ancestors.get(key) ?? new Set(), problems),
-	);
-	const outputs = Object.entries(definition.outputs ?? {}).map(([name, template]) => {
-		const field = problems.at(`outputs.${name}`);
-		const parts = templateParts(template, field);
-		for (const ref of refsOf(parts)) checkRef(ref, definition, undefined, field);
-		return { name, parts };
+	const nodes = (order ?? keys).map((key) => {
+		const reader = { key, ancestors: ancestors.get(key) ?? new Set<string>() };
+		return compileNode(definition.nodes[key], deps.get(key) ?? [], { definition, shapes, reader, caps }, problems);
 	});
+	const outputs = Object.entries(definition.outputs ?? {}).map(([name, template]) => ({
+		name,
+		parts: compileTemplate(template, { definition, shapes }, problems.at(`outputs.${name}`)),
+	}));
 	if (problems.size > before || !order) return undefined;
-	return { definition, inputs, nodes, outputs };
+	return { definition, inputs, nodes, outputs, frames: {}, shapes };
 }
 
 function checkInputs(definition: GraphDefinition, inputs: unknown, problems: Problems): void {
@@ -146,59 +187,18 @@ function findCycle(start: string, deps: Map<string, string[]>): string[] | undef
 }
 
 function compileNode(
-	key: string,
-	definition: GraphDefinition,
+	node: GraphNode,
 	dependsOn: string[],
-	ancestors: Set<string>,
+	check: Parameters<typeof compileNodeTemplates>[1],
 	problems: Problems,
 ): CompiledNode {
-	const node = definition.nodes[key];
+	const { key, ancestors } = check.reader;
 	const local = problems.at(nodeLabel(key));
-	const task = templateParts(node.task, local.at("task"));
-	for (const ref of refsOf(task)) checkRef(ref, definition, { key, ancestors }, local.at("task"));
+	const templates = compileNodeTemplates(node, check, local);
 	let when: Condition | undefined;
 	if (node.when !== undefined) {
 		when = parseCondition(node.when, local.at("when"));
-		for (const ref of when ? conditionRefs(when) : []) checkRef(ref, definition, { key, ancestors }, local.at("when"));
+		for (const ref of when ? conditionRefs(when) : []) checkRef(ref, check, local.at("when"));
 	}
-	return { key, node, task, when, dependsOn, ancestors };
-}
-
-function templateParts(template: string, problems: Problems): TemplatePart[] {
-	const { parts, errors } = parseTemplate(template);
-	for (const error of errors) problems.add(error);
-	return parts;
-}
-
-/**
- * A reference may read the inputs at a path their schema declares, or the structured output of a
- * (transitive) dependency that has an `output_schema`, at a path that schema declares. `reader` is the
- * node that reads it; graph outputs (no reader) may read any node.
- */
-function checkRef(
-	ref: ValueRef,
-	definition: GraphDefinition,
-	reader: { key: string; ancestors: Set<string> } | undefined,
-	problems: Problems,
-): void {
-	if (ref.source === "inputs") {
-		if (!definition.inputs) problems.add(`${ref.text}: the graph declares no inputs schema`);
-		else if (!declaresPath(definition.inputs, ref.path)) {
-			problems.add(`${ref.text}: the inputs schema does not declare inputs${formatPath(ref.path)}`);
-		}
-		return;
-	}
-	const target = definition.nodes[ref.node];
-	if (!target) problems.add(`${ref.text}: unknown node "${ref.node}"`);
-	else if (reader && (ref.node === reader.key || !reader.ancestors.has(ref.node))) {
-		problems.add(
-			`${ref.text}: node "${ref.node}" is not a dependency of "${reader.key}"; add it to depends_on (directly or through another node)`,
-		);
-	} else if (target.output_schema === undefined) {
-		problems.add(
-			`${ref.text}: node "${ref.node}" has no output_schema; wiring reads structured output only, never an answer's prose`,
-		);
-	} else if (!declaresPath(target.output_schema, ref.path)) {
-		problems.add(`${ref.text}: the output_schema of node "${ref.node}" does not declare output${formatPath(ref.path)}`);
-	}
+	return { key, node, templates, when, dependsOn, ancestors: new Set(ancestors) };
 }

@@ -76,7 +76,10 @@ export function checkRef(ref: ValueRef, at: RefReader, problems: { add(message: 
 		}
 		return;
 	}
-	if (ref.source !== "node") return checkLocal(ref, ref.source, at, problems);
+	if (ref.source !== "node") {
+		checkLocal(ref, ref.source, at, problems);
+		return;
+	}
 	const shape = at.shapes.get(ref.node);
 	const reader = at.reader;
 	if (!shape) problems.add(`${ref.text}: unknown node "${ref.node}"`);

@@ -6,28 +6,35 @@
  */
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Usage } from "@earendil-works/pi-ai";
-import type { ExtensionAPI, ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
+import type {
+	ExtensionAPI,
+	ExtensionCommandContext,
+	ExtensionContext,
+	ToolDefinition,
+} from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
-import type { ChildRun } from "./core/child-run.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
+import type { InteractiveRuns } from "./interactive/interactive-runs.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
-import type { JobDelivery } from "./tools/background.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	AGENTS_COMMAND,
 	ATTACH_COMMAND,
+	FLEET_COMMAND,
 	GRAPH_COMMAND,
 	graphToolInfo,
+	JOB_MESSAGE_TYPE,
+	JOBS_COMMAND,
 	jobsToolInfo,
 	ROSTER_COMMAND,
 	rosterToolInfo,
 	SEND_COMMAND,
 	subagentToolInfo,
 } from "./tools/tool-info.ts";
+import { renderJobMessage } from "./ui/job-render.ts";
 import type { SetWidget } from "./ui/jobs-widget.ts";
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
@@ -61,25 +68,6 @@ async function loadAdapters(agentDir: string) {
 	};
 }
 
-/** How a finished job's report reaches the session: a follow-up message, its usage joining the next tool result. */
-function jobDelivery(
-	pi: ExtensionAPI,
-	jobUsage: PendingJobUsage,
-	totalUsage: (children: ChildRun[]) => Usage,
-	customType: string,
-	refresh: () => void,
-): JobDelivery["deliverJob"] {
-	return (job, text, details, display) => {
-		jobUsage.add(totalUsage(details.children));
-		pi.sendMessage(
-			{ customType, content: text, display, details },
-			// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
-			{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
-		);
-		refresh();
-	};
-}
-
 /** Builds everything the tools and the command work with; runs once per extension load, on first need. */
 async function loadRuntime(
 	pi: ExtensionAPI,
@@ -107,6 +95,7 @@ async function loadRuntime(
 	const inputs = new live.LiveInputs();
 	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
 	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
+	const fleet = new (await import("./runs/fleet.ts")).Fleet();
 	const widget = new jobsWidget.JobsWidget(
 		() => registry.list(),
 		() => config.runtime.settings?.silent === true,
@@ -126,12 +115,14 @@ async function loadRuntime(
 		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
 		artifactRoot: artifacts.artifactRoot(),
 		jobs: registry,
+		fleet,
 		inputs,
 		interactive,
-		deliverJob: jobDelivery(pi, jobUsage, tools.totalUsage, jobs.JOB_MESSAGE_TYPE, () => widget.refresh()),
+		deliverJob: background.jobDelivery(pi, jobUsage, () => widget.refresh()),
 	};
 	const subagent = tools.createSubagentTool(deps);
 	const graphs = tools.graphRuntime(deps);
+	const fleetDeps = { fleet, jobs: registry, inputs, adapters, interactive };
 	return {
 		config,
 		sessions,
@@ -144,10 +135,9 @@ async function loadRuntime(
 			roster: tools.createRosterTool(config, agentDir),
 			jobs: tools.createJobsTool(registry),
 		},
-		toggleRoster: (ctx: Parameters<typeof tools.toggleRosterCommand>[1]) => tools.toggleRosterCommand(config, ctx),
-		graphCommand: graphs.command,
-		graphsAtStart: graphs.atSessionStart,
-		...commandHandlers(tools, inputs, interactive, agentDir),
+		commands: { ...commandHandlers(tools, config, agentDir, fleetDeps), [GRAPH_COMMAND.name]: graphs.command },
+		graphs,
+		newAgentProblems: agentProblemReporter(tools, agentDir),
 		/** Rereads settings and the roster; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
@@ -160,45 +150,38 @@ async function loadRuntime(
 	};
 }
 
-/** `/subagent-send`, `/subagent-attach`, `/subagent-agents` and the session-start report of broken agent files. */
+type CommandHandler = (args: string, ctx: ExtensionCommandContext) => Promise<void> | void;
+type Tools = typeof import("./tools/tools.ts");
+type FleetDeps = Parameters<Tools["handleFleetCommand"]>[0] & { interactive: InteractiveRuns };
+
+/** The commands registered in `piNativeSubagents`, in that order (then `/graph`). */
+const COMMANDS = [ROSTER_COMMAND, SEND_COMMAND, AGENTS_COMMAND, ATTACH_COMMAND, FLEET_COMMAND, JOBS_COMMAND];
+
+/** The handler of each command, by name. */
 function commandHandlers(
-	tools: typeof import("./tools/tools.ts"),
-	inputs: Parameters<typeof tools.handleSendCommand>[0],
-	interactive: Parameters<typeof tools.handleAttachCommand>[0],
+	tools: Tools,
+	config: Parameters<Tools["toggleRosterCommand"]>[0],
 	agentDir: string,
-) {
-	const reported = new Set<string>();
+	deps: FleetDeps,
+): Record<string, CommandHandler> {
 	return {
-		send: (args: string, ctx: Parameters<typeof tools.handleSendCommand>[2]) =>
-			tools.handleSendCommand(inputs, args, ctx),
-		attach: (args: string, ctx: Parameters<typeof tools.handleAttachCommand>[2]) =>
-			tools.handleAttachCommand(interactive, args, ctx),
-		agents: (ctx: Parameters<typeof tools.agentsCommand>[1]) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
-		/** Problems of agent files not reported before in this process (each is reported once). */
-		newAgentProblems(cwd: string): string[] {
-			const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
-			for (const line of fresh) reported.add(line);
-			return fresh;
-		},
+		[ROSTER_COMMAND.name]: (_args, ctx) => tools.toggleRosterCommand(config, ctx),
+		[SEND_COMMAND.name]: (args, ctx) => tools.handleSendCommand(deps.inputs, args, ctx),
+		[AGENTS_COMMAND.name]: (_args, ctx) => tools.agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
+		[ATTACH_COMMAND.name]: (args, ctx) => tools.handleAttachCommand(deps.interactive, args, ctx),
+		[FLEET_COMMAND.name]: (_args, ctx) => tools.handleFleetCommand(deps, ctx),
+		[JOBS_COMMAND.name]: (args, ctx) => tools.handleJobsCommand(deps, args, ctx),
 	};
 }
 
-/** The user commands, each loading the runtime first. */
-function registerCommands(pi: ExtensionAPI, runtime: (ctx: ExtensionContext) => Promise<Runtime>): void {
-	type Handler = (loaded: Runtime, args: string, ctx: Parameters<Runtime["send"]>[1]) => Promise<void> | void;
-	const commands: Array<[{ name: string; description: string }, Handler]> = [
-		[ROSTER_COMMAND, (r, _args, ctx) => r.toggleRoster(ctx)],
-		[SEND_COMMAND, (r, args, ctx) => r.send(args, ctx)],
-		[AGENTS_COMMAND, (r, _args, ctx) => r.agents(ctx)],
-		[GRAPH_COMMAND, (r, args, ctx) => r.graphCommand(args, ctx)],
-		[ATTACH_COMMAND, (r, args, ctx) => r.attach(args, ctx)],
-	];
-	for (const [command, handle] of commands) {
-		pi.registerCommand(command.name, {
-			description: command.description,
-			handler: async (args, ctx) => handle(await runtime(ctx), args, ctx),
-		});
-	}
+/** The session-start report of broken agent files: problems not reported before in this process (each once). */
+function agentProblemReporter(tools: Tools, agentDir: string): (cwd: string) => string[] {
+	const reported = new Set<string>();
+	return (cwd) => {
+		const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
+		for (const line of fresh) reported.add(line);
+		return fresh;
+	};
 }
 
 /** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
@@ -212,14 +195,6 @@ function deferredTool<P extends TSchema, D>(
 		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
 			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
 	};
-}
-
-/** The four tools, each loading the runtime on its first call. */
-function registerTools(pi: ExtensionAPI, runtime: () => Promise<Runtime>): void {
-	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
-	pi.registerTool(deferredTool(graphToolInfo, runtime, (r) => r.tools.graph));
-	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
-	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
 }
 
 export default function piNativeSubagents(pi: ExtensionAPI): void {
@@ -254,10 +229,11 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	};
 	// Nothing outlives the session: running jobs are cancelled, their children killed, and each job's
 	// cancellation is reported to the session that started it (it is still bound while this runs); the
-	// tmux server of interactive children goes too.
+	// tmux server of interactive children goes too. Graph runs stop recording first, so they stay resumable.
 	pi.on("session_shutdown", async (event) => {
 		if (!loaded) return;
 		loaded.widget.close();
+		loaded.graphs.interrupt();
 		const { shutdownReason } = await import("./runs/job-messages.ts");
 		await Promise.all([loaded.jobs.close(shutdownReason(event.reason)), loaded.interactive.close()]);
 	});
@@ -277,7 +253,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// With a UI, agent files that fail to load are reported once, when the session starts.
 		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
-		if (existsSync(join(agentDir, "pi-native-subagents", "graphs"))) await (await runtime(ctx)).graphsAtStart(ctx);
+		if (existsSync(join(agentDir, "pi-native-subagents", "graphs")))
+			await (await runtime(ctx)).graphs.atSessionStart(ctx);
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -290,10 +267,24 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) loaded.sessions.addFrom(ctx.sessionManager.getBranch());
 		else visited.push(ctx.sessionManager.getBranch());
 	});
+	// A background job's report is drawn as the same cards as a foreground result.
+	pi.registerMessageRenderer(JOB_MESSAGE_TYPE, renderJobMessage);
 	// A child at the maximum depth could not use them: it is offered no orchestration tool at all.
-	if (atInheritedMaxDepth(process.env)) return;
-	registerTools(pi, runtime);
-	registerCommands(pi, runtime);
+	if (!atInheritedMaxDepth(process.env)) registerToolsAndCommands(pi, runtime);
+}
+
+/** The three tools and the user commands, each loading the runtime on first use. */
+function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionContext) => Promise<Runtime>): void {
+	pi.registerTool(deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent));
+	pi.registerTool(deferredTool(graphToolInfo, runtime, (r) => r.tools.graph));
+	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
+	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
+	for (const command of [...COMMANDS, GRAPH_COMMAND]) {
+		pi.registerCommand(command.name, {
+			description: command.description,
+			handler: async (args, ctx) => (await runtime(ctx)).commands[command.name]?.(args, ctx),
+		});
+	}
 }
 
 /**

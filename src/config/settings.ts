@@ -100,7 +100,7 @@ export const environmentSchema = strictSection({
 	exclude: variableNames.default([]),
 });
 
-/** Durable graph runs: restore and retention (docs/settings.md §graphs). */
+/** Durable graph runs: restore and retention (docs/settings.md §Graph runs). */
 export const graphsSchema = strictSection({
 	auto_resume: booleanWithDefault(true),
 	max_age_days: integer(1, 30, "days"),
@@ -180,12 +180,12 @@ export function loadSettings(agentDir: string): Settings {
 /**
  * Persists the personal roster's `enabled` toggle (the `/agentshell-roster` command without a roster
  * override). Every other key of the file is kept as parsed (JSON formatting becomes 2-space indented);
- * an absent file is created with only `{ "roster": { "enabled": … } }`.
+ * an absent file is not created (the personal roster then has no entries, so there is nothing to toggle).
  *
  * Atomic: the new content is written and fsynced to a temporary file in the same directory, then
  * renamed over the settings file, and the directory is fsynced, so readers see either the old or the new
  * file, never a partial one, and the change survives a crash (`writeFileAtomic`).
- * @throws ConfigError when the existing file is unreadable, is malformed JSON, or its `roster` is not an
+ * @throws ConfigError when there is no settings file, when the existing file is unreadable, is malformed JSON, or its `roster` is not an
  *   object (the file is left untouched); or when writing fails.
  */
 export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
@@ -196,6 +196,12 @@ export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 		throw new ConfigError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
 	}
 	const document = raw as Record<string, unknown>;
+	if (text === undefined) {
+		// No file: the personal roster is the default one, without entries; enabling it would change nothing.
+		throw new ConfigError(
+			`${file} does not exist and the personal roster has no entries: nothing to enable, nothing was written; define roster.roles there first (docs/configuration.md §Rosters)`,
+		);
+	}
 	const roster = document.roster ?? {};
 	if (roster === null || typeof roster !== "object" || Array.isArray(roster)) {
 		throw new ConfigError(`${file}: roster: expected an object, got ${typeName(roster)}; not changing it`);

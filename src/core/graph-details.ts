@@ -18,16 +18,16 @@ export const TERMINAL_NODE_STATUSES: readonly NodeStatus[] = ["completed", "fail
 
 /**
  * Why a node was skipped: its `when` was false; a dependency did not complete; a budget or limit was spent;
- * the run was cancelled (Escape, a job cancel, `fail_fast`); a graceful stop (`subagent_jobs` stop) came first;
- * a skip control asked for it.
+ * the run was cancelled (Escape, a job cancel, `fail_fast`); a graceful stop (`subagent_jobs`
+ * stop) came first; a skip control asked for it (`request`).
  */
 export type SkipReason =
 	| { kind: "condition" }
 	| { kind: "dependency"; node: string; status: NodeStatus }
 	| { kind: "budget"; budget: string }
 	| { kind: "cancelled"; why: string }
-	| { kind: "stopped" }
-	| { kind: "request" };
+	| { kind: "request" }
+	| { kind: "stopped" };
 
 /** Which limit stopped a run, and how much of it was spent (USD, tokens, node starts or ms). */
 export interface BudgetStop {
@@ -83,7 +83,7 @@ export function describeSkip(reason: SkipReason): string {
 	if (reason.kind === "condition") return "condition";
 	if (reason.kind === "dependency") return `dependency ${reason.node} ${reason.status}`;
 	if (reason.kind === "budget") return `budget: ${reason.budget}`;
-	if (reason.kind === "stopped") return "stopped by request";
 	if (reason.kind === "request") return "request";
+	if (reason.kind === "stopped") return "stopped by request";
 	return `cancelled: ${reason.why}`;
 }

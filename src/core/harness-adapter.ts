@@ -77,4 +77,6 @@ export interface HarnessAdapter {
 	 * A resume without a launch record runs there.
 	 */
 	sessionCwd?(nativeSessionId: string): string | undefined;
+	/** The absolute path of a native session's file in the harness's own store; `undefined` when not found. */
+	sessionFile?(nativeSessionId: string): string | undefined;
 }

@@ -92,6 +92,8 @@ export interface RunResult {
 	durationMs: number;
 	/** When the run started, ms since the Unix epoch (live renders show the elapsed time from it). */
 	startedAt?: number;
+	/** When the child's stream last reported anything, ms since the Unix epoch (for "last activity N s ago"). */
+	lastEventAt?: number;
 	/** What the child is doing now; meaningful while it runs. */
 	activity?: ChildActivity;
 	/** The command that ran, for error messages: `file arg…` with the task text elided. */

@@ -11,7 +11,7 @@ import { frameInputs } from "./subgraph-exit.ts";
 import type { CompiledGraph, CompiledNode } from "./validate.ts";
 import type { RefScope } from "./value-refs.ts";
 
-/** True once a cancel, an infrastructure error, a budget or a graceful stop stopped further starts. */
+/** True once anything stopped further starts: a cancel, an infrastructure error, a budget, a graceful stop. */
 export function isStopped(s: GraphRunState): boolean {
 	return (
 		s.cancelled !== undefined || s.infrastructureError !== undefined || s.budgetStop !== undefined || s.stopped === true

@@ -1,5 +1,5 @@
 /**
- * Where a graph run lives on disk (docs/graphs.md §Durability, SECURITY.md §Graph runs):
+ * Where a graph run lives on disk (SECURITY.md "Graph runs"; docs/graphs.md §Durability):
  * `<agent dir>/pi-native-subagents/graphs/<run-id>/`, the run id a UUID v4. Every directory below the agent
  * directory is created 0700, must be a real directory (a symlink anywhere on the path is refused) owned by
  * this user; files in it are 0600. One writer at a time: the lease file names the process that drives the

@@ -1,5 +1,5 @@
 /**
- * Retention of graph run directories (docs/settings.md §graphs), run at session start: finished runs older
+ * Retention of graph run directories (docs/settings.md §Graph runs), run at session start: finished runs older
  * than `maxAgeMs` go, then the oldest finished runs while all runs exceed `maxTotalBytes`. An unfinished run
  * is never removed for size; by age only when it belongs to another session and no live process holds its
  * lease. The current session's unfinished runs and any run a live process drives are never removed.

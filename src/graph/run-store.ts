@@ -52,6 +52,7 @@ export class RunStore {
 	readonly dir: string;
 	#snapshot: RunSnapshot;
 	#checkpoint = 0;
+	#frozen = false;
 
 	constructor(dir: string, snapshot: RunSnapshot) {
 		this.dir = dir;
@@ -63,10 +64,20 @@ export class RunStore {
 	}
 
 	/**
+	 * Stops recording: later commits write nothing. For a lifecycle interruption (the session shuts down or
+	 * is replaced while the run goes on): the record stays as before it, and a restore continues from there
+	 * as after a crash, instead of the run being recorded as cancelled.
+	 */
+	freeze(): void {
+		this.#frozen = true;
+	}
+
+	/**
 	 * Appends `events` to the ledger and replaces the snapshot with `state`, both durable on return.
 	 * @throws the write's error (`ENOSPC`, `EIO`, …); the snapshot on disk is then the previous or the new one.
 	 */
 	commit(events: readonly GraphEvent[], state: GraphRunState): void {
+		if (this.#frozen) return;
 		const checkpoint = ++this.#checkpoint;
 		const at = Date.now();
 		if (events.length > 0) {

@@ -7,15 +7,14 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
-import type { CallMode, ChildRun } from "../core/child-run.ts";
+import type { ChildRun } from "../core/child-run.ts";
+import type { JobMode, JobStatus, JobSummary } from "../core/details.ts";
 import { childDetails } from "./child-details.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
 
-/** `customType` of the follow-up message that delivers a finished job's result. */
-export const JOB_MESSAGE_TYPE = "pi-native-subagents.job";
+export { JOB_MESSAGE_TYPE } from "../core/details.ts";
 
-/** `stopped`: ended by a graceful stop (`stop`); `cancelled`: killed (`cancel`). */
-export type JobStatus = "running" | "completed" | "failed" | "cancelled" | "stopped";
+export type { JobStatus };
 
 /** How long a graceful stop waits for the children to end their turns before killing them, ms. */
 export const STOP_GRACE_MS = 5_000;
@@ -26,24 +25,8 @@ export interface StopOutcome {
 	killed: boolean;
 }
 
-/** What a job runs: a `subagent` call's children, or an `agent_graph` run (its nodes' children). */
-export type JobMode = CallMode | "graph";
-
-export interface Job {
-	/** Short id, unique within this extension load. */
-	id: string;
-	mode: JobMode;
-	/** e.g. `scout "find auth"` or `parallel (3 tasks)`. */
-	label: string;
-	/** ms since the Unix epoch. */
-	startedAt: number;
-	/** ms since the Unix epoch; set when the job has ended. */
-	endedAt?: number;
-	status: JobStatus;
-	/** Live children while running; once ended, their bounded `details` copies (`childDetails`). */
-	children: ChildRun[];
-	/** Why a cancelled job was cancelled (e.g. `the session was replaced (/new)`); absent for a plain cancel. */
-	cancelReason?: string;
+/** A background job: what listings show (`JobSummary`), and its result text once ended. */
+export interface Job extends JobSummary {
 	/** Once ended: the same result text a foreground call returns (what `finish` returned). */
 	resultText?: string;
 }

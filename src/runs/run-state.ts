@@ -70,6 +70,7 @@ export class RunState {
 	apply(event: RunEvent): boolean {
 		const result = this.result;
 		if (result.activity === "starting") result.activity = "waiting";
+		result.lastEventAt = Date.now();
 		switch (event.type) {
 			case "session":
 				result.nativeSessionId = event.nativeSessionId;

@@ -23,9 +23,21 @@ export async function handleAttachCommand(
 		ctx.ui.notify(`/${ATTACH_COMMAND.name}: ${target}`, "error");
 		return;
 	}
+	await attachTerminal(target, ctx);
+}
+
+/** The line shown before the terminal goes to a child's tmux session (docs/interactive.md). */
+export const DETACH_HINT = "detach with C-b d to come back to Pi";
+
+/**
+ * Hands the terminal to `argv` (a tmux attach command) and gives it back to Pi's TUI when it exits, as Pi
+ * does for its external editor: the TUI stops, tmux attaches on the same terminal, the TUI restarts.
+ */
+export async function attachTerminal(argv: string[], ctx: ExtensionCommandContext): Promise<void> {
+	ctx.ui.notify(`pi-native-subagents: ${DETACH_HINT}`, "info");
 	await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
 		tui.stop();
-		const [file, ...rest] = target;
+		const [file, ...rest] = argv;
 		const child = spawn(file, rest, { stdio: "inherit", env: { ...process.env, TMUX: undefined } });
 		let finished = false;
 		const finish = () => {

@@ -2,30 +2,31 @@
  * The background branch of the `subagent` tool (docs/background-jobs.md §Background jobs): when a job may start, starting
  * it, its job-end notice, and its one report as a follow-up message.
  */
-import type { AgentToolResult, ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
-import type { CallMode, ChildRun } from "../core/child-run.ts";
-import type { GraphDetails } from "../core/graph-details.ts";
+import type {
+	AgentToolResult,
+	ExtensionAPI,
+	ExtensionContext,
+	ExtensionUIContext,
+} from "@earendil-works/pi-coding-agent";
+import type { CallMode } from "../core/child-run.ts";
+import { JOB_MESSAGE_TYPE, type JobDetails } from "../core/details.ts";
 import type { Problems } from "../core/problems.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { OutputCaps } from "../runs/delivery.ts";
+import type { Fleet, FleetTrack } from "../runs/fleet.ts";
 import { jobMessage } from "../runs/job-messages.ts";
-import type { Job, JobLogger, JobMode, JobRegistry } from "../runs/jobs.ts";
+import type { Job, JobLogger, JobRegistry } from "../runs/jobs.ts";
 import { formatUsageTotals } from "../ui/format.ts";
-import { buildResultText, sumUsage } from "./result-text.ts";
+import type { PendingJobUsage } from "./job-usage.ts";
+import { buildResultText, sumUsage, totalUsage } from "./result-text.ts";
 
-/** `details` of a job's follow-up message and of the call that started it. */
-export interface JobDetails {
-	mode: JobMode;
-	/** Bounded (`childDetails`); empty in the call's own result. */
-	children: ChildRun[];
-	jobId: string;
-	/** Graph jobs: the run's bounded details. */
-	graph?: GraphDetails;
-}
+export type { JobDetails };
 
 /** How a job's report reaches the session that started it. */
 export interface JobDelivery {
 	jobs: JobRegistry;
+	/** Where the user's fleet view finds the job's children (`/subagents`). */
+	fleet?: Fleet;
 	/**
 	 * Sends the report as a follow-up message. `display: false` in silent mode (the model still gets it).
 	 * A cancelled job's report starts no turn.
@@ -81,12 +82,21 @@ export function startBackground(
 	ui: ExtensionUIContext,
 ): AgentToolResult<JobDetails & { mode: CallMode }> {
 	const notices = call.silent ? undefined : ui;
+	let tracked: FleetTrack | undefined;
 	const job = delivery.jobs.start(call.mode, call.label, call.run, (finished, children, error) => {
+		tracked?.end(children);
 		const text = error
 			? `failed: ${error}`
 			: buildResultText(call.mode, children, call.caps, call.artifactDir, `${call.callId}-${finished.id}`);
 		const message = jobMessage(finished, text, formatUsageTotals(sumUsage(children)));
-		const details = { mode: call.mode, children: children.map(childDetails), jobId: finished.id };
+		const details: JobDetails = {
+			mode: call.mode,
+			children: children.map(childDetails),
+			jobId: finished.id,
+			status: finished.status,
+			label: finished.label,
+			...(finished.cancelReason ? { cancelReason: finished.cancelReason } : {}),
+		};
 		// Kept for `result` even if the delivery below throws (a host that went away without shutting down).
 		finished.resultText = text;
 		delivery.deliverJob(finished, message, details, !call.silent);
@@ -101,6 +111,13 @@ export function startBackground(
 		}
 		return text;
 	});
+	tracked = delivery.fleet?.track({
+		id: job.id,
+		origin: "background",
+		label: call.label,
+		children: () => job.children,
+		running: () => job.status === "running",
+	});
 	return {
 		content: [
 			{
@@ -109,6 +126,26 @@ export function startBackground(
 			},
 		],
 		details: { mode: call.mode, children: [], jobId: job.id },
+	};
+}
+
+/**
+ * How a finished job's report reaches the session: a follow-up message (`JOB_MESSAGE_TYPE`) that starts a
+ * turn unless the job was cancelled or stopped, its usage joining the next tool result (`jobUsage`).
+ */
+export function jobDelivery(
+	pi: Pick<ExtensionAPI, "sendMessage">,
+	jobUsage: PendingJobUsage,
+	refresh: () => void,
+): JobDelivery["deliverJob"] {
+	return (job, text, details, display) => {
+		jobUsage.add(totalUsage(details.children));
+		pi.sendMessage(
+			{ customType: JOB_MESSAGE_TYPE, content: text, display, details },
+			// A cancelled or stopped job ended on request or with its session: report it without starting a turn.
+			{ triggerTurn: job.status !== "cancelled" && job.status !== "stopped", deliverAs: "followUp" },
+		);
+		refresh();
 	};
 }
 

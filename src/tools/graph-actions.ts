@@ -8,7 +8,6 @@
  */
 
 import { join } from "node:path";
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { describeSkip } from "../core/graph-details.ts";
 import { type ControlAction, type ControlAnswer, decideControl, decideNodeControl } from "../graph/controls.ts";
 import { acquireLease, directoryProblem, graphsRoot, RUN_ID } from "../graph/run-dir.ts";
@@ -17,7 +16,6 @@ import { ownedBy, type RunSnapshot, RunStore, readSnapshot, scanRuns } from "../
 import { compileStored, restoreRun } from "./graph-restore.ts";
 import type { GraphResult } from "./graph-run.ts";
 import type { ActionScope } from "./graph-runs.ts";
-import type { SubagentToolDeps } from "./subagent-tool.ts";
 import type { GraphArgs } from "./tool-info.ts";
 
 function answer(text: string, isError = false, runId?: string): GraphResult {
@@ -56,9 +54,8 @@ export async function graphAction(
 	if (action === "status") {
 		return answer(statusText(runId, snapshot.graph.name, snapshot.state, storedLabel(snapshot)), false, runId);
 	}
-	if (action === "resume" && !snapshot.state.paused) {
-		return restoreRun(scope, stored, params.background === true, signal, onUpdate);
-	}
+	// A stored run resumes here (a paused one is unpaused first).
+	if (action === "resume") return restoreRun(scope, stored, params.background === true, signal, onUpdate);
 	return controlAnswer(action, runId, controlStored(scope, stored, action, params.node));
 }
 

@@ -45,6 +45,8 @@ export function graphRuntime(deps: SubagentToolDeps) {
 	return {
 		tool: createGraphTool(deps, runs),
 		command: (args: string, ctx: ExtensionCommandContext) => handleGraphCommand(deps, runs, args, ctx),
+		/** At session shutdown, before jobs are cancelled (`GraphRuns.interrupt`). */
+		interrupt: () => runs.interrupt(),
 		async atSessionStart(ctx: ExtensionContext): Promise<void> {
 			const report = await graphsAtSessionStart({ deps, runs, ctx });
 			for (const line of report.notices) ctx.ui.notify(`pi-native-subagents: ${line}`, "info");

@@ -9,6 +9,7 @@ import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
 import type { GraphRunOutcome } from "../graph/engine.ts";
 import { childDetails } from "../runs/child-details.ts";
+import type { FleetTrack } from "../runs/fleet.ts";
 import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { checkBackgroundAllowed } from "./background.ts";
@@ -28,6 +29,7 @@ export function startGraphJob(
 	}
 	const silent = accepted.state.silent;
 	let outcome: GraphRunOutcome | undefined;
+	let tracked: FleetTrack | undefined;
 	const job = deps.jobs.start(
 		"graph",
 		`graph "${prepared.name}"`,
@@ -36,6 +38,7 @@ export function startGraphJob(
 			return nodeRuns(accepted.prepared, outcome.children);
 		},
 		(finished, children, error) => {
+			tracked?.end(children);
 			const result = outcome && !error ? finalResult(accepted, outcome, finished.id) : undefined;
 			const text = result
 				? result.content.map((part) => (part.type === "text" ? part.text : "")).join("")
@@ -45,7 +48,15 @@ export function startGraphJob(
 			deps.deliverJob(
 				finished,
 				message,
-				{ mode: "graph", children: children.map(childDetails), jobId: finished.id, graph: result?.details },
+				{
+					mode: "graph",
+					children: children.map(childDetails),
+					jobId: finished.id,
+					graph: result?.details,
+					status: finished.status,
+					label: finished.label,
+					...(finished.cancelReason ? { cancelReason: finished.cancelReason } : {}),
+				},
 				!silent,
 			);
 			try {
@@ -61,6 +72,14 @@ export function startGraphJob(
 		},
 		() => outcome !== undefined && graphSucceeded(outcome),
 	);
+	// The user's fleet view lists the job's node children (`/subagents`); `x` there cancels the job.
+	tracked = deps.fleet?.track({
+		id: job.id,
+		origin: "background",
+		label: job.label,
+		children: () => job.children,
+		running: () => job.status === "running",
+	});
 	return {
 		content: [
 			{

@@ -48,10 +48,13 @@ export async function launchAccepted(
 		if (started.isError) abandonRun(accepted.durable, "the background job could not start");
 		return started;
 	}
+	const { deps, prepared } = accepted;
 	let live: ChildRun[] = [];
 	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
-	const inputs = accepted.deps.inputs.open(accepted.callId, false, () => live);
-	let outcome: GraphRunOutcome;
+	const inputs = deps.inputs.open(accepted.callId, false, () => live);
+	const label = `graph "${prepared.name}"`;
+	const tracked = deps.fleet?.track({ id: accepted.callId, origin: "graph", label, children: () => live });
+	let outcome: GraphRunOutcome | undefined;
 	try {
 		outcome = await runAccepted(accepted, {
 			signal,
@@ -64,6 +67,7 @@ export async function launchAccepted(
 		});
 	} finally {
 		inputs.close();
+		tracked?.end(live);
 	}
 	return finalResult(accepted, outcome);
 }

@@ -126,7 +126,8 @@ export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Pro
 			initial: durable.initial,
 			persist: async (events, state) => durable.store.commit(events, state),
 		});
-		durable.runs.add({ runId: durable.runId, name: prepared.name, sessionId: durable.sessionId, handle });
+		const { runId, sessionId, store } = durable;
+		durable.runs.add({ runId, name: prepared.name, sessionId, handle, freeze: () => store.freeze() });
 		return await handle.done;
 	} finally {
 		durable.runs.remove(durable.runId);

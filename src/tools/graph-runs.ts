@@ -26,6 +26,8 @@ export interface LiveRun {
 	name: string;
 	sessionId: string;
 	handle: GraphRunHandle;
+	/** Stops recording the run (`RunStore.freeze`). */
+	freeze(): void;
 }
 
 /** Runs of this process by id, while they run. */
@@ -46,6 +48,14 @@ export class GraphRuns {
 
 	list(): LiveRun[] {
 		return [...this.#live.values()];
+	}
+
+	/**
+	 * The session shuts down or is replaced: every live run stops recording before its cancellation, so it
+	 * stays resumable by its session (docs/graphs.md §Durability).
+	 */
+	interrupt(): void {
+		for (const run of this.#live.values()) run.freeze();
 	}
 }
 

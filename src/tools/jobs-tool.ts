@@ -6,17 +6,15 @@
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
+import type { JobsToolDetails } from "../core/details.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
-import { dialogWait } from "../ui/format.ts";
-import { childLabel } from "./result-text.ts";
+import { childTitle } from "../ui/card.ts";
+import { dialogWait, phaseLabel } from "../ui/format.ts";
 import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
 
 /** `details` of every `subagent_jobs` result: the jobs concerned, their children bounded (`childDetails`). */
-export interface JobsDetails {
-	jobs: Job[];
-	/** The receipt of a `send`. */
-	receipt?: SendReceipt;
+export interface JobsDetails extends JobsToolDetails<Job> {
 	/** What a `stop` did. */
 	stop?: StopOutcome;
 }
@@ -131,7 +129,7 @@ function describeJob(job: Job): string {
 	const children = job.children
 		.map((child) => {
 			const wait = child.phase === "running" ? dialogWait(child.result) : undefined;
-			return `${childLabel(child)}: ${child.phase}${wait ? ` (${wait})` : ""}`;
+			return `${childTitle(child, 40)} (${phaseLabel(child.phase)}${wait ? `: ${wait}` : ""})`;
 		})
 		.join(", ");
 	return `- ${job.id} ${job.label}: ${job.status} (${seconds} s)${children ? ` — ${children}` : ""}`;

@@ -6,7 +6,7 @@ import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { SubagentDetails } from "../core/details.ts";
 import { childDetails } from "../runs/child-details.ts";
-import { dialogWait } from "../ui/format.ts";
+import { dialogWait, outcomeCounts } from "../ui/format.ts";
 
 /**
  * Progress updates for the UI: the latest children at most once per `intervalMs` (ms), the last one never
@@ -42,13 +42,11 @@ export function throttledProgress(
 	};
 }
 
-/** `subagent: 2/5 done, 2 running, 1 pending`. */
+/** `subagent: 2 ✓ · 1 ✗ · 1 running · 1 queued` (the cards' headline, `outcomeCounts`). */
 function progressLine(children: ChildRun[]): string {
-	const count = (phase: string) => children.filter((c) => c.phase === phase).length;
-	const done = children.length - count("pending") - count("running");
 	const waits = children.flatMap((child) => {
 		const wait = child.phase === "running" ? dialogWait(child.result) : undefined;
 		return wait ? [`; child ${child.index} ${wait}`] : [];
 	});
-	return `subagent: ${done}/${children.length} done, ${count("running")} running, ${count("pending")} pending${waits.join("")}`;
+	return `subagent: ${outcomeCounts(children.map((child) => child.phase))}${waits.join("")}`;
 }

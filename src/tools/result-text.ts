@@ -74,17 +74,16 @@ function earlierAnswers(result: RunResult): string {
 }
 
 /**
- * For a child that ran in its TUI: the attach command, whether the tmux session was kept
- * (`stay_open`), and the inactivity warning. "" for headless children.
+ * For a child that ran in its TUI: whether the tmux session was kept (`stay_open`) and then its attach
+ * command, and the inactivity warning. "" for headless children.
  */
 export function interactiveNote(result: RunResult): string {
 	const info = result.interactive;
 	if (!info) return "";
-	const kept = info.keptOpen
-		? "The tmux session was kept open (stay_open); resuming this session is refused while it may still run."
-		: "The tmux session was removed when the run ended.";
 	const warning = info.warning ? `\nWarning: ${info.warning}` : "";
-	return `\n\nInteractive session ${info.session}: attach with \`${info.attachCommand}\`. ${kept}${warning}`;
+	// No attach command for a session that is gone (docs/interactive.md).
+	if (!info.keptOpen) return `\n\nInteractive session ${info.session}: removed when the run ended.${warning}`;
+	return `\n\nInteractive session ${info.session}: kept open (stay_open); attach with \`${info.attachCommand}\`. Resuming this session is refused while it may still run.${warning}`;
 }
 
 /** The children's usage added up (tokens; cost in USD, unknown when no child reported one). */

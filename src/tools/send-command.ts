@@ -6,7 +6,7 @@
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { SendReceipt } from "../core/child-input.ts";
 import { findChild, type LiveInputs } from "../runs/live-inputs.ts";
-import { describeReceipt } from "./jobs-tool.ts";
+import { receiptInWords } from "./fleet-command.ts";
 import { SEND_COMMAND } from "./tool-info.ts";
 
 /**
@@ -35,5 +35,5 @@ export async function sendFromCommand(inputs: LiveInputs, args: string): Promise
 /** The command's handler: sends, and shows the receipt with `ctx.ui.notify` (an error for a refusal). */
 export async function handleSendCommand(inputs: LiveInputs, args: string, ctx: ExtensionCommandContext): Promise<void> {
 	const receipt = await sendFromCommand(inputs, args);
-	ctx.ui.notify(`${SEND_COMMAND.name}: ${describeReceipt(receipt)}`, receipt.status === "refused" ? "error" : "info");
+	ctx.ui.notify(`/${SEND_COMMAND.name}: ${receiptInWords(receipt)}`, receipt.status === "refused" ? "error" : "info");
 }

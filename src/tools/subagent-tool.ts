@@ -20,12 +20,14 @@ import { checkHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
+import type { Fleet } from "../runs/fleet.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
 import { launchContextFor } from "./call-context.ts";
+import { describePlan } from "./plan-label.ts";
 import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
 import { selectMode } from "./select-mode.ts";
@@ -59,6 +61,8 @@ export interface SubagentToolDeps extends JobDelivery {
 	consents: ConsentRecord;
 	/** The per-user artifact root (`artifactRoot()`); each parent session has a directory in it. */
 	artifactRoot: string;
+	/** Where the user's fleet view finds the call's children (`/subagents`). */
+	fleet?: Fleet;
 	/** Interactive (tmux) runs of this parent session; `undefined`: `interactive: true` is refused. */
 	interactive?: InteractiveRuns;
 }
@@ -227,6 +231,12 @@ async function runInForeground(
 	let live: ChildRun[] = [];
 	// Listed while it runs, so the user can talk to its children (`/subagent-send`).
 	const inputs = call.deps.inputs.open(call.callId, false, () => live);
+	const tracked = call.deps.fleet?.track({
+		id: call.callId,
+		origin: "foreground",
+		label: describePlan(plan),
+		children: () => live,
+	});
 	try {
 		children = await runPlan(plan, {
 			...runOptions(call, signal, (current) => {
@@ -238,6 +248,7 @@ async function runInForeground(
 	} finally {
 		inputs.close();
 		progress.stop();
+		tracked?.end(live);
 	}
 	const text = buildResultText(plan.mode, children, limits.caps, call.artifacts, call.callId);
 	return {
@@ -267,13 +278,4 @@ function runOptions(
 		onChildren,
 		runInteractive: deps.interactive?.run.bind(deps.interactive),
 	};
-}
-
-/** `scout`, `parallel (3 tasks)` or `chain (2 steps)`, for job listings. */
-function describePlan(plan: Plan): string {
-	if (plan.mode === "parallel") return `parallel (${plan.specs.length} tasks)`;
-	if (plan.mode === "chain") return `chain (${plan.specs.length} steps)`;
-	const spec = plan.specs[0];
-	const who = spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness;
-	return spec.taskName ? `${who} "${spec.taskName}"` : who;
 }

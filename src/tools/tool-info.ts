@@ -5,7 +5,11 @@
  * comes (docs/design-notes.md §Start-up cost).
  */
 import { type Static, Type } from "typebox";
+
+export { JOB_MESSAGE_TYPE } from "../core/details.ts";
+
 import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
+import { renderJobsResult } from "../ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
 import { prepareSubagentArguments, subagentSchema } from "./subagent-schema.ts";
 
@@ -25,6 +29,9 @@ export const subagentToolInfo = {
 	renderResult: renderSubagentResult,
 };
 
+/** `agent_graph`'s actions (docs/graphs.md §Controls). */
+export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
+export type GraphAction = (typeof GRAPH_ACTIONS)[number];
 /**
  * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
  * refuse `patternProperties`, which `Type.Record` emits).
@@ -32,10 +39,6 @@ export const subagentToolInfo = {
 function looseObject(description: string) {
 	return Type.Unsafe<Record<string, unknown>>({ type: "object", description });
 }
-
-/** `agent_graph`'s actions (docs/graphs.md §Controls). */
-export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
-export type GraphAction = (typeof GRAPH_ACTIONS)[number];
 
 /** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
 export const graphSchema = Type.Object(
@@ -57,7 +60,7 @@ export const graphSchema = Type.Object(
 		),
 		name: Type.Optional(Type.String({ description: "A saved graph (<agent dir>/graphs, .pi/graphs)." })),
 		inputs: Type.Optional(looseObject("Checked against the graph's inputs schema.")),
-		background: Type.Optional(Type.Boolean({ description: "Run as a job (subagent_jobs)." })),
+		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)." })),
 		agentScope: Type.Optional(
 			Type.Unsafe<"user" | "project" | "both">({
 				type: "string",
@@ -70,7 +73,6 @@ export const graphSchema = Type.Object(
 );
 
 export type GraphArgs = Static<typeof graphSchema>;
-
 /**
  * Models sometimes send an object argument as JSON text: `graph` and `inputs` given as a string holding a
  * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
@@ -164,6 +166,7 @@ export const jobsToolInfo = {
 		'List background sub-agent jobs started with subagent({ background: true }); cancel one (action "cancel", job_id); send a running child a message (action "send", job_id, child?, text, mode: steer | follow_up; the receipt says whether the child took it); stop one gracefully (action "stop", job_id); wait for one to end without cancelling it (action "wait", job_id, timeout_ms); or read a finished job\'s result again (action "result", job_id).',
 	promptSnippet: "List, message, stop, wait for, read or cancel background sub-agent jobs",
 	parameters: jobsSchema,
+	renderResult: renderJobsResult,
 };
 
 /** `/agentshell-roster`'s description. */
@@ -197,4 +200,17 @@ export const GRAPH_COMMAND = {
 	name: "graph",
 	description:
 		"Control agent_graph runs: /graph list | status | cancel | skip | retry | pause | resume <run_id> [node]",
+};
+
+/** `/subagents`'s name and description (docs/background-jobs.md §The fleet view). */
+export const FLEET_COMMAND = {
+	name: "subagents",
+	description:
+		"Every sub-agent of this session: transcript (enter), steer (s), stop or cancel (x), attach (a), result (r)",
+};
+
+/** `/subagent-jobs`'s name and description (docs/background-jobs.md §The fleet view). */
+export const JOBS_COMMAND = {
+	name: "subagent-jobs",
+	description: "List background sub-agent jobs; /subagent-jobs cancel <id> kills one, stop <id> ends it gracefully",
 };

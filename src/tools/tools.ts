@@ -2,6 +2,7 @@
 
 export { agentLoadProblems, agentsCommand } from "./agent-catalogue.ts";
 export { handleAttachCommand } from "./attach-command.ts";
+export { handleFleetCommand, handleJobsCommand } from "./fleet-command.ts";
 export { graphRuntime } from "./graph-command.ts";
 export { createJobsTool } from "./jobs-tool.ts";
 export { totalUsage } from "./result-text.ts";

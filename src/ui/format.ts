@@ -2,6 +2,7 @@
  * Plain-text formatting of usage, tool calls and status for renders (docs/rules.md §Results). Pure.
  */
 
+import type { SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { ChildPhase } from "../core/child-run.ts";
 import type { Usage } from "../core/run-event.ts";
 import type { ChildActivity, RunResult } from "../core/run-result.ts";
@@ -25,7 +26,7 @@ export function formatUsage(usage: Usage, model?: string): string {
 
 const NONE_REPORTED = "none reported";
 
-/** `3 turns ↑1.2k ↓340 R1k W0 $0.0123 ctx:5k`; parts that are zero or unknown are left out. */
+/** `3 turns ↑1.2k ↓340 R1k W0 $0.0123 5k in context`; parts that are zero or unknown are left out. */
 export function formatUsageTotals(usage: Usage): string {
 	const parts: string[] = [];
 	if (usage.turns) parts.push(`${usage.turns} turn${usage.turns === 1 ? "" : "s"}`);
@@ -33,9 +34,22 @@ export function formatUsageTotals(usage: Usage): string {
 	if (usage.outputTokens) parts.push(`↓${formatTokens(usage.outputTokens)}`);
 	if (usage.cacheReadTokens) parts.push(`R${formatTokens(usage.cacheReadTokens)}`);
 	if (usage.cacheWriteTokens) parts.push(`W${formatTokens(usage.cacheWriteTokens)}`);
-	if (usage.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
-	if (usage.contextTokens) parts.push(`ctx:${formatTokens(usage.contextTokens)}`);
+	if (usage.costUsd !== undefined) parts.push(formatCost(usage.costUsd));
+	// The size of the child's context window in use at its last turn, not a count spent.
+	if (usage.contextTokens) parts.push(`${formatTokens(usage.contextTokens)} in context`);
 	return parts.length > 0 ? parts.join(" ") : NONE_REPORTED;
+}
+
+/** `$0.0123`, `$1.25`; `$0` for nothing and `<$0.0001` for a cost too small to show in four decimals (USD). */
+export function formatCost(usd: number): string {
+	if (usd === 0) return "$0";
+	if (usd < 0.0001) return "<$0.0001";
+	return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}
+
+/** `1 task`, `3 tasks`: `count` and `noun`, with an `s` unless the count is 1. */
+export function plural(count: number, noun: string): string {
+	return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 /** One-line description of a tool call: `$ cmd` for shell tools, `name {args}` otherwise. */
@@ -64,6 +78,34 @@ export const PHASE_ICONS: Record<ChildPhase, string> = {
 	timed_out: "⌛",
 	skipped: "–",
 };
+
+/** A phase as a status line says it: a child waiting for a slot is `queued`. */
+export function phaseLabel(phase: ChildPhase): string {
+	if (phase === "pending") return "queued";
+	if (phase === "timed_out") return "timed out";
+	return phase;
+}
+
+/**
+ * Where a set of children stands, by outcome: `2 ✓ · 1 ✗ · 1 aborted · 1 skipped · 1 running · 1 queued`
+ * (parts that are 0 are left out; failed and timed-out children count as ✗, never as done). The one
+ * headline of every card (tool results, background reports, the fleet view, graph nodes).
+ */
+export function outcomeCounts(phases: readonly ChildPhase[]): string {
+	const count = (...wanted: ChildPhase[]) => phases.filter((phase) => wanted.includes(phase)).length;
+	const parts: Array<[number, string]> = [
+		[count("completed"), "✓"],
+		[count("failed", "timed_out"), "✗"],
+		[count("aborted"), "aborted"],
+		[count("skipped"), "skipped"],
+		[count("running"), "running"],
+		[count("pending"), "queued"],
+	];
+	return parts
+		.filter(([n]) => n > 0)
+		.map(([n, what]) => `${n} ${what}`)
+		.join(" · ");
+}
 
 /** `4.2s`, `1m05s`, `1h02m`: an elapsed time given in ms. */
 export function formatElapsed(ms: number): string {
@@ -111,4 +153,11 @@ export function sumUsages(usages: readonly Usage[]): Usage {
  */
 export function sessionLine(nativeSessionId: string): string {
 	return `session: ${nativeSessionId} (resume with resume_session_id)`;
+}
+
+/** A receipt in words, for the user: what happened, without the tool's internal codes. */
+export function receiptInWords(receipt: SendReceipt | StopReceipt): string {
+	if (receipt.status === "refused") return `not sent: ${receipt.message}`;
+	if (receipt.status === "requested") return `asked to stop: ${receipt.ack}`;
+	return `${receipt.status === "queued" ? "queued" : "delivered"}: ${receipt.ack}`;
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rosterFromSettings } from "../../src/config/roster-inline.ts";
@@ -39,6 +39,7 @@ describe("settings file", () => {
 			max_sub_agent_depth: 1,
 			environment: { include: null, exclude: [] },
 			roster: { enabled: false, roles: [] },
+			graphs: { auto_resume: true, max_age_days: 30, max_total_bytes: 64 * 1024 * 1024 },
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
 	});
@@ -171,10 +172,10 @@ describe("saveRosterEnabled", () => {
 		expect(readdirSync(join(agentDir, "extensions"))).toEqual(["agentshell.json"]);
 	});
 
-	it("creates the settings file when it does not exist yet", () => {
+	it("writes no settings file for the empty default roster, and says why", () => {
 		const agentDir = tempDir();
-		saveRosterEnabled(agentDir, true);
-		expect(JSON.parse(readFileSync(settingsFilePath(agentDir), "utf8"))).toEqual({ roster: { enabled: true } });
+		expect(() => saveRosterEnabled(agentDir, true)).toThrow(/does not exist and the personal roster has no entries/);
+		expect(existsSync(settingsFilePath(agentDir))).toBe(false);
 	});
 
 	it("refuses to overwrite a malformed settings file", () => {

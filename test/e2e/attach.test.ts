@@ -1,7 +1,8 @@
 /**
  * `/subagent-attach` as a person uses it: the real pi TUI runs in a pseudo-terminal (node-pty) with this
  * extension; its model starts an interactive child that stays open; the command hands the terminal to the
- * child's tmux session, where a follow-up is typed, and detaching gives the terminal back to Pi's TUI.
+ * child's tmux session (saying how to come back), where a follow-up is typed, and detaching gives the
+ * terminal back to Pi's TUI.
  */
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -109,5 +110,7 @@ describe("/subagent-attach", () => {
 		await waitUntil(() => since(beforeDetach).includes("[detached"), "tmux to detach", 10_000);
 		// Pi's TUI redraws in full: the parent's conversation is on the screen again.
 		await waitUntil(() => since(beforeDetach).includes("parent done"), "Pi's TUI to come back", 10_000);
+		// The one-line hint given as the terminal changed hands is in Pi's transcript.
+		await waitUntil(() => since(beforeDetach).includes("detach with C-b d to come back to Pi"), "the hint", 10_000);
 	}, 120_000);
 });

@@ -151,7 +151,7 @@ describe("background jobs when the session is replaced", () => {
 			const reports = jobMessages(oldFile);
 			expect(reports, pi.stderr()).toHaveLength(1);
 			expect(reports[0].content).toMatch(
-				/^Background job \w+ \(pi\) cancelled \(the session was replaced \(\/new\); its children were stopped\)\./,
+				/^Background job \w+ \(pi: job running at \/new\) cancelled \(the session was replaced \(\/new\); its children were stopped\)\./,
 			);
 			const pid = reports[0].details.children[0].result?.pid as number;
 			expect(pid).toBeGreaterThan(0);

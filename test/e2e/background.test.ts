@@ -47,7 +47,7 @@ describe("background jobs", () => {
 		});
 		expect(isError).toBe(false);
 		const jobId = result.details.jobId as string;
-		expect(textOf(result)).toContain(`Started background job ${jobId}: echo`);
+		expect(textOf(result)).toContain(`Started background job ${jobId}: echo: slow background work`);
 		const listed = await env.session.callTool<JobsDetails>("subagent_jobs", {});
 		expect(listed.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("running");
 		release();
@@ -58,8 +58,8 @@ describe("background jobs", () => {
 			15_000,
 		);
 		const message = deliveries().find((text) => text.includes("background answer")) as string;
-		expect(message).toContain(`Background job ${jobId} (echo) completed. Usage: 1 turn ↑`);
-		expect(message).toMatch(/Usage: 1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} ctx:[\d.]+k?\./);
+		expect(message).toContain(`Background job ${jobId} (echo: slow background work) completed. Usage: 1 turn ↑`);
+		expect(message).toMatch(/Usage: 1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} [\d.]+k? in context\./);
 		await env.session.waitForIdle();
 		const after = await env.session.callTool<JobsDetails>("subagent_jobs", {});
 		expect(after.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("completed");
@@ -266,7 +266,7 @@ describe("background jobs", () => {
 			const again = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "result", job_id: jobId });
 			expect(again.isError).toBe(false);
 			const text = textOf(again.result);
-			expect(text.startsWith(`Background job ${jobId} (echo) completed.\n\n`)).toBe(true);
+			expect(text.startsWith(`Background job ${jobId} (echo: waited-for work) completed.\n\n`)).toBe(true);
 			expect(text).toContain("waited answer");
 			// The same text the follow-up delivered.
 			expect(deliveries().find((message) => message.includes(`Background job ${jobId}`))).toContain(
@@ -313,7 +313,7 @@ describe("background jobs", () => {
 					expect(jobNotices).toEqual([]);
 				} else {
 					expect(jobNotices).toEqual([
-						{ method: "notify", args: [`Background job ${jobId} (echo) completed`, "info"] },
+						{ method: "notify", args: [`Background job ${jobId} (echo: ${task}) completed`, "info"] },
 					]);
 				}
 				await session.waitForIdle();

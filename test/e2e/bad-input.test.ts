@@ -100,7 +100,7 @@ describe("bad calls are refused before anything starts", () => {
 		});
 		expect(isError, textOf(result)).toBe(false);
 		expect(textOf(result)).toContain("Started background job");
-		expect(textOf(result)).toContain("parallel (1 tasks)");
+		expect(textOf(result)).toContain("parallel: echo: bg parallel item");
 		// Let the job end and report while the session is still open.
 		await env.session.callTool("subagent_jobs", { action: "wait", job_id: result.details.jobId });
 		await env.session.waitForIdle();

@@ -89,7 +89,7 @@ describe("interactive children over their lifetime", () => {
 		expect(runOf(resumed.result.details).interactive).toBeUndefined();
 	}, 90_000);
 
-	it("a background interactive job delivers the answer and the attach command", async () => {
+	it("a background interactive job delivers the answer, and no attach command once its tmux session is gone", async () => {
 		scriptTui(env.server, "interactive in the background", { text: "background TUI answer" });
 		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
 			agent_type: "pi",
@@ -105,7 +105,8 @@ describe("interactive children over their lifetime", () => {
 				.map((entry) => JSON.stringify((entry as unknown as { content: unknown }).content));
 		await waitUntil(() => deliveries().some((text) => text.includes("background TUI answer")), "the job's message");
 		const message = deliveries().find((text) => text.includes("background TUI answer")) as string;
-		expect(message).toMatch(/attach with `[^`]*tmux -S \S+ attach -t pi-[0-9a-f]{8}`/);
+		expect(message).toMatch(/Interactive session pi-[0-9a-f]{8}: removed when the run ended\./);
+		expect(message).not.toMatch(/attach with/);
 		await env.session.waitForIdle();
 	}, 60_000);
 

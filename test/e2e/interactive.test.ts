@@ -44,7 +44,9 @@ describe("interactive subagent calls", () => {
 			expect(run.nativeSessionId).toMatch(id);
 			const info = run.interactive as NonNullable<RunResult["interactive"]>;
 			expect(textOf(result)).toContain(`${harness} answered in its TUI`);
-			expect(textOf(result)).toContain(`attach with \`${info.attachCommand}\``);
+			// The tmux session is gone once the run ended: the result gives no attach command for it.
+			expect(textOf(result)).toContain(`Interactive session ${info.session}: removed when the run ended.`);
+			expect(textOf(result)).not.toContain(info.attachCommand);
 			expect(info.attachCommand).toMatch(new RegExp(`tmux -S ${info.socket} attach -t ${info.session}$`));
 			await expectGone(run);
 		},

@@ -114,18 +114,16 @@ describe("rendering through the registered tool's renderers", () => {
 			/<accent>echo<\/> <dim>"slow"<\/><muted> \[pi\]<\/> <muted>(starting|waiting for the model) · \d+\.\ds<\/>/,
 		);
 		expect(collapsed).toContain("fake/fake-model");
-		expect(collapsed.split("\n")[0].trimEnd()).toMatch(
-			/^<accent>1\/2 done · 1 running · ↑[\d.]+k? ↓\d+ \$0\.\d{4}<\/>$/,
-		);
+		expect(collapsed.split("\n")[0].trimEnd()).toMatch(/^<accent>1 ✓ · 1 running · ↑[\d.]+k? ↓\d+ \$0\.\d{4}<\/>$/);
 		// The slow child appears once in the result, whatever the call line showed.
 		expect(collapsed.match(/"slow"/g)).toHaveLength(1);
 
 		const done = render(result, false);
-		expect(done.split("\n")[0].trimEnd()).toMatch(/^<accent>2\/2 done · ↑/);
+		expect(done.split("\n")[0].trimEnd()).toMatch(/^<accent>2 ✓ · ↑/);
 		expect(done).toMatch(/<muted>completed · \d+\.\ds<\/>/);
 		expect(done.match(/<success>✓<\/>/g)).toHaveLength(2);
 		expect(done).toContain('<dim>"slow"</>');
-		expect(done).toMatch(/1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} ctx:[\d.]+k? fake\/fake-model/);
+		expect(done).toMatch(/1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} [\d.]+k? in context fake\/fake-model/);
 		expect(done).toContain("(Ctrl+O to expand)");
 	});
 

@@ -215,7 +215,7 @@ describe("steering a foreground call from the UI", () => {
 			await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "foreground steer task"));
 			await session.prompt("/subagent-send - steer from the user");
 			expect(notes).toEqual([
-				{ message: expect.stringMatching(/^subagent-send: queued \(input-1\): pi: steer queued/), level: "info" },
+				{ message: expect.stringMatching(/^\/subagent-send: queued: pi: steer queued/), level: "info" },
 			]);
 			held.open();
 			const { result, isError } = await call;
@@ -226,7 +226,7 @@ describe("steering a foreground call from the UI", () => {
 			// Once the call has ended there is nothing to steer.
 			await session.prompt("/subagent-send - too late");
 			expect(notes.at(-1)).toEqual({
-				message: "subagent-send: refused (exited): no subagent call is running in the foreground",
+				message: "/subagent-send: not sent: no subagent call is running in the foreground",
 				level: "error",
 			});
 		} finally {

@@ -5,56 +5,24 @@
  * background jobs show the jobs line (oldest three, elapsed time, `+N more`) while they run, and a Pi whose
  * settings say `silent` never shows it.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeModelServer, type RecordedRequest, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { isRunning, processTree, waitUntil } from "../support/processes.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-const NODE = join(ROOT, "node_modules", ".bin", "node");
-const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+import { PiTuiHost, ROOT, startedJobs } from "../support/pi-tui.ts";
+import { waitUntil } from "../support/processes.ts";
 
 let server: FakeModelServer;
 let home: PiHome;
 let silentHome: PiHome;
-let dir: string;
-let socket: string;
+let host: PiTuiHost;
 
-const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
-/** The exact tmux target of session `name` (a bare name may match another session's window). */
-const pane = (name: string) => `=${name}:`;
-const screen = (name = "pi") => tmux("capture-pane", "-p", "-t", pane(name));
-/** The screen with its scrollback. */
-const scrollback = (name: string) => tmux("capture-pane", "-p", "-S", "-", "-t", pane(name));
-
-/** The pid of a pane's process (pi: the pane's script execs it), or `undefined` when the pane is gone. */
-function panePid(target: string): number | undefined {
-	try {
-		const pid = Number(tmux("display-message", "-p", "-t", pane(target), "#{pane_pid}").trim());
-		return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** Starts an interactive pi with `piHome` in tmux session `name`. */
-function startPi(name: string, piHome: PiHome): void {
-	const work = join(piHome.dir, "work");
-	mkdirSync(work);
-	const env = { ...piHome.env, PATH: process.env.PATH ?? "", TERM: "xterm-256color" };
-	const exports = Object.entries(env).map(([key, value]) => `export ${key}='${value.replaceAll("'", "'\\''")}'`);
-	const script = join(dir, `${name}.sh`);
-	writeFileSync(
-		script,
-		["#!/bin/sh", `cd '${work}'`, ...exports, `exec '${NODE}' '${PI_CLI}' --no-session -e '${ROOT}'`, ""].join("\n"),
-		{ mode: 0o755 },
-	);
-	tmux("new-session", "-d", "-x", "150", "-y", "50", "-s", name, script);
-}
+const screen = (name = "pi") => host.screen(name);
+const scrollback = (name: string) => host.scrollback(name);
+const submit = (target: string, text: string) => host.submit(target, text);
+const waitForScreen = (target: string, check: (text: string) => boolean, what: string) =>
+	host.waitForScreen(target, check, what);
 
 beforeAll(async () => {
 	server = await startFakeModelServer({ fallback: "rules" });
@@ -62,50 +30,17 @@ beforeAll(async () => {
 	silentHome = createPiHome(server);
 	mkdirSync(join(silentHome.agentDir, "extensions"), { recursive: true });
 	writeFileSync(join(silentHome.agentDir, "extensions", "agentshell.json"), JSON.stringify({ silent: true }));
-	dir = mkdtempSync(join(tmpdir(), "pi-tui-"));
-	socket = join(dir, "tmux.sock");
-	startPi("pi", home);
-	startPi("silent", silentHome);
+	host = new PiTuiHost();
+	host.startPi("pi", home);
+	host.startPi("silent", silentHome);
 });
 
 afterAll(async () => {
-	// Pi writes its compile cache into the home while it exits: the homes may go only once the panes' pi and
-	// every process under them are gone, not merely signalled.
-	const panes = socket ? ["pi", "silent"].map(panePid) : [];
-	const tree = panes.flatMap((pane) => (pane === undefined ? [] : processTree(pane)));
-	try {
-		tmux("kill-server");
-	} catch {
-		// Already gone.
-	}
-	await waitUntil(
-		() => tree.every((target) => !isRunning(target)),
-		"the tmux-run pi and its descendants to exit",
-		15_000,
-	);
+	await host?.close();
 	await server?.close();
-	rmSync(dir, { recursive: true, force: true });
 	home?.cleanup();
 	silentHome?.cleanup();
 });
-
-/** Types `text` into the pi of tmux session `target` and submits it. */
-function submit(target: string, text: string): void {
-	tmux("send-keys", "-t", pane(target), "-l", text);
-	tmux("send-keys", "-t", pane(target), "Enter");
-}
-
-/** Waits for `check` on the screen of `target`; a timeout shows the screen. */
-async function waitForScreen(target: string, check: (text: string) => boolean, what: string): Promise<void> {
-	await waitUntil(() => check(screen(target)), what, 45_000).catch((error: Error) => {
-		throw new Error(`${error.message}; the screen:\n${screen(target)}`);
-	});
-}
-
-/** Job ids the parent model quoted from the tool's answer, in the order they started. */
-const startedJobs = (text: string) => [
-	...new Set([...text.matchAll(/Started background job (\w+)/g)].map((m) => m[1])),
-];
 
 describe("the TUI", () => {
 	it("lists the extension under the package directory's name at start-up", async () => {
@@ -134,7 +69,7 @@ describe("the TUI", () => {
 		submit("pi", `TOOL:subagent:${JSON.stringify(call)}`);
 		// The slow child's model holds its answer: the screen must show it waiting, with its elapsed time.
 		await waitUntil(
-			() => /⏳ 1\. pi waiting for the model · \d+\.\ds/.test(screen()) && /1\/2 done · 1 running/.test(screen()),
+			() => /⏳ 1\. pi waiting for the model · \d+\.\ds/.test(screen()) && /1 ✓ · 1 running/.test(screen()),
 			"the slow child waiting for its model under a 1/2 headline",
 			45_000,
 		).catch((error: Error) => {
@@ -143,11 +78,13 @@ describe("the TUI", () => {
 		const live = screen();
 		expect(live).toMatch(/✓ 2\. pi completed · \d+\.\ds/);
 		expect(live).not.toContain("model unknown");
-		expect(live.match(/tui slow child/g)?.length).toBe(1);
+		// Once in the prompt, once in the child's card (an unnamed child shows its task), never in the call line.
+		expect(live.match(/tui slow child/g)?.length).toBe(2);
+		expect(live).toMatch(/⏳ 1\. pi waiting for the model · .*— tui slow child/);
 		release();
 		await waitUntil(() => screen().includes("Tool said:"), "the parent's answer", 45_000);
 		const done = screen();
-		expect(done).toMatch(/2\/2 done · ↑[\d.]+k? ↓\d+ \$0\.\d{4}/);
+		expect(done).toMatch(/2 ✓ · ↑[\d.]+k? ↓\d+ \$0\.\d{4}/);
 		expect(done).toMatch(/✓ 1\. pi completed · \d+\.\ds/);
 	});
 
@@ -174,7 +111,7 @@ describe("the TUI", () => {
 		release();
 		// Each job's report reaches the parent model; once all four have, no job runs and the line is gone.
 		const reported = (id: string | undefined) => (r: RecordedRequest) =>
-			r.userTexts.some((text) => text.startsWith(`Background job ${id} (pi) completed`));
+			r.userTexts.some((text) => text.startsWith(`Background job ${id} (pi: tui job `) && text.includes(") completed"));
 		await server.waitFor(
 			(requests) => [first, second, third, fourth].every((id) => requests.some(reported(id))),
 			45_000,

@@ -18,15 +18,24 @@ describe("loading the extension", () => {
 			join(ROOT, "test", "support", "load-probe.mjs"),
 			join(ROOT, "index.ts"),
 		]);
-		const loaded = JSON.parse(stdout) as { tools: string[]; commands: string[]; events: string[]; modules: string[] };
+		const loaded = JSON.parse(stdout) as {
+			tools: string[];
+			commands: string[];
+			events: string[];
+			renderers: string[];
+			modules: string[];
+		};
 		expect(loaded.tools).toEqual(["subagent", "agent_graph", "subagent_roster", "subagent_jobs"]);
 		expect(loaded.commands).toEqual([
 			"agentshell-roster",
 			"subagent-send",
 			"subagent-agents",
-			"graph",
 			"subagent-attach",
+			"subagents",
+			"subagent-jobs",
+			"graph",
 		]);
+		expect(loaded.renderers).toEqual(["pi-native-subagents.job"]);
 		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree", "tool_result"]);
 		const paths = loaded.modules
 			.filter((url) => url.startsWith("file:"))

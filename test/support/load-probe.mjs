@@ -17,10 +17,11 @@ registerHooks({
 });
 const entry = process.argv[2];
 const { default: factory } = await import(pathToFileURL(entry).href);
-const registered = { tools: [], commands: [], events: [] };
+const registered = { tools: [], commands: [], events: [], renderers: [] };
 factory({
 	on: (event) => registered.events.push(event),
 	registerTool: (tool) => registered.tools.push(tool.name),
 	registerCommand: (name) => registered.commands.push(name),
+	registerMessageRenderer: (type) => registered.renderers.push(type),
 });
 process.stdout.write(JSON.stringify({ ...registered, modules: [...modules] }));

@@ -7,7 +7,7 @@ import { checkCanLaunch } from "../adapter.ts";
 import { CLAUDE_COMMAND_ENV } from "../native-command.ts";
 import { buildClaudeCommand, type ClaudeAdapterOptions, claudeRefusals } from "./command.ts";
 import { ClaudeEventParser } from "./events.ts";
-import { claudeConfigDir, readClaudeSessionCwd } from "./transcript.ts";
+import { claudeConfigDir, findClaudeTranscript, readClaudeSessionCwd } from "./transcript.ts";
 
 /** Builds the claude_code adapter. */
 export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapter {
@@ -21,5 +21,6 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		validate: (spec, problems) =>
 			checkCanLaunch("claude_code", options.command, problems, (refused) => claudeRefusals(spec, options, refused)),
 		sessionCwd: (id) => readClaudeSessionCwd(options.configDir ?? claudeConfigDir(process.env), id),
+		sessionFile: (id) => findClaudeTranscript(options.configDir ?? claudeConfigDir(process.env), id),
 	};
 }

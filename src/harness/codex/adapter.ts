@@ -3,7 +3,7 @@ import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
 import { buildCodexCommand, codexRefusals } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
-import { readRolloutCwd, readThreadUsage } from "./rollout.ts";
+import { findThreadRollout, readRolloutCwd, readThreadUsage } from "./rollout.ts";
 
 export interface CodexAdapterOptions {
 	/**
@@ -50,5 +50,6 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 		validate: (spec, problems) =>
 			checkCanLaunch("codex", options.command, problems, (refused) => codexRefusals(spec, refused)),
 		sessionCwd: (id) => readRolloutCwd(options.codexHome, id),
+		sessionFile: (id) => findThreadRollout(options.codexHome, id),
 	};
 }

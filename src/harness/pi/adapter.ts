@@ -8,7 +8,7 @@ import { SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import { buildPiCommand, type PiAdapterOptions, piRefusals } from "./command.ts";
 import { PiEventParser } from "./events.ts";
 import { PI_COMMAND_ENV } from "./invocation.ts";
-import { readPiSessionCwd } from "./session-file.ts";
+import { findPiSessionFile, readPiSessionCwd } from "./session-file.ts";
 
 /** Builds the pi adapter. */
 export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
@@ -23,5 +23,6 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		validate: (spec, problems) =>
 			checkCanLaunch("pi", options.invocation, problems, (refused) => piRefusals(spec, options, refused)),
 		sessionCwd: (id) => readPiSessionCwd(options.sessionDir, id),
+		sessionFile: (id) => findPiSessionFile(options.sessionDir, id),
 	};
 }

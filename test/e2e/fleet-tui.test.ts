@@ -1,0 +1,151 @@
+/**
+ * Watching and steering children in a real interactive Pi (tmux, fake model; docs/tools.md §How results
+ * are shown, docs/background-jobs.md §The fleet view): a running child's card ticks with no event from the
+ * child, a chain's headline counts a failed step as failed, `/subagents` lists a foreground child and a
+ * background job at once, opens a child's transcript with its tool output and cancels a job on `x`, and a
+ * background job's report is drawn as a card.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import { Gate } from "../support/gate.ts";
+import { createPiHome, type PiHome } from "../support/pi-home.ts";
+import { PiTuiHost, startedJobs } from "../support/pi-tui.ts";
+import { waitUntil } from "../support/processes.ts";
+
+let server: FakeModelServer;
+let home: PiHome;
+let host: PiTuiHost;
+const gate = new Gate();
+
+beforeAll(async () => {
+	server = await startFakeModelServer({ fallback: "rules" });
+	home = createPiHome(server);
+	host = new PiTuiHost();
+	host.startPi("pi", home);
+	await host.waitForScreen("pi", (text) => text.includes("[Extensions]"), "Pi's start-up");
+});
+
+afterAll(async () => {
+	// Held requests are answered so nothing waits on the server while it closes.
+	while (gate.held > 0) gate.releaseOne();
+	await host?.close();
+	await server?.close();
+	home?.cleanup();
+});
+
+const call = (args: Record<string, unknown>) => host.submit("pi", `TOOL:subagent:${JSON.stringify(args)}`);
+/** The parent's answer to a call's result (the rules fallback: `Tool said: <result>`). */
+const answered = (result: string) =>
+	waitUntil(
+		() => host.scrollback("pi").includes(`Tool said: ${result}`),
+		`the parent's answer to "${result}"`,
+		45_000,
+	).catch((error: Error) => {
+		throw new Error(`${error.message}; the screen:\n${host.screen("pi")}`);
+	});
+const elapsedOf = (text: string) => Number(/waiting for the model · (\d+\.\d)s/.exec(text)?.[1]);
+
+describe("live cards in Pi's TUI", () => {
+	it("a running child's elapsed time advances between two captures 2 s apart with no child event in between", async () => {
+		server.route(gate.rule("fleet tick", () => ({ text: "tick answer" })));
+		call({ agent_type: "pi", task: "fleet tick" });
+		await gate.waitHeld(1, 45_000);
+		const first = await host.waitForScreen(
+			"pi",
+			(text) => elapsedOf(text) >= 0,
+			"the held child waiting for its model",
+		);
+		const requests = server.requests.length;
+		// The acceptance case itself: two captures 2 s apart; the model holds the child's only request.
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		const second = host.screen("pi");
+		expect(server.requests.length).toBe(requests);
+		expect(gate.held).toBe(1);
+		expect(elapsedOf(second) - elapsedOf(first)).toBeGreaterThanOrEqual(1);
+		expect(second).toMatch(/last activity \d+s ago/);
+		gate.releaseOne();
+		await answered("tick answer");
+	});
+
+	it("the headline of a chain with a failed step counts it as failed", async () => {
+		call({
+			chain: [
+				{ agent_type: "pi", task: "fleet chain one" },
+				{ agent_type: "pi", task: "fleet chain two ERROR:400" },
+				{ agent_type: "pi", task: "fleet chain three {previous}" },
+			],
+		});
+		const text = await host.waitForScreen(
+			"pi",
+			(screen) => screen.includes("1 ✓ · 1 ✗ · 1 skipped"),
+			"the chain's headline",
+		);
+		expect(text).not.toMatch(/\d\/3 done/);
+		await answered("1/3 steps completed");
+	});
+});
+
+describe("/subagents", () => {
+	it("lists a foreground child and a background job at once, shows a child's tool output on Enter, and cancels the job on x", async () => {
+		server.route(gate.rule("fleet bg job", () => ({ text: "bg answer" })));
+		let fgRelease: () => void = () => {};
+		// The foreground child runs one shell command, then its next request is held.
+		server.route((request) =>
+			request.lastUserText.startsWith("fleet fg") && request.lastToolOutput?.includes("fleet-tool-output")
+				? new Promise((resolve) => {
+						fgRelease = () => resolve({ text: "fg answer" });
+					})
+				: undefined,
+		);
+		call({ agent_type: "pi", task: "fleet bg job", background: true });
+		await gate.waitHeld(1, 45_000);
+		await waitUntil(() => startedJobs(host.scrollback("pi")).length === 1, "the started job", 45_000);
+		const [job] = startedJobs(host.scrollback("pi"));
+		call({ agent_type: "pi", task: "fleet fg TOOL:bash:echo fleet-tool-output" });
+		await server.waitFor((requests) => requests.some((r) => r.lastToolOutput?.includes("fleet-tool-output")), 45_000);
+
+		host.submit("pi", "/subagents");
+		const list = await host.waitForScreen(
+			"pi",
+			(text) => text.includes("Sub-agents of this session"),
+			"the fleet view",
+		);
+		expect(list).toMatch(new RegExp(`pi: fleet bg job .*background ${job}`));
+		expect(list).toMatch(/› .*pi: fleet fg .*\$ echo fleet-tool-output.* foreground/);
+
+		host.keys("pi", "Enter");
+		const transcript = await host.waitForScreen("pi", (text) => text.includes("Transcript"), "the transcript");
+		expect(transcript).toContain("→ $ echo fleet-tool-output");
+		expect(transcript).toMatch(/^ {4}fleet-tool-output/m);
+		expect(transcript).toContain("session file: ");
+
+		host.keys("pi", "Escape", "Down", "x");
+		await host.waitForScreen("pi", (text) => text.includes(`cancel background job ${job}`), "the confirmation");
+		host.keys("pi", "y");
+		await host.waitForScreen("pi", (text) => text.includes(`job ${job} cancelled`), "the cancellation");
+		await host.waitForScreen("pi", (text) => /⊘ pi: fleet bg job .*aborted/.test(text), "the job's child aborted");
+		host.keys("pi", "Escape");
+		fgRelease();
+		await host.waitForScreen("pi", (text) => /✓ pi completed .*fleet fg/.test(text), "the foreground child's card");
+		// The cancelled job's report joins the parent's running turn, and the parent answers it.
+		await waitUntil(() => host.scrollback("pi").includes(`echo: Background job ${job}`), "the parent's turn", 45_000);
+	});
+});
+
+describe("a background job's report", () => {
+	it("renders as a card", async () => {
+		// The parent's turn that the report starts answers briefly.
+		server.route((request) => (request.lastUserText.startsWith("Background job") ? { text: "noted" } : undefined));
+		call({ agent_type: "pi", task: "fleet card job", task_name: "carded", background: true });
+		await waitUntil(() => startedJobs(host.scrollback("pi")).length === 2, "the second job", 45_000);
+		const job = startedJobs(host.scrollback("pi"))[1];
+		const text = await host.waitForScreen(
+			"pi",
+			(screen) => new RegExp(`✓ background job ${job} pi "carded" completed`).test(screen),
+			"the report's headline",
+		);
+		expect(text).toMatch(/✓ pi "carded" completed · \d+\.\ds/);
+		expect(text).toContain("echo: fleet card job");
+		expect(text).not.toContain("[pi-native-subagents.job]");
+	});
+});

@@ -1,0 +1,354 @@
+/**
+ * Durable graph runs under a REAL pi parent (docs/graphs.md §Durability): the parent (`pi --mode rpc` with a
+ * session file) runs a graph of real pi children against the fake model, is SIGKILLed mid-graph (its
+ * children die with it), and is started again on the same session file. The fake model's request log
+ * proves which nodes ran again; the run's snapshot proves how it ended.
+ */
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { KILL_FAULT_ENV } from "../../src/core/fault-points.ts";
+import { graphsRoot } from "../../src/graph/run-dir.ts";
+import type { RunSnapshot } from "../../src/graph/run-store.ts";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import { createPiHome, type PiHome } from "../support/pi-home.ts";
+import { isRunning, type ProcessIdentity, processTree, waitUntil } from "../support/processes.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const NODE = join(ROOT, "node_modules", ".bin", "node");
+const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+
+let server: FakeModelServer;
+let home: PiHome;
+let workDir: string;
+const started: Pi[] = [];
+
+beforeAll(async () => {
+	server = await startFakeModelServer();
+	home = createPiHome(server);
+	workDir = join(home.dir, "work");
+	mkdirSync(workDir, { recursive: true });
+});
+afterEach(async () => {
+	for (const pi of started.splice(0)) await pi.stop();
+});
+afterAll(async () => {
+	await server?.close();
+	home?.cleanup();
+});
+
+interface Pi {
+	child: ChildProcess;
+	events: Array<Record<string, unknown>>;
+	/** Texts of `ctx.ui.notify` calls (RPC `extension_ui_request` notify). */
+	notices(): string[];
+	command(command: Record<string, unknown>): Promise<Record<string, unknown>>;
+	/** SIGKILLs it and waits until it and every process it started are gone. */
+	killHard(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+/** A real `pi --mode rpc` parent with this package loaded. */
+function startPi(args: string[], extraEnv: Record<string, string> = {}): Pi {
+	const child = spawn(NODE, [PI_CLI, "--mode", "rpc", "-e", ROOT, ...args], {
+		cwd: workDir,
+		env: { ...process.env, ...home.env, ...extraEnv },
+		stdio: ["pipe", "pipe", "ignore"],
+	});
+	child.stdin?.on("error", () => {});
+	const events: Array<Record<string, unknown>> = [];
+	createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+		if (line.startsWith("{")) events.push(JSON.parse(line) as Record<string, unknown>);
+	});
+	let next = 0;
+	const exited = new Promise<void>((done) => child.once("exit", () => done()));
+	const pi: Pi = {
+		child,
+		events,
+		notices: () =>
+			events.filter((e) => e.type === "extension_ui_request" && e.method === "notify").map((e) => String(e.message)),
+		async command(command) {
+			const id = `req-${++next}`;
+			child.stdin?.write(`${JSON.stringify({ id, ...command })}\n`);
+			await waitUntil(
+				() => events.some((e) => e.type === "response" && e.id === id),
+				`the response to ${command.type}`,
+				30_000,
+			);
+			const response = events.find((e) => e.type === "response" && e.id === id) as Record<string, unknown>;
+			if (response.success !== true) throw new Error(`${command.type} failed: ${JSON.stringify(response)}`);
+			return (response.data ?? {}) as Record<string, unknown>;
+		},
+		async killHard() {
+			const family: ProcessIdentity[] = processTree(child.pid as number);
+			child.kill("SIGKILL");
+			await exited;
+			await waitUntil(() => family.every((p) => !isRunning(p)), "the parent's children to die with it", 10_000);
+		},
+		async stop() {
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			const family = processTree(child.pid as number);
+			child.stdin?.end();
+			child.kill("SIGTERM");
+			await exited;
+			await waitUntil(() => family.every((p) => !isRunning(p)), "the parent's processes to end", 15_000);
+		},
+	};
+	started.push(pi);
+	return pi;
+}
+
+/** The parent model: on `marker`, call agent_graph with `args` once; afterwards answer plainly. */
+function parentRuns(marker: string, args: Record<string, unknown>): void {
+	server.route((request) => {
+		if (!request.toolNames.includes("agent_graph")) return undefined;
+		if (!request.userTexts.some((text) => text.includes(marker))) return undefined;
+		if (!request.roles.includes("tool")) return { toolCalls: [{ name: "agent_graph", arguments: args }] };
+		return { text: "parent done" };
+	});
+}
+
+/** A child task that hangs on its first run and answers `answer` on any later one. */
+function hangsOnce(task: string, answer: string): void {
+	let runs = 0;
+	server.route((request) => {
+		if (request.toolNames.includes("agent_graph") || request.lastUserText !== task) return undefined;
+		return runs++ === 0 ? { hang: true } : { text: answer };
+	});
+}
+
+const childRequests = (task: string) =>
+	server.requests.filter((r) => !r.toolNames.includes("agent_graph") && r.lastUserText === task).length;
+
+/** The run directory of the graph named `name` (one per test). */
+function runOf(name: string): { dir: string; snapshot: () => RunSnapshot } {
+	const root = graphsRoot(home.agentDir);
+	const read = (dir: string) => JSON.parse(readFileSync(join(dir, "snapshot.json"), "utf8")) as RunSnapshot;
+	const dir = readdirSync(root)
+		.map((id) => join(root, id))
+		.find((d) => existsSync(join(d, "snapshot.json")) && read(d).graph.name === name);
+	if (!dir) throw new Error(`no run of graph "${name}"`);
+	return { dir, snapshot: () => read(dir) };
+}
+
+/** Starts the parent on a fresh session file, waits until `hangTask` runs, SIGKILLs it; returns the session file. */
+async function crashWhileRunning(
+	marker: string,
+	graph: Record<string, unknown>,
+	hangTask: string,
+	extraEnv: Record<string, string> = {},
+): Promise<string> {
+	parentRuns(marker, { graph });
+	const pi = startPi(["--session-dir", join(home.dir, "sessions", marker)], extraEnv);
+	await pi.command({ type: "prompt", message: marker });
+	await server.waitFor((requests) => requests.some((r) => r.lastUserText === hangTask), 60_000);
+	const sessionFile = (await pi.command({ type: "get_state" })).sessionFile as string;
+	await pi.killHard();
+	return sessionFile;
+}
+
+const node = (task: string, extra: Record<string, unknown> = {}) => ({ agent_type: "pi", task, ...extra });
+
+describe("a graph run survives its parent's SIGKILL", () => {
+	it("completes after a restart on the same session file: settled nodes make no new request, the running node runs again as attempt 2", {
+		timeout: 180_000,
+	}, async () => {
+		server.scriptFor("durable-crash: scan", { text: "scanned" });
+		hangsOnce("durable-crash: fix", "fixed");
+		const graph = {
+			name: "durable-crash",
+			nodes: {
+				scan: node("durable-crash: scan"),
+				fix: node("durable-crash: fix", { depends_on: ["scan"] }),
+				report: node("durable-crash: report", { depends_on: ["fix"] }),
+			},
+		};
+		server.scriptFor("durable-crash: report", { text: "reported" });
+		const sessionFile = await crashWhileRunning("durable crash parent", graph, "durable-crash: fix");
+		const run = runOf("durable-crash");
+		expect(run.snapshot().finished).toBe(false);
+		expect(run.snapshot().state.nodes.scan.status).toBe("completed");
+
+		const again = startPi(["--session", sessionFile]);
+		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		const { state } = run.snapshot();
+		expect(Object.fromEntries(Object.entries(state.nodes).map(([k, n]) => [k, [n.status, n.attempts]]))).toEqual({
+			scan: ["completed", 1],
+			fix: ["completed", 2],
+			report: ["completed", 1],
+		});
+		expect(childRequests("durable-crash: scan")).toBe(1);
+		expect(childRequests("durable-crash: fix")).toBe(2);
+		expect(childRequests("durable-crash: report")).toBe(1);
+		expect(again.notices().some((n) => n.includes(`resuming graph run ${basenameOf(run.dir)} "durable-crash"`))).toBe(
+			true,
+		);
+		const ledger = readFileSync(join(run.dir, "ledger.jsonl"), "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		expect(ledger.filter((r) => r.node === "fix" && r.event.type === "admit").map((r) => r.attempt)).toEqual([1, 2]);
+	});
+
+	it("applies a skip whose disposition was durable when the parent died before the kill: the node stays skipped", {
+		timeout: 180_000,
+	}, async () => {
+		hangsOnce("durable-skip: slow", "never asked again");
+		const graph = {
+			name: "durable-skip",
+			nodes: {
+				slow: node("durable-skip: slow"),
+				after: node("durable-skip: after", { depends_on: ["slow"] }),
+			},
+		};
+		// The parent starts the graph in the background, then skips "slow" by run_id; the fault point kills it
+		// right after the disposition is durable.
+		server.route((request) => {
+			if (
+				!request.toolNames.includes("agent_graph") ||
+				!request.userTexts.some((t) => t.includes("durable skip parent"))
+			)
+				return undefined;
+			const runId = /run_id ([0-9a-f-]{36})/.exec(request.lastToolOutput ?? "")?.[1];
+			if (!request.roles.includes("tool"))
+				return { toolCalls: [{ name: "agent_graph", arguments: { graph, background: true } }] };
+			// The skip comes once "slow" runs (its child asked the model), so there is a child to kill.
+			if (runId)
+				return server
+					.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-skip: slow"), 60_000)
+					.then(() => ({
+						toolCalls: [{ name: "agent_graph", arguments: { action: "skip", run_id: runId, node: "slow" } }],
+					}));
+			return { text: "parent done" };
+		});
+		const pi = startPi(["--session-dir", join(home.dir, "sessions", "skip")], {
+			[KILL_FAULT_ENV]: "after-disposition",
+		});
+		await pi.command({ type: "prompt", message: "durable skip parent" });
+		await waitUntil(
+			() => pi.child.exitCode !== null || pi.child.signalCode !== null,
+			"the fault point to kill the parent",
+			90_000,
+		);
+		expect(pi.child.signalCode).toBe("SIGKILL");
+		const run = runOf("durable-skip");
+		expect(run.snapshot().state.nodes.slow.disposition).toBe("skip");
+		const sessionFile = readdirSync(join(home.dir, "sessions", "skip")).map((f) =>
+			join(home.dir, "sessions", "skip", f),
+		)[0];
+		expect(childRequests("durable-skip: slow")).toBe(1);
+
+		startPi(["--session", sessionFile]);
+		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		const { nodes } = run.snapshot().state;
+		expect(nodes.slow).toMatchObject({ status: "skipped", skip: { kind: "request" }, attempts: 1 });
+		expect(nodes.after).toMatchObject({ status: "skipped", skip: { kind: "dependency", node: "slow" } });
+		expect(childRequests("durable-skip: slow")).toBe(1);
+		expect(childRequests("durable-skip: after")).toBe(0);
+	});
+
+	it("fails the resume before any child starts when a remaining node's roster entry was disabled meanwhile", {
+		timeout: 180_000,
+	}, async () => {
+		const settings = join(home.agentDir, "extensions", "agentshell.json");
+		const roster = (enabled: boolean) =>
+			writeFileSync(
+				settings,
+				JSON.stringify({
+					roster: {
+						enabled,
+						roles: [
+							{ name: "reviewer", description: "Reviews", agent_type: "pi", model: "fake/fake-model", effort: "off" },
+						],
+					},
+				}),
+			);
+		mkdirSync(join(home.agentDir, "extensions"), { recursive: true });
+		roster(true);
+		try {
+			hangsOnce("durable-roster: first", "first done");
+			const graph = {
+				name: "durable-roster",
+				nodes: {
+					first: node("durable-roster: first"),
+					review: { roster_entry: "reviewer", task: "durable-roster: review", depends_on: ["first"] },
+				},
+			};
+			const sessionFile = await crashWhileRunning("durable roster parent", graph, "durable-roster: first");
+			roster(false);
+			const run = runOf("durable-roster");
+			const before = run.snapshot();
+
+			const again = startPi(["--session", sessionFile]);
+			await waitUntil(
+				() => again.notices().some((n) => n.includes("cannot resume")),
+				"the refused resume's notice",
+				60_000,
+			);
+			const notice = again.notices().find((n) => n.includes("cannot resume")) as string;
+			expect(notice).toContain(`run ${before.runId} cannot resume`);
+			expect(notice).toContain('node "review"');
+			expect(childRequests("durable-roster: first")).toBe(1);
+			expect(childRequests("durable-roster: review")).toBe(0);
+			expect(run.snapshot().state).toEqual(before.state);
+		} finally {
+			writeFileSync(settings, "{}");
+		}
+	});
+
+	it("lets only one of two Pi processes on the same session file drive the run", { timeout: 180_000 }, async () => {
+		server.scriptFor("durable-two: one", { text: "one" });
+		hangsOnce("durable-two: two", "two");
+		const graph = {
+			name: "durable-two",
+			nodes: { one: node("durable-two: one"), two: node("durable-two: two", { depends_on: ["one"] }) },
+		};
+		const sessionFile = await crashWhileRunning("durable two parent", graph, "durable-two: two");
+		const run = runOf("durable-two");
+
+		const first = startPi(["--session", sessionFile]);
+		const second = startPi(["--session", sessionFile]);
+		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		const notices = [...first.notices(), ...second.notices()];
+		await waitUntil(
+			() => [...first.notices(), ...second.notices()].some((n) => n.includes("is driven by")),
+			"the other process's refusal",
+			60_000,
+		);
+		expect(notices.filter((n) => n.includes("resuming graph run")).length).toBeLessThanOrEqual(1);
+		expect(childRequests("durable-two: two")).toBe(2);
+		expect(childRequests("durable-two: one")).toBe(1);
+		expect(run.snapshot().state.nodes.two.attempts).toBe(2);
+	});
+
+	it("stays resumable when its session is replaced (/new) while it runs as a job, and completes when that session is opened again", {
+		timeout: 180_000,
+	}, async () => {
+		hangsOnce("durable-new: work", "worked");
+		const graph = { name: "durable-new", nodes: { work: node("durable-new: work") } };
+		parentRuns("durable new parent", { graph, background: true });
+		const pi = startPi(["--session-dir", join(home.dir, "sessions", "new")]);
+		await pi.command({ type: "prompt", message: "durable new parent" });
+		await server.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-new: work"), 60_000);
+		const oldFile = (await pi.command({ type: "get_state" })).sessionFile as string;
+		expect((await pi.command({ type: "new_session" })).cancelled).toBe(false);
+		const run = runOf("durable-new");
+		// The job was cancelled with the session; the run's record is as it was before, not cancelled.
+		await waitUntil(() => !existsSync(join(run.dir, "lease.json")), "the run's lease to be released", 30_000);
+		expect(run.snapshot()).toMatchObject({ finished: false });
+		expect(run.snapshot().state.cancelled).toBeUndefined();
+		await pi.stop();
+
+		startPi(["--session", oldFile]);
+		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		expect(run.snapshot().state.nodes.work).toMatchObject({ status: "completed", attempts: 2 });
+		expect(childRequests("durable-new: work")).toBe(2);
+	});
+});
+
+function basenameOf(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
+}

@@ -4,11 +4,11 @@
  * false `when`, `max_nodes_started`) or failed (attempts exhausted); a pause holds admissions only.
  */
 import type { BudgetStop, SkipReason } from "../core/graph-details.ts";
+import type { CompiledGraph, CompiledNode } from "./compiled.ts";
 import { evaluateCondition } from "./conditions.ts";
 import { maxAttempts } from "./controls.ts";
 import { applyEvent, type GraphEvent, type GraphRunState, isSettled } from "./run-state.ts";
 import { frameInputs } from "./subgraph-exit.ts";
-import type { CompiledGraph, CompiledNode } from "./validate.ts";
 import type { RefScope } from "./value-refs.ts";
 
 /** True once anything stopped further starts: a cancel, an infrastructure error, a budget, a graceful stop. */

@@ -7,11 +7,11 @@ import type { ChildInputChannel } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
+import type { CompiledNode } from "./compiled.ts";
 import type { AgentTemplate } from "./definition.ts";
 import type { GateHosts } from "./gate-hosts.ts";
 import type { PartStep } from "./part-state.ts";
 import type { NodeState } from "./run-state.ts";
-import type { CompiledNode } from "./validate.ts";
 import { fillTemplate, type RefScope, type TemplatePart } from "./value-refs.ts";
 
 /**

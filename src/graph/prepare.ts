@@ -4,8 +4,9 @@
  * layer — all problems at once, nothing started.
  */
 import type { Problems } from "../core/problems.ts";
+import type { CoordinatorCaps } from "./compile-node.ts";
 import { parseGraphDefinition } from "./definition.ts";
-import { loadSavedGraph } from "./loader.ts";
+import { loadSavedGraph, loadSubgraphs } from "./loader.ts";
 import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";
 
@@ -15,6 +16,8 @@ export interface GraphRequest {
 	/** A saved graph's name. */
 	name?: string;
 	inputs?: unknown;
+	/** The coordinators' caps (settings `graphs`); default `DEFAULT_CAPS`. */
+	caps?: CoordinatorCaps;
 	/** Which nodes to pre-flight (default all); a restore pre-flights the nodes that still have to run. */
 	preflight?(key: string): boolean;
 }
@@ -51,7 +54,12 @@ export async function prepareGraph(
 	const local = file ? problems.at(file) : problems;
 	const definition = parseGraphDefinition(raw, local);
 	if (!definition) return undefined;
-	const compiled = compileGraph(definition, request.inputs, local);
+	const subgraphs = await loadSubgraphs(definition, env.scope, env.context(), local);
+	const compiled = compileGraph(definition, request.inputs, local, {
+		caps: request.caps,
+		subgraphs,
+		chain: [request.name ?? definition.name ?? "inline"],
+	});
 	// The templates as written stand in for the tasks: pre-flight checks who runs, not what they are told.
 	const all = compiled ? compiled.nodes.map(({ key, node }) => [key, node] as const) : Object.entries(definition.nodes);
 	const nodes = all

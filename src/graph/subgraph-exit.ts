@@ -6,8 +6,8 @@
  * node's `inputs`, filled in from the enclosing frame and checked against the saved graph's inputs schema.
  */
 import { validateStructuredOutput } from "../runs/structured-output.ts";
+import type { CompiledGraph } from "./compiled.ts";
 import type { NodeExecution, NodeOutcome } from "./execution.ts";
-import type { CompiledGraph } from "./validate.ts";
 import { fillTemplate } from "./value-refs.ts";
 
 /**

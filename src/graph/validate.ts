@@ -14,58 +14,30 @@ import {
 	DEFAULT_CAPS,
 	type NodeTemplates,
 } from "./compile-node.ts";
+import type { CompiledGraph, CompiledNode, SubgraphFrame } from "./compiled.ts";
 import { type Condition, conditionRefs, parseCondition } from "./conditions.ts";
 import { type GraphDefinition, type GraphNode, nodeLabel } from "./definition.ts";
 import { checkRef, type OutputShape, outputShapeOf } from "./ref-rules.ts";
+import {
+	compileSubgraphs,
+	computeAncestors,
+	flattenSubgraph,
+	type SubgraphSources,
+	subgraphShape,
+} from "./subgraphs.ts";
 import type { TemplatePart } from "./value-refs.ts";
 
-/** One subgraph's inputs: where they are filled in (the enclosing frame) and what they must match. */
-export interface SubgraphFrame {
-	/** The saved graph's name. */
-	graph: string;
-	/** The enclosing frame (`undefined`: the top graph). */
-	parent?: string;
-	/** Input name → its template (`parts`) or JSON value (`value`). */
-	inputs: Record<string, { parts: TemplatePart[] } | { value: unknown }>;
-	/** The saved graph's inputs schema. */
-	schema?: Record<string, unknown>;
-}
+export type { CompiledGraph, CompiledNode, SubgraphFrame } from "./compiled.ts";
 
-/** One node, checked: its templates cut into parts (`compile-node.ts`), its condition parsed, its dependencies known. */
-export interface CompiledNode {
-	key: string;
-	node: GraphNode;
-	templates: NodeTemplates;
-	when?: Condition;
-	dependsOn: string[];
-	/** Every node it depends on, directly or not. */
-	ancestors: Set<string>;
-	/** Inside a subgraph: the frame its `${inputs…}` read (`subgraph-exit.ts`); absent in the top graph. */
-	frame?: string;
-	/** The `when` of each enclosing `graph` node, read in that node's frame: one false skips this node. */
-	gates?: Array<{ when: Condition; frame?: string }>;
-	/**
-	 * A `graph` node, the exit of its flattened subgraph: the dependencies that must complete (its own
-	 * `depends_on`), the inner nodes (one failed fails it) and the saved graph's outputs (read in `frame`).
-	 */
-	exit?: { requires: string[]; inner: string[]; outputs: Array<{ name: string; parts: TemplatePart[] }> };
-}
-
-export interface CompiledGraph {
-	definition: GraphDefinition;
-	inputs: unknown;
-	/** In dependency order (a node after every node it depends on; definition order otherwise). */
-	nodes: CompiledNode[];
-	outputs: Array<{ name: string; parts: TemplatePart[] }>;
-	/** Subgraph frames by name (the `graph` node's key, `a/b` when nested). */
-	frames: Record<string, SubgraphFrame>;
-	/** Every node's output shape (what ValueRefs to it may read), subgraphs' inner nodes included. */
-	shapes: Map<string, OutputShape>;
-}
-
-/** What compiling a graph may be told: the coordinators' caps (settings `graphs`). */
+/** What compiling a graph may be told: the coordinators' caps (settings `graphs`) and its saved subgraphs. */
 export interface CompileOptions {
 	caps?: CoordinatorCaps;
+	/** The saved graphs its graph nodes name (`loadSubgraphs`); a name not given is refused. */
+	subgraphs?: SubgraphSources;
+	/** The names of the graphs around this one, outermost first (default: this graph's name, or `inline`). */
+	chain?: string[];
+	/** A saved graph inside another: its inputs come at run time (checked then against its inputs schema). */
+	inputsAtRunTime?: boolean;
 }
 
 /**
@@ -83,7 +55,20 @@ export function compileGraph(
 	const shapes = new Map<string, OutputShape>(
 		Object.entries(definition.nodes).map(([key, node]) => [key, outputShapeOf(node)]),
 	);
-	checkInputs(definition, inputs, problems);
+	if (options.inputsAtRunTime) {
+		if (definition.inputs) checkOutputSchema(definition.inputs, problems.at("graph inputs schema"));
+	} else checkInputs(definition, inputs, problems);
+	const subs = compileSubgraphs(
+		definition,
+		{
+			caps,
+			subgraphs: options.subgraphs,
+			chain: options.chain ?? [definition.name ?? "inline"],
+			compile: (sub, local, chain) => compileGraph(sub, undefined, local, { ...options, chain, inputsAtRunTime: true }),
+		},
+		problems,
+	);
+	for (const [key, sub] of subs) shapes.set(key, subgraphShape(sub));
 	const keys = Object.keys(definition.nodes);
 	const deps = new Map(keys.map((key) => [key, checkDependsOn(key, definition, problems)]));
 	const order = dependencyOrder(keys, deps, problems);
@@ -105,7 +90,16 @@ export function compileGraph(
 		parts: compileTemplate(template, { definition, shapes }, problems.at(`outputs.${name}`)),
 	}));
 	if (problems.size > before || !order) return undefined;
-	return { definition, inputs, nodes, outputs, frames: {}, shapes };
+	const frames: Record<string, SubgraphFrame> = {};
+	const flat = nodes.flatMap((node) => {
+		const sub = subs.get(node.key);
+		if (!sub) return [node];
+		const flattened = flattenSubgraph(node, sub);
+		Object.assign(frames, flattened.frames);
+		return flattened.nodes;
+	});
+	computeAncestors(flat);
+	return { definition, inputs, nodes: flat, outputs, frames, shapes };
 }
 
 function checkInputs(definition: GraphDefinition, inputs: unknown, problems: Problems): void {

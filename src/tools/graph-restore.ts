@@ -18,7 +18,7 @@ import { ownedBy, type RunSnapshot, RunStore, scanRuns } from "../graph/run-stor
 import { type CompiledGraph, compileGraph } from "../graph/validate.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { checkBackgroundAllowed } from "./background.ts";
-import { graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
+import { graphCaps, graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
 import type { GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
 import type { ActionScope } from "./graph-runs.ts";
@@ -60,7 +60,7 @@ export async function restoreRun(
 	const env = graphLaunchEnv(deps, ctx, snapshot.graph.agentScope, limits);
 	const remaining = (key: string) => !isSettled(snapshot.state.nodes[key]?.status ?? "waiting");
 	const prepared = await prepareGraph(
-		{ graph: snapshot.graph.definition, inputs: snapshot.graph.inputs, preflight: remaining },
+		{ graph: snapshot.graph.definition, inputs: snapshot.graph.inputs, preflight: remaining, caps: graphCaps(deps) },
 		env,
 		problems,
 	).catch((error: unknown) => {

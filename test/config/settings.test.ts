@@ -39,7 +39,13 @@ describe("settings file", () => {
 			max_sub_agent_depth: 1,
 			environment: { include: null, exclude: [] },
 			roster: { enabled: false, roles: [] },
-			graphs: { auto_resume: true, max_age_days: 30, max_total_bytes: 64 * 1024 * 1024 },
+			graphs: {
+				auto_resume: true,
+				max_age_days: 30,
+				max_total_bytes: 64 * 1024 * 1024,
+				max_iterations: 10,
+				max_nesting: 3,
+			},
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
 	});

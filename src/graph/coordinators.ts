@@ -24,24 +24,30 @@ async function runPart(
 	if (before?.status === "completed") return { status: "completed", output: before.output };
 	if (noMoreStarts.aborted) {
 		if (!before)
-			await execution.record(name, { kind: "skip", reason: "not started: the node stopped first", ...place });
+			await execution.record({
+				part: name,
+				step: { kind: "skip", reason: "not started: the node stopped first", ...place },
+			});
 		return { status: "not_started" };
 	}
-	await execution.record(name, { kind: "admit", ...place });
+	await execution.record({ part: name, step: { kind: "admit", ...place } });
 	const outcome = await runChildOf(execution, template, task, scope, name, noMoreStarts);
 	const at = Date.now();
 	if (outcome.status === "completed") {
-		await execution.record(name, { kind: "end", at, status: "completed", output: outcome.output });
+		await execution.record({ part: name, step: { kind: "end", at, status: "completed", output: outcome.output } });
 	} else if (outcome.status === "failed") {
-		await execution.record(name, { kind: "end", at, status: "failed", error: outcome.error });
+		await execution.record({ part: name, step: { kind: "end", at, status: "failed", error: outcome.error } });
 	} else if (outcome.status === "not_started") {
-		await execution.record(name, {
-			kind: "end",
-			at,
-			status: "cancelled",
-			error: "not started: the node stopped first",
+		await execution.record({
+			part: name,
+			step: {
+				kind: "end",
+				at,
+				status: "cancelled",
+				error: "not started: the node stopped first",
+			},
 		});
-	} else await execution.record(name, { kind: "end", at, status: "cancelled" });
+	} else await execution.record({ part: name, step: { kind: "end", at, status: "cancelled" } });
 	return outcome;
 }
 
@@ -68,6 +74,13 @@ export async function runFanoutNode(execution: NodeExecution): Promise<NodeOutco
 	const stop = new AbortController();
 	const noMoreStarts = AbortSignal.any([execution.noMoreStarts, stop.signal]);
 	const task = execution.compiled.templates["node.task"];
+	// Every item is known before any starts (waiting, zero attempts): live rows and checkpoints count them.
+	const planned = items.flatMap((_item, index) =>
+		execution.state.parts?.[partName({ index })]
+			? []
+			: [{ part: partName({ index }), step: { kind: "plan" as const, index } }],
+	);
+	if (planned.length > 0) await execution.record(...planned);
 	const outcomes = await Promise.all(
 		items.map((item, index) =>
 			slots(async () => {
@@ -148,7 +161,10 @@ async function skipRounds(execution: NodeExecution, node: FeedbackNode, from: nu
 		for (const role of ["worker", "evaluator"] as const) {
 			const name = partName({ iteration, role });
 			if (execution.state.parts?.[name]) continue;
-			await execution.record(name, { kind: "skip", reason: "not started: the run stopped first", iteration, role });
+			await execution.record({
+				part: name,
+				step: { kind: "skip", reason: "not started: the run stopped first", iteration, role },
+			});
 		}
 	}
 	return { status: "not_started" };

@@ -219,7 +219,7 @@ class GraphEngine {
 			run: this.options.run,
 			onInput: (channel, part) => this.options.onInput?.(part ? `${key} ${part}` : key, channel),
 			onChild: (child, part) => void this.#onChild(key, child, part).catch(onError),
-			record: (part, step) => this.#commit([{ type: "part", node: key, part, step }]),
+			record: (...steps) => this.#commit(steps.map(({ part, step }) => ({ type: "part", node: key, part, step }))),
 			onStart: () => {
 				if (this.#state.nodes[key].status !== "queued") return;
 				void this.#commit([{ type: "start", node: key, at: Date.now() }]).catch(onError);

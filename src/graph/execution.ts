@@ -56,8 +56,8 @@ export interface NodeExecution {
 	/** The live state of the node's child, or of one part's child (`part`); first call when it starts. */
 	onChild(child: ChildRun, part?: string): void;
 	onInput(channel: ChildInputChannel, part?: string): void;
-	/** Commits one step of a part (admission, settlement, skip) durably, before anything acts on it. */
-	record(part: string, step: PartStep): Promise<void>;
+	/** Commits steps of parts (plans, admissions, settlements, skips) durably, before anything acts on them. */
+	record(...steps: Array<{ part: string; step: PartStep }>): Promise<void>;
 	/** A node that runs no child (a command, a question) has started. */
 	onStart(): void;
 	/** Where command gates run and human gates ask. */

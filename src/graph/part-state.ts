@@ -41,6 +41,7 @@ export interface PartState extends PartPlace {
 
 /** One change of a part; its node's key and the part's name are on the event. */
 export type PartStep =
+	| ({ kind: "plan" } & PartPlace)
 	| ({ kind: "admit" } & PartPlace)
 	| { kind: "start"; at: number; harness: Harness; agent?: string }
 	| { kind: "progress"; usage: Usage; model?: string; nativeSessionId?: string }
@@ -70,6 +71,11 @@ export function applyPartStep(
 
 function nextPart(part: PartState | undefined, step: PartStep): PartState | undefined {
 	switch (step.kind) {
+		case "plan": {
+			if (part) return undefined;
+			const { kind: _k, ...place } = step;
+			return { ...place, status: "waiting", attempts: 0, usage: emptyUsage() };
+		}
 		case "admit": {
 			if (part?.status === "completed") return undefined;
 			const { kind: _k, ...place } = step;

@@ -14,6 +14,7 @@ import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { checkBackgroundAllowed } from "./background.ts";
 import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns, runAccepted } from "./graph-run.ts";
+import { uiHumanHost } from "./human-host.ts";
 import { sumUsage } from "./result-text.ts";
 
 /** Starts the graph as a job and answers at once with its id; refused when a job may no longer start. */
@@ -34,7 +35,13 @@ export function startGraphJob(
 		"graph",
 		`graph "${prepared.name}"`,
 		async (signal, update, onInput, noMoreStarts) => {
-			outcome = await runAccepted(accepted, { signal, noMoreStarts, onChildren: update, onInput });
+			outcome = await runAccepted(accepted, {
+				signal,
+				noMoreStarts,
+				onChildren: update,
+				onInput,
+				human: uiHumanHost(ctx),
+			});
 			return nodeRuns(accepted.prepared, outcome.children);
 		},
 		(finished, children, error) => {

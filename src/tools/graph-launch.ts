@@ -14,6 +14,7 @@ import { launchContextFor } from "./call-context.ts";
 import { startGraphJob } from "./graph-job.ts";
 import { type AcceptedGraph, finalResult, type GraphResult, runAccepted } from "./graph-run.ts";
 import { abandonRun } from "./graph-runs.ts";
+import { uiHumanHost } from "./human-host.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 
 /** What node resolution reads from the calling session, read again at each use. */
@@ -69,6 +70,7 @@ export async function launchAccepted(
 				live = children;
 			},
 			onInput: inputs.onInput,
+			human: uiHumanHost(ctx),
 			onDetails: (details) =>
 				onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
 		});

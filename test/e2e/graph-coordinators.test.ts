@@ -1,0 +1,205 @@
+/**
+ * The coordinator node kinds through real pi children against the fake model (docs/graphs.md §Fan-out,
+ * §Feedback loops, §Subgraphs, §Command gates): a fan-out's items under its concurrency (gate-proven) and
+ * its max_items, a feedback loop's rounds and its bound, saved graphs inside graphs and their cycles, and
+ * command gates that fail, with their dependents skipped, or come from an untrusted project.
+ */
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GraphDetails } from "../../src/core/graph-details.ts";
+import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
+import type { RecordedRequest } from "../support/fake-model/index.ts";
+import { Gate } from "../support/gate.ts";
+import { peakInFlight } from "../support/request-log.ts";
+
+let env: E2eEnv;
+
+beforeAll(async () => {
+	env = await startE2eEnv({ agents: { scout: { description: "Scouts", body: "You scout." } } });
+});
+afterAll(async () => env?.close());
+
+const object = (properties: Record<string, unknown>) => ({
+	type: "object",
+	properties,
+	required: Object.keys(properties),
+	additionalProperties: false,
+});
+const submit = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "submit_result", arguments: args }] });
+/** A pi child's first request for `prefix` (not the follow-up after its structured result). */
+const firstTurn = (request: RecordedRequest, prefix: string) =>
+	request.lastUserText.startsWith(prefix) && request.lastToolOutput === undefined;
+
+async function runGraph(args: Record<string, unknown>, session = env.session) {
+	const outcome = await session.callTool<GraphDetails>("agent_graph", args);
+	const text = textOf(outcome.result);
+	const nodes = outcome.result.details.nodes;
+	const states = Object.fromEntries(
+		nodes.map((node) => [node.key, node.status === "skipped" ? `skipped (${node.reason})` : node.status]),
+	);
+	return { ...outcome, text, states, nodes };
+}
+
+function writeUserGraph(name: string, graph: unknown): string {
+	const file = join(env.home.agentDir, "graphs", `${name}.json`);
+	mkdirSync(join(env.home.agentDir, "graphs"), { recursive: true });
+	writeFileSync(file, JSON.stringify(graph));
+	return file;
+}
+
+const scanSchema = object({ items: { type: "array", items: object({ name: { type: "string" } }) } });
+
+describe("fanout nodes", () => {
+	it("fans out over a 5-item structured output: 5 children, never more than 2 at once (gate-proven), outputs in item order", async () => {
+		const names = ["ant", "bee", "cat", "dog", "eel"];
+		env.server.scriptFor("fan5 scan", submit({ items: names.map((name) => ({ name })) }));
+		const gate = new Gate();
+		// The follow-up turn after a structured result is answered at once; only first turns are held.
+		const unfollow = env.server.route((r) =>
+			r.lastUserText.startsWith("fan5 item") && r.lastToolOutput !== undefined ? { text: "ok" } : undefined,
+		);
+		const unroute = env.server.route(gate.rule("fan5 item", (r) => submit({ done: r.lastUserText })));
+		try {
+			const before = env.server.requests.length;
+			const run = runGraph({
+				graph: {
+					nodes: {
+						scan: { agent: "scout", task: "fan5 scan", output_schema: scanSchema },
+						each: {
+							kind: "fanout",
+							depends_on: ["scan"],
+							over: "${nodes.scan.output.items}",
+							concurrency: 2,
+							node: {
+								agent: "scout",
+								task: "fan5 item ${index}: ${item.name}",
+								output_schema: object({ done: { type: "string" } }),
+							},
+						},
+					},
+					outputs: { all: "${nodes.each.output}" },
+				},
+			});
+			for (let released = 0; released < 5; released++) {
+				await gate.waitHeld(Math.min(2, 5 - released));
+				expect(gate.held).toBeLessThanOrEqual(2);
+				gate.releaseOne();
+			}
+			const { isError, text, result, nodes } = await run;
+			expect(isError, text).toBe(false);
+			expect(result.details.outputs).toEqual({
+				all: names.map((name, index) => ({ done: `fan5 item ${index}: ${name}` })),
+			});
+			const items = env.server.requests.slice(before).filter((r) => firstTurn(r, "fan5 item"));
+			expect(items).toHaveLength(5);
+			expect(peakInFlight(items)).toBeLessThanOrEqual(2);
+			const each = nodes.find((node) => node.key === "each");
+			expect(each?.progress).toBe("5/5 ✓");
+			expect(each?.parts?.map((part) => [part.name, part.status])).toEqual(
+				names.map((_name, index) => [`item ${index}`, "completed"]),
+			);
+			for (const part of each?.parts ?? []) expect(part.nativeSessionId).toBeDefined();
+			expect(text).toContain("- each: completed · 5/5 ✓");
+		} finally {
+			unroute();
+			unfollow();
+		}
+	});
+
+	it("fails a fan-out over 30 items with max_items 20 before any item starts, naming the sizes", async () => {
+		const before = env.server.requests.length;
+		const { states, text } = await runGraph({
+			graph: {
+				inputs: { type: "object", properties: { list: { type: "array", items: { type: "string" } } } },
+				nodes: {
+					each: {
+						kind: "fanout",
+						over: "${inputs.list}",
+						max_items: 20,
+						node: { agent: "scout", task: "fan30 item ${item}" },
+					},
+					after: { agent: "scout", task: "fan30 after", depends_on: ["each"] },
+				},
+			},
+			inputs: { list: Array.from({ length: 30 }, (_v, i) => `n${i}`) },
+		});
+		expect(states).toEqual({ each: "failed", after: "skipped (dependency each failed)" });
+		expect(text).toContain("over: ${inputs.list} has 30 items, above max_items 20; no item was started");
+		expect(env.server.requests.slice(before)).toHaveLength(0);
+	});
+});
+
+const verdictSchema = object({ decision: { enum: ["pass", "revise"] }, feedback: { type: "string" } });
+
+/** Routes the evaluator's rounds to `verdicts` in order, and answers every worker turn with text. */
+function scriptLoop(prefix: string, verdicts: Array<{ decision: string; feedback: string }>) {
+	let round = 0;
+	return env.server.route((r) => {
+		if (r.lastUserText.startsWith(`${prefix} work`)) return { text: `worked ${r.lastUserText}` };
+		if (!r.lastUserText.startsWith(`${prefix} judge`)) return undefined;
+		if (r.lastToolOutput !== undefined) return { text: "judged" };
+		return submit(verdicts[round++]);
+	});
+}
+
+const loop = (prefix: string, extra: Record<string, unknown> = {}) => ({
+	kind: "feedback",
+	worker: { agent: "scout", task: `${prefix} work: [\${feedback}]` },
+	evaluator: { agent: "scout", task: `${prefix} judge`, output_schema: verdictSchema },
+	max_iterations: 5,
+	...extra,
+});
+
+describe("feedback nodes", () => {
+	it("runs revise, revise, pass: exactly 3 worker and 3 evaluator runs, round 3's worker saw round 2's feedback", async () => {
+		const unroute = scriptLoop("fb3", [
+			{ decision: "revise", feedback: "add tests" },
+			{ decision: "revise", feedback: "rename x" },
+			{ decision: "pass", feedback: "" },
+		]);
+		try {
+			const before = env.server.requests.length;
+			const { isError, text, nodes } = await runGraph({ graph: { nodes: { loop: loop("fb3") } } });
+			expect(isError, text).toBe(false);
+			const ours = env.server.requests.slice(before);
+			const workers = ours.filter((r) => firstTurn(r, "fb3 work")).map((r) => r.lastUserText);
+			expect(workers).toEqual(["fb3 work: []", "fb3 work: [add tests]", "fb3 work: [rename x]"]);
+			expect(ours.filter((r) => firstTurn(r, "fb3 judge"))).toHaveLength(3);
+			const node = nodes[0];
+			expect(node.progress).toBe("round 3/5");
+			expect(node.parts?.map((part) => part.name)).toEqual([
+				"round 1 worker",
+				"round 1 evaluator",
+				"round 2 worker",
+				"round 2 evaluator",
+				"round 3 worker",
+				"round 3 evaluator",
+			]);
+			expect(text).toContain("- loop: completed · round 3/5");
+		} finally {
+			unroute();
+		}
+	});
+
+	it("ends at max_iterations 2 failed (exhausted), or accepts the last round with accept_last", async () => {
+		const revise = { decision: "revise", feedback: "again" };
+		const unroute = scriptLoop("fb2", [revise, revise, revise, revise]);
+		try {
+			const failed = await runGraph({ graph: { nodes: { loop: loop("fb2", { max_iterations: 2 }) } } });
+			expect(failed.states).toEqual({ loop: "failed" });
+			expect(failed.nodes[0].reason).toBe("exhausted: no pass in 2 rounds (max_iterations)");
+			expect(failed.text).toContain("- loop: failed (exhausted)");
+			const accepted = await runGraph({
+				graph: { nodes: { loop: loop("fb2", { max_iterations: 2, on_exhausted: "accept_last" }) } },
+			});
+			expect(accepted.states).toEqual({ loop: "completed" });
+			expect(accepted.text).toContain("- loop: completed · round 2/2");
+			expect(accepted.text).toContain("exhausted: no pass in 2 rounds; accepted the last (on_exhausted: accept_last)");
+		} finally {
+			unroute();
+		}
+	});
+});

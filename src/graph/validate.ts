@@ -7,13 +7,7 @@
  */
 import type { Problems } from "../core/problems.ts";
 import { checkOutputSchema, validateStructuredOutput } from "../runs/structured-output.ts";
-import {
-	type CoordinatorCaps,
-	compileNodeTemplates,
-	compileTemplate,
-	DEFAULT_CAPS,
-	type NodeTemplates,
-} from "./compile-node.ts";
+import { type CoordinatorCaps, compileNodeTemplates, compileTemplate, DEFAULT_CAPS } from "./compile-node.ts";
 import type { CompiledGraph, CompiledNode, SubgraphFrame } from "./compiled.ts";
 import { type Condition, conditionRefs, parseCondition } from "./conditions.ts";
 import { type GraphDefinition, type GraphNode, nodeLabel } from "./definition.ts";
@@ -25,7 +19,6 @@ import {
 	type SubgraphSources,
 	subgraphShape,
 } from "./subgraphs.ts";
-import type { TemplatePart } from "./value-refs.ts";
 
 export type { CompiledGraph, CompiledNode, SubgraphFrame } from "./compiled.ts";
 

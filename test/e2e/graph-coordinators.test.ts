@@ -5,7 +5,7 @@
  * command gates that fail, with their dependents skipped, or come from an untrusted project.
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
@@ -200,6 +200,102 @@ describe("feedback nodes", () => {
 			expect(accepted.text).toContain("exhausted: no pass in 2 rounds; accepted the last (on_exhausted: accept_last)");
 		} finally {
 			unroute();
+		}
+	});
+});
+
+describe("graph nodes", () => {
+	it("refuses a subgraph cycle a → b → a before anything runs, naming the cycle", async () => {
+		const files = [
+			writeUserGraph("cyc-a", { nodes: { inner: { kind: "graph", graph: "cyc-b" } } }),
+			writeUserGraph("cyc-b", { nodes: { back: { kind: "graph", graph: "cyc-a" } } }),
+		];
+		try {
+			const before = env.server.requests.length;
+			const { isError, text } = await runGraph({ name: "cyc-a" });
+			expect(isError).toBe(true);
+			expect(text).toMatch(/^agent_graph: nothing was started\./);
+			expect(text).toContain("graph: cycle cyc-a → cyc-b → cyc-a: a saved graph cannot contain itself");
+			expect(env.server.requests.length).toBe(before);
+		} finally {
+			for (const file of files) rmSync(file);
+		}
+	});
+
+	it("runs a saved graph inside a graph with its inputs; its outputs are the node's output", async () => {
+		const file = writeUserGraph("sub-say", {
+			inputs: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
+			nodes: {
+				say: { agent: "scout", task: "sub say ${inputs.topic}", output_schema: object({ line: { type: "string" } }) },
+			},
+			outputs: { said: "${nodes.say.output.line}" },
+		});
+		env.server.scriptFor("sub say", submit({ line: "said it" }));
+		try {
+			const { isError, text, states, result } = await runGraph({
+				graph: {
+					inputs: { type: "object", properties: { t: { type: "string" } }, required: ["t"] },
+					nodes: {
+						inner: { kind: "graph", graph: "sub-say", inputs: { topic: "${inputs.t} now" } },
+						after: { agent: "scout", depends_on: ["inner"], task: "sub after: ${nodes.inner.output.said}" },
+					},
+					outputs: { said: "${nodes.inner.output.said}" },
+				},
+				inputs: { t: "rust" },
+			});
+			expect(isError, text).toBe(false);
+			expect(states).toEqual({ "inner/say": "completed", inner: "completed", after: "completed" });
+			expect(result.details.outputs).toEqual({ said: "said it" });
+			expect(env.server.requests.some((r) => r.lastUserText === "sub say rust now")).toBe(true);
+			expect(env.server.requests.some((r) => r.lastUserText === "sub after: said it")).toBe(true);
+		} finally {
+			rmSync(file);
+		}
+	});
+});
+
+describe("command gates", () => {
+	it("fails a command gate whose test command fails, with the exit code and the output tail; its dependents are skipped", async () => {
+		const script = "console.log('ran 3 tests'); console.error('1 failing: adds numbers'); process.exit(3)";
+		const before = env.server.requests.length;
+		const { states, text, nodes } = await runGraph({
+			graph: {
+				nodes: {
+					verify: { kind: "command", run: [process.execPath, "-e", script] },
+					review: { agent: "scout", task: "cmd review", depends_on: ["verify"] },
+					passes: { kind: "command", run: [process.execPath, "-e", "console.log('fine')"] },
+				},
+				outputs: { ok: "${nodes.passes.output.stdout_tail}" },
+			},
+		});
+		expect(states).toEqual({ verify: "failed", review: "skipped (dependency verify failed)", passes: "completed" });
+		const verify = nodes.find((node) => node.key === "verify");
+		expect(verify?.reason).toContain("exit code 3");
+		expect(verify?.reason).toContain("1 failing: adds numbers");
+		expect(text).toContain(`- verify: failed · $ ${process.execPath} -e`);
+		expect(text).toContain("exit code 3; output tail:\n1 failing: adds numbers");
+		expect(text).toContain("- passes: completed · $ ");
+		expect(text).toContain('outputs: {"ok":"fine\\n"}');
+		expect(env.server.requests.slice(before).some((r) => r.lastUserText === "cmd review")).toBe(false);
+	});
+
+	it("refuses a command in an untrusted project graph before anything runs, naming the command", async () => {
+		const project = join(env.workDir, "cmdproj");
+		mkdirSync(join(project, ".pi", "graphs"), { recursive: true });
+		writeFileSync(
+			join(project, ".pi", "graphs", "verify.json"),
+			JSON.stringify({ nodes: { check: { kind: "command", run: ["touch", "pwned"] } } }),
+		);
+		const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir, projectTrusted: false });
+		try {
+			const { isError, text } = await runGraph({ name: "verify", agentScope: "project" }, session);
+			expect(isError).toBe(true);
+			expect(text).toMatch(/^agent_graph: nothing was started\./);
+			expect(text).toContain('refused to run project graph "verify"');
+			expect(text).toContain("runs commands: touch pwned");
+			expect(existsSync(join(project, "pwned"))).toBe(false);
+		} finally {
+			session.dispose();
 		}
 	});
 });

@@ -147,7 +147,7 @@ export function graphResultText(
 	details: GraphDetails,
 	outputsText: string,
 	notes: readonly string[],
-	stops: Pick<GraphRunState, "cancelled" | "stopped">,
+	stops: Pick<GraphRunState, "cancelled" | "stopped" | "nodes">,
 ): string {
 	const count = (status: string) => details.nodes.filter((node) => node.status === status).length;
 	const done = count("completed");
@@ -156,6 +156,12 @@ export function graphResultText(
 	if (stops.cancelled) head.push(`cancelled (${stops.cancelled})`);
 	else if (stops.stopped) head.push("stopped by request: no further node started");
 	if (details.budgetStop) head.push(stopLine(details.budgetStop));
+	const parked = Object.keys(stops.nodes).filter((key) => stops.nodes[key].parked);
+	if (parked.length > 0) {
+		head.push(
+			`parked: ${parked.join(", ")} wait for an answer; the run stays unfinished until a session with a UI resumes it (agent_graph action "resume" with its run_id)`,
+		);
+	}
 	const run = details.runId ? [`run_id: ${details.runId}`] : [];
 	return [
 		head.join("; "),

@@ -5,10 +5,12 @@
  * command gates that fail, with their dependents skipped, or come from an untrusted project.
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
+import { graphsRoot } from "../../src/graph/run-dir.ts";
+import type { RunSnapshot } from "../../src/graph/run-store.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import type { RecordedRequest } from "../support/fake-model/index.ts";
@@ -297,5 +299,29 @@ describe("command gates", () => {
 		} finally {
 			session.dispose();
 		}
+	});
+});
+
+describe("human gates without a UI", () => {
+	it("fails closed in a session without a UI, or parks the run unfinished in its run directory with on_headless park", async () => {
+		const closed = await runGraph({ graph: { nodes: { ask: { kind: "human", question: "Go?", choices: ["yes"] } } } });
+		expect(closed.states).toEqual({ ask: "failed" });
+		expect(closed.text).toContain("- ask: failed (declined): declined: no UI to ask (headless)");
+		const parked = await runGraph({
+			graph: {
+				nodes: {
+					ask: { kind: "human", question: "Go on?", choices: ["yes", "no"], on_headless: "park" },
+					after: { kind: "command", depends_on: ["ask"], run: ["echo", "${nodes.ask.output}"] },
+				},
+			},
+		});
+		expect(parked.states).toEqual({ ask: "waiting", after: "waiting" });
+		expect(parked.text).toContain("parked: ask wait for an answer; the run stays unfinished");
+		const runId = parked.result.details.runId as string;
+		const snapshot = JSON.parse(
+			readFileSync(join(graphsRoot(env.home.agentDir), runId, "snapshot.json"), "utf8"),
+		) as RunSnapshot;
+		expect(snapshot.finished).toBeFalsy();
+		expect(snapshot.state.nodes.ask.parked?.question).toBe("Go on?");
 	});
 });

@@ -100,6 +100,20 @@ function ledgerRecord(
 	state: GraphRunState,
 ): LedgerRecord {
 	const node = "node" in event ? event.node : null;
+	if (event.type === "part") {
+		// A coordinator's part: its item index or round, and the part's own attempt.
+		const part = state.nodes[event.node]?.parts?.[event.part];
+		return {
+			runId,
+			checkpoint,
+			at,
+			node,
+			item: part?.index ?? null,
+			iteration: part?.iteration ?? null,
+			attempt: part?.attempts ?? null,
+			event,
+		};
+	}
 	const attempt = node === null ? null : (state.nodes[node]?.attempts ?? null);
 	return { runId, checkpoint, at, node, item: null, iteration: null, attempt, event };
 }

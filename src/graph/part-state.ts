@@ -21,9 +21,10 @@ export interface PartPlace {
 	role?: PartRole;
 }
 
-export interface PartState extends PartPlace {
+/** What a node and a part record of their run: status, attempts, who ran, when, usage and outcome. */
+export interface RunRecord {
 	status: NodeStatus;
-	/** Admissions so far (0: never admitted). */
+	/** Admissions so far (0: never admitted; the first run is attempt 1). */
 	attempts: number;
 	harness?: Harness;
 	agent?: string;
@@ -33,11 +34,13 @@ export interface PartState extends PartPlace {
 	startedAt?: number;
 	endedAt?: number;
 	usage: Usage;
-	/** Completed: the structured output (a fan-out item's, a worker's, an evaluator's decision). */
+	/** Completed: the validated structured output. */
 	output?: unknown;
-	/** Failed: the reason; skipped: why. */
+	/** Failed: the reason (a part's skip: why). */
 	error?: string;
 }
+
+export interface PartState extends RunRecord, PartPlace {}
 
 /** One change of a part; its node's key and the part's name are on the event. */
 export type PartStep =

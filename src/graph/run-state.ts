@@ -7,34 +7,21 @@
  * Transitions: waiting → queued (admit) | skipped | failed (attempts exhausted); queued → running (start) |
  * failed (dispatch refused) | skipped | cancelled; running → completed | failed | cancelled | skipped (by
  * request). A terminal state changes only by a control: `requeue` (retry, or a restored run's node that was
- * running) puts a node back to waiting, its attempts kept (docs/graphs.md §Controls).
+ * running) puts a node back to waiting, its attempts kept (docs/graphs.md §Controls). A coordinator's
+ * `part` events change its parts (`part-state.ts`) while it is admitted; a human gate with no UI `park`s
+ * back to waiting (the run stays unfinished) until a session with a UI `unpark`s it.
  */
 import type { BudgetStop, NodeStatus, SkipReason } from "../core/graph-details.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import type { Usage } from "../core/run-event.ts";
 import { emptyUsage } from "../core/run-result.ts";
-import { applyPartStep, type PartState, type PartStep, partsUsage } from "./part-state.ts";
+import { applyPartStep, type PartState, type PartStep, partsUsage, type RunRecord } from "./part-state.ts";
 
 /** Version of the serialized run state (bumped on incompatible changes). */
 export const RUN_STATE_VERSION = 1;
 
-export interface NodeState {
-	status: NodeStatus;
-	/** Failed: the reason. */
-	error?: string;
+export interface NodeState extends RunRecord {
 	skip?: SkipReason;
-	/** Admissions so far (the first run is attempt 1). */
-	attempts: number;
-	harness?: Harness;
-	agent?: string;
-	model?: string;
-	nativeSessionId?: string;
-	/** ms since the Unix epoch. */
-	startedAt?: number;
-	endedAt?: number;
-	usage: Usage;
-	/** Completed nodes with an `output_schema`: the validated structured output. */
-	output?: unknown;
 	/**
 	 * A control's disposition on an admitted node, durable before its effect (the kill): applied once the
 	 * node's process group is gone, or by a restore when the process died first.

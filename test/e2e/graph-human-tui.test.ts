@@ -3,6 +3,7 @@
  * calls `agent_graph` with a human node, Pi's select dialog shows the question, and the user answers it
  * with the keyboard, or refuses it with Escape (the node fails `declined` and its dependents are skipped).
  */
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";

@@ -42,7 +42,9 @@ describe("agent_graph validation", () => {
 			},
 		});
 		expect(text).toContain('node "a": depend_on: unknown key "depend_on"');
-		expect(text).toContain('node "b": kind: unknown node kind "loop"; known: agent, fanout, feedback, graph, command, human');
+		expect(text).toContain(
+			'node "b": kind: unknown node kind "loop"; known: agent, fanout, feedback, graph, command, human',
+		);
 		expect(text).toContain('node "c": task: must not be empty');
 		expect(text).toContain('node "c": allowed_tools: expected a list of strings, got string');
 		expect(text).toContain("limits.max_usd:");

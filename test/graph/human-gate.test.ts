@@ -4,22 +4,15 @@
  * real one in tmux). Headless gates fail closed or park the run; a parked run resumed with a UI asks and
  * goes on; answers are validated and taken once per request id.
  */
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { describe, expect, it } from "vitest";
-import { Problems } from "../../src/core/problems.ts";
-import { parseGraphDefinition } from "../../src/graph/definition.ts";
 import { runGraph } from "../../src/graph/engine.ts";
 import type { SpecRunner } from "../../src/graph/execution.ts";
 import type { HumanHost, HumanReply, HumanRequest } from "../../src/graph/gate-hosts.ts";
 import { HumanRequests } from "../../src/graph/human-gate.ts";
-import { compileGraph } from "../../src/graph/validate.ts";
+import { compiledGraph } from "../support/graphs.ts";
 
-function compiled(nodes: Record<string, Record<string, unknown>>) {
-	const problems = new Problems();
-	const definition = parseGraphDefinition({ nodes }, problems);
-	const graph = definition && compileGraph(definition, {}, problems);
-	if (!graph) throw new Error(problems.list.join("\n"));
-	return graph;
-}
+const compiled = (nodes: Record<string, Record<string, unknown>>) => compiledGraph(nodes);
 
 const noChildren: SpecRunner = async () => {
 	throw new Error("no child runs in these graphs");

@@ -18,12 +18,14 @@ async function runPart(
 	task: readonly TemplatePart[],
 	scope: RefScope,
 	noMoreStarts: AbortSignal,
+	recorded?: Set<string>,
 ): Promise<NodeOutcome> {
 	const name = partName(place);
 	const before = execution.state.parts?.[name];
 	if (before?.status === "completed") return { status: "completed", output: before.output };
+	recorded?.add(name);
 	if (noMoreStarts.aborted) {
-		if (!before)
+		if (!before || before.status === "waiting")
 			await execution.record({
 				part: name,
 				step: { kind: "skip", reason: "not started: the node stopped first", ...place },
@@ -118,8 +120,11 @@ export async function runFeedbackNode(execution: NodeExecution): Promise<NodeOut
 	const { templates } = execution.compiled;
 	let feedback = "";
 	let last: unknown;
+	// Parts this run of the node has recorded (the node's state is as it was when admitted).
+	const recorded = new Set(Object.keys(execution.state.parts ?? {}));
+	const skipFrom = (iteration: number) => skipRounds(execution, node, iteration, recorded);
 	for (let iteration = 1; iteration <= node.max_iterations; iteration++) {
-		if (execution.noMoreStarts.aborted) return skipRounds(execution, node, iteration);
+		if (execution.noMoreStarts.aborted) return skipFrom(iteration);
 		const worker = await runPart(
 			execution,
 			{ iteration, role: "worker" },
@@ -127,7 +132,9 @@ export async function runFeedbackNode(execution: NodeExecution): Promise<NodeOut
 			templates["worker.task"],
 			{ ...execution.scope, feedback },
 			execution.noMoreStarts,
+			recorded,
 		);
+		if (worker.status === "not_started") return skipFrom(iteration);
 		if (worker.status !== "completed") return worker;
 		last = worker.output;
 		const evaluator = await runPart(
@@ -137,7 +144,9 @@ export async function runFeedbackNode(execution: NodeExecution): Promise<NodeOut
 			templates["evaluator.task"],
 			{ ...execution.scope, worker: worker.output },
 			execution.noMoreStarts,
+			recorded,
 		);
+		if (evaluator.status === "not_started") return skipFrom(iteration);
 		if (evaluator.status !== "completed") return evaluator;
 		const verdict = evaluator.output as Evaluation;
 		if (verdict.decision === "pass") {
@@ -155,12 +164,17 @@ export async function runFeedbackNode(execution: NodeExecution): Promise<NodeOut
 	return { status: "failed", error: `exhausted: no pass in ${node.max_iterations} rounds (max_iterations)` };
 }
 
-/** A stop came before round `from`: it and every later round are recorded as skipped, never admitted. */
-async function skipRounds(execution: NodeExecution, node: FeedbackNode, from: number): Promise<NodeOutcome> {
+/** A stop came in round `from`: its parts not yet recorded and every later round's are skipped, never admitted. */
+async function skipRounds(
+	execution: NodeExecution,
+	node: FeedbackNode,
+	from: number,
+	recorded: ReadonlySet<string>,
+): Promise<NodeOutcome> {
 	for (let iteration = from; iteration <= node.max_iterations; iteration++) {
 		for (const role of ["worker", "evaluator"] as const) {
 			const name = partName({ iteration, role });
-			if (execution.state.parts?.[name]) continue;
+			if (recorded.has(name)) continue;
 			await execution.record({
 				part: name,
 				step: { kind: "skip", reason: "not started: the run stopped first", iteration, role },

@@ -206,6 +206,31 @@ describe("feedback nodes", () => {
 	});
 });
 
+describe("rounds and items a stop keeps from starting", () => {
+	it("records every round a budget stop kept from starting as skipped with zero attempts", async () => {
+		const unroute = env.server.route((r) =>
+			r.lastUserText.startsWith("fbstop work") ? { text: "costly", usage: { input: 400, output: 100 } } : undefined,
+		);
+		try {
+			const before = env.server.requests.length;
+			const { states, nodes, result } = await runGraph({
+				graph: { nodes: { loop: loop("fbstop", { max_iterations: 2 }) }, limits: { max_tokens: 300 } },
+			});
+			expect(states).toEqual({ loop: "skipped (budget: max_tokens)" });
+			expect(result.details.budgetStop?.budget).toBe("max_tokens");
+			expect(nodes[0].parts?.map((part) => [part.name, part.status, part.attempts])).toEqual([
+				["round 1 worker", "completed", 1],
+				["round 1 evaluator", "skipped", 0],
+				["round 2 worker", "skipped", 0],
+				["round 2 evaluator", "skipped", 0],
+			]);
+			expect(env.server.requests.slice(before).some((r) => r.lastUserText.startsWith("fbstop judge"))).toBe(false);
+		} finally {
+			unroute();
+		}
+	});
+});
+
 describe("graph nodes", () => {
 	it("refuses a subgraph cycle a → b → a before anything runs, naming the cycle", async () => {
 		const files = [

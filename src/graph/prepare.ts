@@ -8,6 +8,7 @@ import type { CoordinatorCaps } from "./compile-node.ts";
 import { parseGraphDefinition } from "./definition.ts";
 import { loadSavedGraph, loadSubgraphs } from "./loader.ts";
 import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
+import type { SubgraphSources } from "./subgraphs.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";
 
 export interface GraphRequest {
@@ -28,6 +29,8 @@ export interface PreparedGraph {
 	compiled: CompiledGraph;
 	/** Where a saved graph came from. */
 	file?: string;
+	/** The saved graphs its graph nodes run, by name (kept with the run, so its controls can compile it again). */
+	subgraphs: SubgraphSources;
 }
 
 /**
@@ -67,5 +70,5 @@ export async function prepareGraph(
 		.flatMap(([key, node]) => childrenToResolve(key, node));
 	const specs = await resolveNodes(nodes, env, local);
 	if (!compiled || !specs) return undefined;
-	return { name: request.name ?? definition.name ?? "inline", compiled, file };
+	return { name: request.name ?? definition.name ?? "inline", compiled, file, subgraphs };
 }

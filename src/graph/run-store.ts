@@ -28,7 +28,16 @@ export interface RunSnapshot {
 	createdAt: number;
 	updatedAt: number;
 	/** The graph as admitted: its definition (re-validated at restore), inputs and where it ran. */
-	graph: { name: string; definition: unknown; inputs: unknown; agentScope: AgentScope; cwd: string; file?: string };
+	graph: {
+		name: string;
+		definition: unknown;
+		inputs: unknown;
+		agentScope: AgentScope;
+		cwd: string;
+		file?: string;
+		/** The saved graphs its graph nodes ran, by name, as admitted (docs/graphs.md §Subgraphs). */
+		subgraphs?: Record<string, unknown>;
+	};
 	state: GraphRunState;
 	/** True once the run ended (every node settled, cancelled or stopped by an infrastructure error). */
 	finished: boolean;

@@ -9,7 +9,7 @@
  */
 import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
-import { parseGraphDefinition } from "../graph/definition.ts";
+import { type GraphDefinition, parseGraphDefinition } from "../graph/definition.ts";
 import { prepareGraph } from "../graph/prepare.ts";
 import { acquireLease } from "../graph/run-dir.ts";
 import { pruneRuns } from "../graph/run-retention.ts";
@@ -27,7 +27,12 @@ import type { ActionScope } from "./graph-runs.ts";
 export function compileStored(snapshot: RunSnapshot): { graph: CompiledGraph } | { refused: string } {
 	const problems = new Problems();
 	const definition = parseGraphDefinition(snapshot.graph.definition, problems);
-	const graph = definition && compileGraph(definition, snapshot.graph.inputs, problems);
+	const subgraphs = new Map<string, { definition: GraphDefinition; file: string }>();
+	for (const [name, raw] of Object.entries(snapshot.graph.subgraphs ?? {})) {
+		const sub = parseGraphDefinition(raw, problems.at(`graph "${name}"`));
+		if (sub) subgraphs.set(name, { definition: sub, file: `graph "${name}"` });
+	}
+	const graph = definition && compileGraph(definition, snapshot.graph.inputs, problems, { subgraphs });
 	return graph ? { graph } : { refused: `the stored definition no longer validates: ${problems.list.join("; ")}` };
 }
 

@@ -15,6 +15,7 @@ import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import type { RecordedRequest } from "../support/fake-model/index.ts";
 import { Gate } from "../support/gate.ts";
+import { objectSchema } from "../support/graphs.ts";
 import { peakInFlight } from "../support/request-log.ts";
 
 let env: E2eEnv;
@@ -24,12 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-const object = (properties: Record<string, unknown>) => ({
-	type: "object",
-	properties,
-	required: Object.keys(properties),
-	additionalProperties: false,
-});
+const object = objectSchema;
 const submit = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "submit_result", arguments: args }] });
 /** A pi child's first request for `prefix` (not the follow-up after its structured result). */
 const firstTurn = (request: RecordedRequest, prefix: string) =>
@@ -131,6 +127,41 @@ describe("fanout nodes", () => {
 		expect(states).toEqual({ each: "failed", after: "skipped (dependency each failed)" });
 		expect(text).toContain("over: ${inputs.list} has 30 items, above max_items 20; no item was started");
 		expect(env.server.requests.slice(before)).toHaveLength(0);
+	});
+});
+
+describe("fanout items that fail", () => {
+	it("keeps null in a failed item's slot with on_item_failure continue, and names the failure", async () => {
+		env.server.scriptFor("fanc item b", { error: { status: 400, message: "scripted item failure" } });
+		const unroute = env.server.route((r) =>
+			r.lastUserText.startsWith("fanc item") && r.lastToolOutput === undefined
+				? submit({ v: r.lastUserText })
+				: undefined,
+		);
+		try {
+			const { states, result, text } = await runGraph({
+				graph: {
+					inputs: { type: "object", properties: { list: { type: "array", items: { type: "string" } } } },
+					nodes: {
+						each: {
+							kind: "fanout",
+							over: "${inputs.list}",
+							on_item_failure: "continue",
+							node: { agent: "scout", task: "fanc item ${item}", output_schema: object({ v: { type: "string" } }) },
+						},
+					},
+					outputs: { all: "${nodes.each.output}" },
+				},
+				inputs: { list: ["a", "b", "c"] },
+			});
+			expect(states).toEqual({ each: "completed" });
+			expect(result.details.outputs).toEqual({ all: [{ v: "fanc item a" }, null, { v: "fanc item c" }] });
+			expect(text).toContain("- each: completed · 2/3 ✓ · 1 ✗");
+			expect(text).toContain("1 of 3 items failed: item 1: ");
+			expect(text).toMatch(/ {2}- item 1: failed · pi scout .*scripted item failure/);
+		} finally {
+			unroute();
+		}
 	});
 });
 
@@ -281,6 +312,31 @@ describe("graph nodes", () => {
 	});
 });
 
+describe("graph nodes in the parent's limits", () => {
+	it("counts a subgraph's nodes in the parent's max_nodes_started: what is over it is skipped (budget)", async () => {
+		const file = writeUserGraph("sub-two", {
+			nodes: {
+				one: { kind: "command", run: ["echo", "one"] },
+				two: { kind: "command", run: ["echo", "two"], depends_on: ["one"] },
+			},
+			outputs: { last: "${nodes.two.output.stdout_tail}" },
+		});
+		try {
+			const { states, result } = await runGraph({
+				graph: { nodes: { inner: { kind: "graph", graph: "sub-two" } }, limits: { max_nodes_started: 1 } },
+			});
+			expect(states).toEqual({
+				"inner/one": "completed",
+				"inner/two": "skipped (budget: max_nodes_started)",
+				inner: "skipped (budget: max_nodes_started)",
+			});
+			expect(result.details.budgetStop).toEqual({ budget: "max_nodes_started", limit: 1, spent: 1 });
+		} finally {
+			rmSync(file);
+		}
+	});
+});
+
 describe("command gates", () => {
 	it("fails a command gate whose test command fails, with the exit code and the output tail; its dependents are skipped", async () => {
 		const script = "console.log('ran 3 tests'); console.error('1 failing: adds numbers'); process.exit(3)";
@@ -304,6 +360,19 @@ describe("command gates", () => {
 		expect(text).toContain("- passes: completed · $ ");
 		expect(text).toContain('outputs: {"ok":"fine\\n"}');
 		expect(env.server.requests.slice(before).some((r) => r.lastUserText === "cmd review")).toBe(false);
+	});
+
+	it("kills a command gate at its timeout_ms, process group and all, and fails the node saying so", async () => {
+		const marker = join(env.workDir, "cmd-timeout-pid");
+		const script = `require("fs").writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000)`;
+		const { states, nodes } = await runGraph({
+			graph: { nodes: { hangs: { kind: "command", run: [process.execPath, "-e", script], timeout_ms: 1000 } } },
+		});
+		expect(states).toEqual({ hangs: "failed" });
+		expect(nodes[0].reason).toContain("timed out after 1000 ms");
+		const pid = Number(readFileSync(marker, "utf8"));
+		expect(() => process.kill(pid, 0)).toThrow();
+		rmSync(marker);
 	});
 
 	it("refuses a command in an untrusted project graph before anything runs, naming the command", async () => {

@@ -13,3 +13,8 @@ export function compiledGraph(
 	if (!graph) throw new Error(problems.list.join("\n"));
 	return graph;
 }
+
+/** An object schema whose every property is required and nothing else is allowed. */
+export function objectSchema(properties: Record<string, unknown>): Record<string, unknown> {
+	return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+}

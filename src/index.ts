@@ -253,8 +253,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// With a UI, agent files that fail to load are reported once, when the session starts.
 		if (ctx.hasUI) notify(ctx, (await runtime()).newAgentProblems(ctx.cwd));
 		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
-		if (existsSync(join(agentDir, "pi-native-subagents", "graphs")))
-			await (await runtime(ctx)).graphs.atSessionStart(ctx);
+		if (existsSync(join(agentDir, "pi-native-subagents", "graphs"))) (await runtime(ctx)).graphs.atSessionStart(ctx);
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {

@@ -47,10 +47,19 @@ export function graphRuntime(deps: SubagentToolDeps) {
 		command: (args: string, ctx: ExtensionCommandContext) => handleGraphCommand(deps, runs, args, ctx),
 		/** At session shutdown, before jobs are cancelled (`GraphRuns.interrupt`). */
 		interrupt: () => runs.interrupt(),
-		async atSessionStart(ctx: ExtensionContext): Promise<void> {
-			const report = await graphsAtSessionStart({ deps, runs, ctx });
-			for (const line of report.notices) ctx.ui.notify(`pi-native-subagents: ${line}`, "info");
-			for (const line of report.problems) ctx.ui.notify(`pi-native-subagents: ${line}`, "error");
+		/**
+		 * Starts the session-start restore and returns at once: a restore may ask the user (a trust
+		 * confirmation), and Pi's host takes no answer before its session start is over.
+		 */
+		atSessionStart(ctx: ExtensionContext): void {
+			void graphsAtSessionStart({ deps, runs, ctx }).then(
+				(report) => {
+					for (const line of report.notices) ctx.ui.notify(`pi-native-subagents: ${line}`, "info");
+					for (const line of report.problems) ctx.ui.notify(`pi-native-subagents: ${line}`, "error");
+				},
+				(error: unknown) =>
+					ctx.ui.notify(`pi-native-subagents: graph runs at session start: ${String(error)}`, "error"),
+			);
 		},
 	};
 }

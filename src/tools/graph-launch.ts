@@ -53,7 +53,9 @@ export async function launchAccepted(
 ): Promise<GraphResult> {
 	if (background) {
 		const started = startGraphJob(accepted, ctx);
-		if (started.isError) abandonRun(accepted.durable, "the background job could not start");
+		// A new run that never got going is recorded as cancelled; a restored one stays as it was.
+		if (started.isError && accepted.durable.initial) accepted.durable.lease.release();
+		else if (started.isError) abandonRun(accepted.durable, "the background job could not start");
 		return started;
 	}
 	const { deps, prepared } = accepted;

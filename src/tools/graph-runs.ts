@@ -4,6 +4,7 @@
  * it runs, so controls reach its engine.
  */
 
+import { rmSync } from "node:fs";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AgentScope } from "../config/agents.ts";
 import type { GraphRunHandle } from "../graph/engine.ts";
@@ -114,6 +115,8 @@ export function openNewRun(prepared: PreparedGraph, place: NewRunPlace): Durable
 		store.commit([], state);
 	} catch (error) {
 		lease.release();
+		// Nothing of the run exists yet: no directory is left for a later scan to report.
+		rmSync(dir, { recursive: true, force: true });
 		throw new Error(`could not write the run's first snapshot in ${dir}: ${(error as Error).message}`);
 	}
 	return { runId, store, lease, runs: place.runs, sessionId: place.sessionId };

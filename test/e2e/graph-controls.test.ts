@@ -4,9 +4,10 @@
  * control answers accepted or refused with its reason, as a tool action and as `/graph`; a session start
  * runs none of the stored runs it must not run, and names the files of those it cannot read.
  */
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FS_FAULT_ENV } from "../../src/core/fault-points.ts";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
 import { createRunDir, graphsRoot, newRunId } from "../../src/graph/run-dir.ts";
 import type { RunSnapshot } from "../../src/graph/run-store.ts";
@@ -100,6 +101,25 @@ describe("agent_graph controls", () => {
 	});
 });
 
+describe("a run that cannot be recorded", () => {
+	it("is refused before anything starts when its first snapshot cannot be written (ENOSPC)", async () => {
+		process.env[FS_FAULT_ENV] = "write:ENOSPC:snapshot.json:1";
+		try {
+			const before = env.server.requests.length;
+			const refused = await graphCall({ graph: { nodes: { only: { agent_type: "pi", task: "never recorded" } } } });
+			expect(refused.isError).toBe(true);
+			expect(refused.text).toMatch(
+				/^agent_graph: nothing was started\.\nthe run could not be recorded: could not write the run's first snapshot in .+: ENOSPC: injected write fault on /,
+			);
+			expect(env.server.requests.length).toBe(before);
+			const root = graphsRoot(env.home.agentDir);
+			expect(readdirSync(root).filter((id) => !existsSync(join(root, id, "snapshot.json")))).toEqual([]);
+		} finally {
+			delete process.env[FS_FAULT_ENV];
+		}
+	});
+});
+
 describe("the restore scan at session start", () => {
 	it("runs no foreign, ownerless, version 99, truncated or symlinked run, and names the file of the last three", async () => {
 		const task = (name: string) => `restore-scan: ${name}`;
@@ -143,17 +163,24 @@ describe("the restore scan at session start", () => {
 			mode: "rpc",
 		});
 		try {
-			const lines = log.filter((call) => call.method === "notify").map((call) => String(call.args[0]));
-			expect(lines).toContain(
+			const lines = () => log.filter((call) => call.method === "notify").map((call) => String(call.args[0]));
+			// The scan reports after the session start (it does not hold the start up).
+			await waitUntil(
+				() => lines().filter((l) => l.includes("graph run not restored")).length >= 3,
+				"the scan's report",
+			);
+			expect(lines()).toContain(
 				`pi-native-subagents: graph run not restored: ${v99}: unknown snapshot version 99 (this version reads 1); the run is not restored`,
 			);
 			expect(
-				lines.some((l) => l.startsWith(`pi-native-subagents: graph run not restored: ${truncated}: corrupt snapshot`)),
+				lines().some((l) =>
+					l.startsWith(`pi-native-subagents: graph run not restored: ${truncated}: corrupt snapshot`),
+				),
 			).toBe(true);
-			expect(lines).toContain(
+			expect(lines()).toContain(
 				`pi-native-subagents: graph run not restored: ${linked}: is a symlink; graph run directories must be real directories`,
 			);
-			expect(lines.filter((l) => /foreign|ownerless|resuming/.test(l))).toEqual([]);
+			expect(lines().filter((l) => /foreign|ownerless|resuming/.test(l))).toEqual([]);
 			expect(env.server.requests.some((r) => r.lastUserText.startsWith("restore-scan:"))).toBe(false);
 		} finally {
 			session.dispose();

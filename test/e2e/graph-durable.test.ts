@@ -6,7 +6,7 @@
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -105,8 +105,9 @@ function startPi(args: string[], extraEnv: Record<string, string> = {}): Pi {
 function parentRuns(marker: string, args: Record<string, unknown>): void {
 	server.route((request) => {
 		if (!request.toolNames.includes("agent_graph")) return undefined;
-		if (!request.userTexts.some((text) => text.includes(marker))) return undefined;
-		if (!request.roles.includes("tool")) return { toolCalls: [{ name: "agent_graph", arguments: args }] };
+		// The prompt's own turn only: a later prompt in the same session is another scenario's.
+		if (!request.lastUserText.includes(marker)) return undefined;
+		if (request.lastToolOutput === undefined) return { toolCalls: [{ name: "agent_graph", arguments: args }] };
 		return { text: "parent done" };
 	});
 }
@@ -299,9 +300,105 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		}
 	});
 
+	it("fails the resume before any child starts when a remaining node's project agent is no longer trusted (the user declines)", {
+		timeout: 180_000,
+	}, async () => {
+		const trustFile = join(home.agentDir, "trust.json");
+		const agentFile = join(workDir, ".pi", "agents", "local.md");
+		mkdirSync(join(workDir, ".pi", "agents"), { recursive: true });
+		writeFileSync(agentFile, "---\nname: local\ndescription: A project agent\n---\nYou are the project's agent.\n");
+		writeFileSync(trustFile, JSON.stringify({ [workDir]: true }));
+		try {
+			hangsOnce("durable-trust: first", "first done");
+			const graph = {
+				name: "durable-trust",
+				nodes: {
+					first: node("durable-trust: first"),
+					local: { agent: "local", task: "durable-trust: local", depends_on: ["first"] },
+				},
+			};
+			parentRuns("durable trust parent", { graph, agentScope: "both" });
+			const pi = startPi(["--session-dir", join(home.dir, "sessions", "trust")]);
+			await pi.command({ type: "prompt", message: "durable trust parent" });
+			await server.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-trust: first"), 60_000);
+			const sessionFile = (await pi.command({ type: "get_state" })).sessionFile as string;
+			await pi.killHard();
+			const run = runOf("durable-trust");
+			const before = run.snapshot();
+			writeFileSync(trustFile, JSON.stringify({ [workDir]: false }));
+
+			const again = startPi(["--session", sessionFile]);
+			// The project is no longer explicitly trusted: the restore asks (RPC confirm), and the user declines.
+			const asks = () => again.events.filter((e) => e.type === "extension_ui_request" && e.method === "confirm");
+			await waitUntil(() => asks().length > 0, "the trust question", 60_000);
+			expect(String(asks()[0].message)).toContain(`project agent "local" (${agentFile})`);
+			again.child.stdin?.write(
+				`${JSON.stringify({ type: "extension_ui_response", id: asks()[0].id, confirmed: false })}\n`,
+			);
+			await waitUntil(
+				() => again.notices().some((n) => n.includes("cannot resume")),
+				"the refused resume's notice",
+				60_000,
+			);
+			const notice = again.notices().find((n) => n.includes("cannot resume")) as string;
+			expect(notice).toContain(`run ${before.runId} cannot resume`);
+			expect(notice).toContain(`declined to run project agent "local" (${agentFile})`);
+			expect(childRequests("durable-trust: first")).toBe(1);
+			expect(childRequests("durable-trust: local")).toBe(0);
+			expect(run.snapshot().state).toEqual(before.state);
+		} finally {
+			rmSync(join(workDir, ".pi"), { recursive: true, force: true });
+			rmSync(trustFile, { force: true });
+		}
+	});
+
+	it("with graphs.auto_resume false only announces the unfinished run; agent_graph resume then completes it", {
+		timeout: 180_000,
+	}, async () => {
+		const settings = join(home.agentDir, "extensions", "agentshell.json");
+		mkdirSync(join(home.agentDir, "extensions"), { recursive: true });
+		writeFileSync(settings, JSON.stringify({ graphs: { auto_resume: false } }));
+		try {
+			hangsOnce("durable-manual: work", "worked");
+			const graph = { name: "durable-manual", nodes: { work: node("durable-manual: work") } };
+			const sessionFile = await crashWhileRunning("durable manual parent", graph, "durable-manual: work");
+			const run = runOf("durable-manual");
+			const runId = run.snapshot().runId;
+
+			const again = startPi(["--session", sessionFile]);
+			await waitUntil(() => again.notices().some((n) => n.includes("is unfinished")), "the notice", 60_000);
+			expect(again.notices()).toContain(
+				`pi-native-subagents: graph run ${runId} "durable-manual" is unfinished; resume it with agent_graph({ action: "resume", run_id: "${runId}" }) or /graph resume ${runId}`,
+			);
+			expect(childRequests("durable-manual: work")).toBe(1);
+			server.route((request) => {
+				if (!request.toolNames.includes("agent_graph") || request.lastUserText !== "resume it now") return undefined;
+				if (request.lastToolOutput === undefined)
+					return { toolCalls: [{ name: "agent_graph", arguments: { action: "resume", run_id: runId } }] };
+				return { text: "resumed" };
+			});
+			await again.command({ type: "prompt", message: "resume it now" });
+			await waitUntil(() => run.snapshot().finished, "the resumed run to finish", 120_000);
+			expect(run.snapshot().state.nodes.work).toMatchObject({ status: "completed", attempts: 2 });
+			expect(childRequests("durable-manual: work")).toBe(2);
+		} finally {
+			writeFileSync(settings, "{}");
+		}
+	});
+
 	it("lets only one of two Pi processes on the same session file drive the run", { timeout: 180_000 }, async () => {
 		server.scriptFor("durable-two: one", { text: "one" });
-		hangsOnce("durable-two: two", "two");
+		const pis: Pi[] = [];
+		const all = () => pis.flatMap((pi) => pi.notices());
+		const refusedOnce = () => all().some((n) => n.includes("is driven by"));
+		// Attempt 1 hangs until the crash; attempt 2 answers only once the other process has been refused, so
+		// both processes look at the run while it is driven.
+		let runs = 0;
+		server.route((request) => {
+			if (request.toolNames.includes("agent_graph") || request.lastUserText !== "durable-two: two") return undefined;
+			if (runs++ === 0) return { hang: true };
+			return waitUntil(refusedOnce, "the other process's refusal", 60_000).then(() => ({ text: "two" }));
+		});
 		const graph = {
 			name: "durable-two",
 			nodes: { one: node("durable-two: one"), two: node("durable-two: two", { depends_on: ["one"] }) },
@@ -309,19 +406,15 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		const sessionFile = await crashWhileRunning("durable two parent", graph, "durable-two: two");
 		const run = runOf("durable-two");
 
-		const first = startPi(["--session", sessionFile]);
-		const second = startPi(["--session", sessionFile]);
+		pis.push(startPi(["--session", sessionFile]), startPi(["--session", sessionFile]));
 		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
-		const notices = [...first.notices(), ...second.notices()];
-		await waitUntil(
-			() => [...first.notices(), ...second.notices()].some((n) => n.includes("is driven by")),
-			"the other process's refusal",
-			60_000,
-		);
-		expect(notices.filter((n) => n.includes("resuming graph run")).length).toBeLessThanOrEqual(1);
+		expect(all().filter((n) => n.includes("resuming graph run"))).toHaveLength(1);
+		expect(
+			all().filter((n) => n.includes(`run ${run.snapshot().runId} cannot resume: the run is driven by pid`)),
+		).toHaveLength(1);
 		expect(childRequests("durable-two: two")).toBe(2);
 		expect(childRequests("durable-two: one")).toBe(1);
-		expect(run.snapshot().state.nodes.two.attempts).toBe(2);
+		expect(run.snapshot().state.nodes.two).toMatchObject({ status: "completed", attempts: 2 });
 	});
 
 	it("stays resumable when its session is replaced (/new) while it runs as a job, and completes when that session is opened again", {

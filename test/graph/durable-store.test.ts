@@ -214,7 +214,7 @@ describe("the writer lease", () => {
 });
 
 describe("retention of graph runs", () => {
-	it("removes old finished runs and, over the size limit, the oldest finished ones; never this session's unfinished runs", () => {
+	it("removes old finished runs and, over the size limit, the oldest finished ones; never this session's unfinished runs nor a driven one", () => {
 		const day = 24 * 60 * 60 * 1000;
 		const now = Date.now();
 		const make = (finished: boolean, ageDays: number, sessionId: string, bytes = 10) => {
@@ -235,9 +235,13 @@ describe("retention of graph runs", () => {
 		const oldOthersUnfinished = make(false, 40, "other");
 		const bigOld = make(true, 5, "other", 5000);
 		const recent = make(true, 1, "other");
+		// Old and another session's, but a live process (this one) drives it: it stays.
+		const driven = make(false, 40, "other");
+		const lease = acquireLease(join(graphsRoot(agentDir), driven), "other");
 		const removed = pruneRuns(agentDir, { sessionId: "mine", maxAgeMs: 30 * day, maxTotalBytes: 4000, now });
 		expect(removed.sort()).toEqual([oldFinished, oldOthersUnfinished, bigOld].sort());
 		const left = readdirSync(graphsRoot(agentDir)).sort();
-		expect(left).toEqual([oldMine, recent].sort());
+		expect(left).toEqual([oldMine, recent, driven].sort());
+		(lease as { release(): void }).release();
 	});
 });

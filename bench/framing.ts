@@ -6,14 +6,23 @@ import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { createFramer } from "../src/process/framing.ts";
 import { startProcess } from "../src/process/start-process.ts";
+import type { Bench } from "./bench.ts";
+import { DEFAULT_LIMITS } from "./defaults.ts";
+import { fixed } from "./table.ts";
 
 const MiB = 1024 * 1024;
+/** The framer's line limit, as every child run has it. */
+const MAX_LINE_BYTES = DEFAULT_LIMITS.run.maxLineBytes;
 
 export interface FramingBench {
 	/** Bytes framed per pass. */
 	bytes: number;
-	/** Records per pass (the same for both framers, checked). */
+	/** Records per pass of createFramer. */
 	records: number;
+	/** Records per pass of the plain loop (the same work: equal to `records`). */
+	plainRecords: number;
+	/** Chunks per pass. */
+	chunks: number;
 	/** Throughput of createFramer (split2 + our JSON step), MB/s (10^6 bytes). */
 	oursMBps: number;
 	/** Throughput of a plain decode, split-on-"\n" and JSON.parse loop over the same chunks, MB/s. */
@@ -29,13 +38,17 @@ export interface FramingBench {
  */
 function syntheticChunks(totalBytes: number, chunkBytes: number): Buffer[] {
 	const lines: string[] = [];
-	for (let i = 0; lines.join("").length < 4 * MiB; i++) {
-		lines.push(
+	// Counted as they are added: joining everything again on every step made this quadratic (seconds).
+	let length = 0;
+	for (let i = 0; length < 4 * MiB; i++) {
+		const step = [
 			`${JSON.stringify({ type: "message_update", assistantMessageEvent: { type: "text_delta", delta: `word ${i} — naïve café 😀\u2028 `.repeat(1 + (i % 7)) } })}\n`,
 			`${JSON.stringify({ type: "tool_execution_start", toolCallId: `call_${i}`, toolName: "bash", args: { command: `ls -la /tmp/${i}` } })}\n`,
 			`${JSON.stringify({ type: "tool_execution_end", toolCallId: `call_${i}`, result: { content: [{ type: "text", text: "x".repeat(i % 2000) }] }, isError: false })}\n`,
 			`${JSON.stringify({ type: "turn_end", usage: { input: 1200 + i, output: 300, cacheRead: 0, cost: { total: 0.0012 } } })}\n`,
-		);
+		];
+		lines.push(...step);
+		for (const line of step) length += line.length;
 	}
 	const base = Buffer.from(lines.join(""));
 	const chunks: Buffer[] = [];
@@ -50,10 +63,10 @@ function syntheticChunks(totalBytes: number, chunkBytes: number): Buffer[] {
 	return chunks;
 }
 
-async function frameOurs(chunks: Buffer[], maxLineBytes: number): Promise<number> {
+async function frameOurs(chunks: Buffer[]): Promise<number> {
 	let records = 0;
 	const framer = createFramer({
-		maxLineBytes,
+		maxLineBytes: MAX_LINE_BYTES,
 		onRecord: () => {
 			records++;
 		},
@@ -94,28 +107,29 @@ async function timed<T>(work: () => T | Promise<T>): Promise<{ value: T; ms: num
  * Framing throughput of createFramer next to a plain split/JSON.parse loop over the same chunks.
  * @param totalBytes size of the stream, bytes (default 200 MB = 200e6 bytes).
  * @param chunkBytes chunk size, bytes (default 64 KiB, a pipe read).
- * Each framer runs twice after a warm-up; the faster pass counts.
+ * @param passes passes of each framer after a warm-up (default 2); the fastest counts.
  */
-export async function benchFraming(totalBytes = 200e6, chunkBytes = 64 * 1024): Promise<FramingBench> {
+export async function benchFraming(totalBytes = 200e6, chunkBytes = 64 * 1024, passes = 2): Promise<FramingBench> {
 	const chunks = syntheticChunks(totalBytes, chunkBytes);
 	const bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 	const warmUp = chunks.slice(0, 200);
-	await frameOurs(warmUp, MiB);
+	await frameOurs(warmUp);
 	framePlain(warmUp);
 	let oursMs = Number.POSITIVE_INFINITY;
 	let plainMs = Number.POSITIVE_INFINITY;
 	let records = 0;
-	for (let pass = 0; pass < 2; pass++) {
-		const ours = await timed(() => frameOurs(chunks, MiB));
+	let plainRecords = 0;
+	for (let pass = 0; pass < passes; pass++) {
+		const ours = await timed(() => frameOurs(chunks));
 		const plain = await timed(() => framePlain(chunks));
-		if (ours.value !== plain.value) throw new Error(`record counts differ: ${ours.value} vs ${plain.value}`);
 		records = ours.value;
+		plainRecords = plain.value;
 		oursMs = Math.min(oursMs, ours.ms);
 		plainMs = Math.min(plainMs, plain.ms);
 	}
 	const oursMBps = bytes / 1e6 / (oursMs / 1000);
 	const plainMBps = bytes / 1e6 / (plainMs / 1000);
-	return { bytes, records, oursMBps, plainMBps, ratio: oursMBps / plainMBps };
+	return { bytes, records, plainRecords, chunks: chunks.length, oursMBps, plainMBps, ratio: oursMBps / plainMBps };
 }
 
 export interface ChildRssBench {
@@ -156,14 +170,7 @@ export async function benchChildRss(megabytes = 500): Promise<ChildRssBench> {
 			env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
 		},
 		{
-			limits: {
-				timeoutMs: 600_000,
-				killGraceMs: 2000,
-				terminalGraceMs: 2000,
-				drainMs: 2000,
-				maxLineBytes: MiB,
-				stderrTailBytes: 64 * 1024,
-			},
+			limits: DEFAULT_LIMITS.run,
 			onRecord: (record) => {
 				records++;
 				if (records % 1000 === 0) sample();
@@ -187,3 +194,50 @@ export async function benchChildRss(megabytes = 500): Promise<ChildRssBench> {
 		seconds: (performance.now() - started) / 1000,
 	};
 }
+
+/** `npm run bench`'s rows for the process core's memory while a child floods it. */
+export const childRssBench: Bench = {
+	rows: ["parent RSS, child floods"],
+	async run(size) {
+		const rss = await benchChildRss(size === "smoke" ? 5 : 500);
+		const detail =
+			`process core, 1 child flooding ${fixed(rss.bytes / 1e6, 0)} MB (${rss.records} records) in ${fixed(rss.seconds)} s: ` +
+			`parent RSS ${fixed(rss.baselineRssMB)} → peak ${fixed(rss.peakRssMB)} MB (growth ${fixed(rss.growthMB)} MB)`;
+		const row = {
+			name: "parent RSS, child floods",
+			value: `${fixed(rss.peakRssMB)} MB`,
+			baseline: `${fixed(rss.baselineRssMB)} MB`,
+			ratio: rss.peakRssMB / rss.baselineRssMB,
+			meaning: `peak ÷ RSS before the run; +${fixed(rss.growthMB)} MB while ${fixed(rss.bytes / 1e6, 0)} MB streamed`,
+			work: { noBaselineRun: "the baseline is this process's RSS just before the run" },
+		};
+		return { detail, rows: [row] };
+	},
+};
+
+/** `npm run bench`'s row for framing throughput: createFramer next to a plain loop over the same chunks. */
+export const framingBench: Bench = {
+	rows: ["framing throughput"],
+	async run(size) {
+		const framing = size === "smoke" ? await benchFraming(2e6, 64 * 1024, 1) : await benchFraming();
+		const detail =
+			`framing ${fixed(framing.bytes / 1e6, 0)} MB in 64 KiB chunks (${framing.records} records): ` +
+			`split2 + JSON step ${fixed(framing.oursMBps)} MB/s, plain split/JSON.parse ${fixed(framing.plainMBps)} MB/s, ` +
+			`ratio ${fixed(framing.ratio, 2)}`;
+		const input = `${framing.bytes} bytes in ${framing.chunks} chunks`;
+		const row = {
+			name: "framing throughput",
+			value: `${fixed(framing.oursMBps)} MB/s`,
+			baseline: `${fixed(framing.plainMBps)} MB/s`,
+			ratio: framing.ratio,
+			meaning: "ours ÷ plain split+JSON.parse loop; ≥ 1.00 = no slower",
+			work: [
+				{
+					measured: { argv: [], input, output: `${framing.records} records` },
+					baseline: { argv: [], input, output: `${framing.plainRecords} records` },
+				},
+			],
+		};
+		return { detail, rows: [row] };
+	},
+};

@@ -6,13 +6,16 @@
  *   argument preparation, agent discovery, launch resolution, spawn through the process core, framing, event
  *   parsing, the child's exit and drain, and the result text.
  * - **Baseline**: median wall time, ms, of a bare spawn-and-parse of the same child: `node:child_process`
- *   `spawn` of the exact command the pi adapter builds (same file, args and environment), the task written to
- *   stdin as pi's RPC prompt command (stdin closed at `agent_settled`), stdout read to its end split on LF and
- *   `JSON.parse`d, until the process has closed.
+ *   `spawn` of the command `subagent` builds for the same call (bench/launch.ts: the tool's own planning and
+ *   adapters; the planning is done before the clock starts), the task written to stdin as pi's RPC prompt
+ *   command (stdin closed at `agent_settled`), stdout read to its end split on LF and `JSON.parse`d, until the
+ *   process has closed.
  * - **Ratio**: value ÷ baseline; 1.00 means the extension costs nothing measurable over a hand-rolled launch.
  *
- * Both kinds talk to the same fake model server (echo answers, no delay), in the same isolated pi home. Each
- * kind is warmed up once (pi's compile cache, the page cache); then the two kinds alternate so drift on the
+ * Both kinds talk to the same fake model server (echo answers, no delay), in the same isolated pi home, and
+ * read the same explicit trust decision (the work directory is not trusted, in Pi's trust store). Each kind is
+ * warmed up once (pi's compile cache, the page cache) with its launch recorded, so `npm run bench` can check
+ * that both ran the same command, environment, cwd and input; then the two kinds alternate so drift on the
  * machine hits both alike.
  */
 import { spawn } from "node:child_process";
@@ -20,36 +23,28 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { discoverAgents } from "../src/config/agents.ts";
-import { readDepthState } from "../src/config/depth.ts";
+import { ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import type { SubagentDetails } from "../src/core/details.ts";
 import type { HarnessCommand } from "../src/core/harness-adapter.ts";
-import type { LaunchSpec, RunLimits } from "../src/core/launch-spec.ts";
-import { createPiAdapter } from "../src/harness/pi/adapter.ts";
-import { resolvePiInvocation } from "../src/harness/pi/invocation.ts";
-import { applyEnvOverrides, buildChildEnv } from "../src/runs/child-env.ts";
+import type { SubagentArgs } from "../src/tools/subagent-schema.ts";
 import { type E2eEnv, startE2eEnv } from "../test/support/e2e-env.ts";
+import type { Bench } from "./bench.ts";
+import { buildLaunch, commandOf, LAUNCH_NORMALIZATION, recordPiLaunches } from "./launch.ts";
 import { median } from "./stats.ts";
+import { fixed } from "./table.ts";
+import type { WorkComparison } from "./work.ts";
 
 const AGENT = "echo";
 const TASK = "launcher overhead probe";
+/** The call both kinds make. */
+const CALL: SubagentArgs = { agent: AGENT, task: TASK };
 /** The answer the fake server's echo fallback gives to TASK. */
 const ANSWER = `echo: ${TASK}`;
-/** Prefix of the adapter's per-run directory (runs/run-child.ts); its random suffix differs per run. */
+/** Prefix of the baseline's per-run directory, as the process layer names its own (runs/run-child.ts). */
 const RUN_DIR_PREFIX = "pi-native-subagents-run-";
 
-/** Only the process layer reads limits; buildCommand ignores them. Values of src/index.ts. */
-const LIMITS: RunLimits = {
-	timeoutMs: 30 * 60_000,
-	killGraceMs: 3_000,
-	terminalGraceMs: 2_000,
-	drainMs: 1_000,
-	maxLineBytes: 16 * 1024 * 1024,
-	stderrTailBytes: 16 * 1024,
-};
-
 export interface LauncherOverheadBench {
-	/** Measured runs of each kind (after one warm-up each). */
+	/** Measured runs of each kind (after one recorded warm-up each). */
 	runs: number;
 	/** Median wall time of a `subagent` single run through the extension, ms. */
 	extensionMs: number;
@@ -59,14 +54,16 @@ export interface LauncherOverheadBench {
 	bareMs: number;
 	/** extensionMs ÷ bareMs. */
 	ratio: number;
-	/** The child command both kinds ran (task as an RPC prompt command on stdin). */
+	/** The child command both kinds ran (task as an RPC prompt on stdin). */
 	command: string;
+	/** What the recorded warm-up of each kind ran. */
+	work: WorkComparison;
 }
 
 /**
- * Measures {@link LauncherOverheadBench}. `runs` alternating pairs follow one warm-up of each kind.
- * @throws Error when a run of either kind does not end with the expected answer, or when the command the
- *   extension ran differs from the one built here (then the baseline would not be the same child).
+ * Measures {@link LauncherOverheadBench}. One recorded warm-up of each kind (what each really ran, compared
+ * by the caller), then `runs` alternating pairs.
+ * @throws Error when a run of either kind does not end with the expected answer, or the call would be refused.
  */
 export async function benchLauncherOverhead(runs = 15): Promise<LauncherOverheadBench> {
 	const env = await startE2eEnv({
@@ -74,33 +71,37 @@ export async function benchLauncherOverhead(runs = 15): Promise<LauncherOverhead
 	});
 	const runDir = mkdtempSync(join(tmpdir(), RUN_DIR_PREFIX));
 	try {
-		const { command, childEnv, cwd } = buildBareCommand(env, runDir);
-		const expected = describeCommand(command);
+		// The explicit trust decision both kinds read (Pi's trust store): the work directory is not trusted.
+		new ProjectTrustStore(env.home.agentDir).set(env.workDir, false);
+		const bare = () => bareLaunch(env, runDir);
+		const recorded = await recordPiLaunches(async () => {
+			const viaExtension = await runThroughExtension(env);
+			await runBare(await bare());
+			return viaExtension.command;
+		});
+		const [measured, baseline] = recorded.launches;
+		if (!measured || !baseline) throw new Error(`expected 2 recorded launches, got ${recorded.launches.length}`);
 		const extension: number[] = [];
 		const extensionChild: number[] = [];
-		const bare: number[] = [];
-		for (let i = 0; i <= runs; i++) {
+		const bareTimes: number[] = [];
+		let command = recorded.value;
+		for (let i = 0; i < runs; i++) {
 			const viaExtension = await runThroughExtension(env);
-			if (viaExtension.command !== expected) {
-				throw new Error(
-					`the extension ran a different command than the baseline:\n  extension: ${viaExtension.command}\n  baseline:  ${expected}`,
-				);
-			}
-			const direct = await runBare(command, cwd, childEnv);
-			if (i === 0) continue;
 			extension.push(viaExtension.ms);
 			extensionChild.push(viaExtension.childMs);
-			bare.push(direct);
+			command = viaExtension.command;
+			bareTimes.push(await runBare(await bare()));
 		}
 		const extensionMs = median(extension);
-		const bareMs = median(bare);
+		const bareMs = median(bareTimes);
 		return {
 			runs,
 			extensionMs,
 			extensionChildMs: median(extensionChild),
 			bareMs,
 			ratio: extensionMs / bareMs,
-			command: expected,
+			command,
+			work: { measured, baseline, ...LAUNCH_NORMALIZATION },
 		};
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
@@ -108,44 +109,17 @@ export async function benchLauncherOverhead(runs = 15): Promise<LauncherOverhead
 	}
 }
 
-/**
- * The command, cwd and environment the extension builds for `subagent({ agent: AGENT, task: TASK })`, made
- * from the same pieces src/index.ts and the tool wire together: the agent definition as discovered, a
- * LaunchSpec with the fields the launch layer sets for an agent call (docs/architecture.md; the bench checks the
- * resulting command against the one the extension ran, so a drift shows up as an error, not a wrong
- * baseline), the pi adapter with the same invocation and session dir, and buildChildEnv with the same depth.
- */
-function buildBareCommand(
-	env: E2eEnv,
-	runDir: string,
-): { command: HarnessCommand; childEnv: Record<string, string>; cwd: string } {
-	const agentDir = env.home.agentDir;
-	const agent = discoverAgents({ cwd: env.workDir, agentDir, scope: "user" }).agents.find((a) => a.name === AGENT);
-	if (!agent) throw new Error(`agent "${AGENT}" was not discovered in ${agentDir}`);
-	const depth = readDepthState(process.env, 1);
-	const spec: LaunchSpec = {
-		harness: agent.harness,
-		task: TASK,
-		cwd: env.workDir,
-		model: agent.model,
-		effort: agent.effort,
-		allowedTools: agent.tools,
-		autoApprove: false,
-		projectTrusted: true,
-		systemPromptAddition: agent.systemPrompt || undefined,
-		session: { kind: "new" },
-		depth: depth.depth + 1,
-		limits: LIMITS,
-		provenance: { agentName: agent.name, agentFile: agent.filePath, agentSource: agent.source },
-	};
-	const adapter = createPiAdapter({
-		invocation: () => resolvePiInvocation(),
-		sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
-		agentDir,
-	});
-	const command = adapter.buildCommand(spec, runDir);
-	const base = buildChildEnv(process.env, { depth: spec.depth, maxDepth: depth.maxDepth });
-	return { command, childEnv: applyEnvOverrides(base, command.env), cwd: spec.cwd };
+/** The only child of CALL, as `subagent` builds it (bench/launch.ts), in `runDir`. */
+async function bareLaunch(env: E2eEnv, runDir: string): Promise<BareLaunch> {
+	const [launch] = await buildLaunch(CALL, { cwd: env.workDir, agentDir: env.home.agentDir, projectTrusted: true });
+	if (!launch) throw new Error("the call has no child");
+	return { ...commandOf(launch, runDir), cwd: launch.spec.cwd };
+}
+
+interface BareLaunch {
+	command: HarnessCommand;
+	env: Record<string, string>;
+	cwd: string;
 }
 
 async function runThroughExtension(env: E2eEnv): Promise<{ ms: number; childMs: number; command: string }> {
@@ -156,7 +130,7 @@ async function runThroughExtension(env: E2eEnv): Promise<{ ms: number; childMs: 
 	if (isError || run?.finalAnswer !== ANSWER) {
 		throw new Error(`extension run failed: ${JSON.stringify(result.content)}`);
 	}
-	return { ms, childMs: run.durationMs, command: normalizeRunDir(run.command) };
+	return { ms, childMs: run.durationMs, command: run.command };
 }
 
 /**
@@ -164,12 +138,12 @@ async function runThroughExtension(env: E2eEnv): Promise<{ ms: number; childMs: 
  * JSON.parse until the process has closed, and returns the wall time in ms.
  * @throws Error when the child did not exit 0 with the expected final answer.
  */
-async function runBare(command: HarnessCommand, cwd: string, env: Record<string, string>): Promise<number> {
+async function runBare({ command, cwd, env }: BareLaunch): Promise<number> {
 	const started = performance.now();
 	const child = spawn(command.file, command.args, { cwd, env, stdio: ["pipe", "pipe", "ignore"] });
 	// A conversation (pi --mode rpc) takes its task as command lines and ends when stdin closes after the run.
-	const lines = command.conversation?.startLines();
-	if (lines) child.stdin.write(lines.map((line) => `${line}\n`).join(""));
+	const startLines = command.conversation?.startLines();
+	if (startLines) child.stdin.write(startLines.map((line) => `${line}\n`).join(""));
 	else child.stdin.end(command.stdin ?? "");
 	const decoder = new StringDecoder("utf8");
 	let rest = "";
@@ -183,7 +157,7 @@ async function runBare(command: HarnessCommand, cwd: string, env: Record<string,
 				type?: string;
 				message?: { role?: string; content?: Array<{ type: string; text?: string }> };
 			};
-			if (record.type === "agent_settled" && lines) child.stdin.end();
+			if (record.type === "agent_settled" && startLines) child.stdin.end();
 			if (record.type === "message_end" && record.message?.role === "assistant") {
 				answer = (record.message.content ?? []).map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
 			}
@@ -200,15 +174,23 @@ async function runBare(command: HarnessCommand, cwd: string, env: Record<string,
 	return ms;
 }
 
-/** Same rendering as RunResult.command (runs/run-child.ts describeCommand), with the run dir normalized. */
-function describeCommand(command: HarnessCommand): string {
-	const text = [command.file, ...command.args]
-		.map((part) => (part.length > 120 ? `${part.slice(0, 60)}…` : part))
-		.map((part) => (/[\s"'\\$]/.test(part) ? JSON.stringify(part) : part))
-		.join(" ");
-	return normalizeRunDir(text);
-}
-
-function normalizeRunDir(command: string): string {
-	return command.replace(new RegExp(`${RUN_DIR_PREFIX}[^/]+`, "g"), `${RUN_DIR_PREFIX}*`);
-}
+/** `npm run bench`'s row for what the extension adds to a single run over a bare launch of the same child. */
+export const launcherBench: Bench = {
+	rows: ["launcher overhead"],
+	async run(size) {
+		const launcher = await benchLauncherOverhead(size === "smoke" ? 1 : 15);
+		const detail =
+			`launcher overhead, ${launcher.runs} alternating runs each after a warm-up: subagent single run ${fixed(launcher.extensionMs)} ms ` +
+			`(child ${fixed(launcher.extensionChildMs)} ms of it), bare spawn-and-parse ${fixed(launcher.bareMs)} ms, ` +
+			`ratio ${fixed(launcher.ratio, 2)}\n  child: ${launcher.command} (task as an RPC prompt on stdin)`;
+		const row = {
+			name: "launcher overhead",
+			value: `${fixed(launcher.extensionMs)} ms`,
+			baseline: `${fixed(launcher.bareMs)} ms`,
+			ratio: launcher.ratio,
+			meaning: "subagent single run ÷ bare spawn of the same pi child; 1.00 = free",
+			work: [launcher.work],
+		};
+		return { detail, rows: [row] };
+	},
+};

@@ -1,8 +1,8 @@
 /**
  * Parallel efficiency (issue 3 item 9): how close a parallel call comes to ideal scheduling.
  *
- * - **Value**: wall time, ms, of one `subagent({ tasks })` call with `tasks` (default 8) tasks at the default
- *   concurrency of 4, made by the parent model in a real in-process Pi session with this extension loaded
+ * - **Value**: wall time, ms, of one `subagent({ tasks })` call with `tasks` (default 8) tasks at the package's
+ *   default concurrency (setting `limits.concurrency`), made by the parent model in a real in-process Pi session with this extension loaded
  *   (test/support/e2e-env.ts), every child a real pi process whose model reply the fake server delays by
  *   `delayMs` (default 1500 ms).
  * - **Baseline**: the ideal for that call, ms: waves × the wall time of a single-task call with the same delay,
@@ -12,17 +12,24 @@
  *   their start-up) plus the scheduler's hand-off between waves; well above 1 would mean the waves are
  *   serialized somewhere.
  *
- * Medians of a few alternating runs of each call are used; one untimed single call warms up first.
+ * Medians of a few alternating runs of each call are used. One untimed single call and one untimed parallel
+ * call warm up first, with their launches recorded: every child of the parallel call must run what the
+ * single call's child ran (command, environment, cwd; the task text aside), which `npm run bench` checks.
  */
 import { availableParallelism } from "node:os";
 import type { SubagentDetails } from "../src/core/details.ts";
 import { type E2eEnv, startE2eEnv } from "../test/support/e2e-env.ts";
 import { peakInFlight } from "../test/support/request-log.ts";
+import type { Bench } from "./bench.ts";
+import { DEFAULT_LIMITS } from "./defaults.ts";
+import { LAUNCH_NORMALIZATION, recordPiLaunches, taskOfRpcInput } from "./launch.ts";
 import { median } from "./stats.ts";
+import { fixed } from "./table.ts";
+import type { WorkComparison } from "./work.ts";
 
 const AGENT = "echo";
-/** The extension's default number of children running at once within one call (docs/settings.md §Settings file). */
-const CONCURRENCY = 4;
+/** Children of one call running at once: the package's default (setting `limits.concurrency`, docs/settings.md §Settings file). */
+const CONCURRENCY = DEFAULT_LIMITS.concurrency;
 
 export interface ParallelEfficiencyOptions {
 	/** Tasks in the parallel call; default 8 (the default maximum). */
@@ -56,6 +63,8 @@ export interface ParallelEfficiencyBench {
 	peakInFlight: number;
 	/** Logical CPUs of this machine (`os.availableParallelism()`). */
 	cpus: number;
+	/** Each child of the recorded parallel call next to the recorded single call's child. */
+	work: WorkComparison[];
 }
 
 /**
@@ -72,8 +81,8 @@ export async function benchParallelEfficiency(
 		agents: { [AGENT]: { description: "Answers plainly", body: "You answer plainly." } },
 	});
 	try {
-		await timeCall(env, ["parallel efficiency warm-up"]);
 		env.server.route((request) => ({ text: `done: ${request.lastUserText}`, delayMs }));
+		const work = await recordedWarmUp(env, tasks);
 		const single: number[] = [];
 		const parallel: number[] = [];
 		const singleChild: number[] = [];
@@ -110,6 +119,7 @@ export async function benchParallelEfficiency(
 			parallelChildMs: median(parallelChild),
 			peakInFlight: peakRequests,
 			cpus: availableParallelism(),
+			work,
 		};
 	} finally {
 		await env.close();
@@ -133,3 +143,57 @@ async function timeCall(env: E2eEnv, taskTexts: string[]): Promise<{ ms: number;
 	if (isError || !ok) throw new Error(`subagent call failed: ${JSON.stringify(result.content)}`);
 	return { ms, childMs: result.details.children.map((child) => child.result?.durationMs ?? 0) };
 }
+
+/**
+ * One single call and one parallel call of `tasks` tasks, untimed, with every pi child recorded; returns each
+ * parallel child's launch next to the single child's (task texts read as `<task>`).
+ */
+async function recordedWarmUp(env: E2eEnv, tasks: number): Promise<WorkComparison[]> {
+	const single = "warm-up single";
+	const parallel = Array.from({ length: tasks }, (_, i) => `warm-up parallel task ${i + 1}`);
+	const { launches } = await recordPiLaunches(async () => {
+		await timeCall(env, [single]);
+		await timeCall(env, parallel);
+	});
+	const read = (launch: (typeof launches)[number]) => ({ ...launch, input: taskOfRpcInput(launch.input) });
+	const [alone, ...together] = launches.map(read);
+	if (!alone || together.length !== tasks)
+		throw new Error(`expected ${tasks + 1} recorded launches, got ${launches.length}`);
+	const intended = [
+		...(LAUNCH_NORMALIZATION.intended ?? []),
+		...[single, ...parallel].map((task) => ({ pattern: new RegExp(`^${task}$`), as: "<task>" })),
+	];
+	return together.map((child) => ({
+		measured: child,
+		baseline: alone,
+		intended,
+		envOnlyOneSide: LAUNCH_NORMALIZATION.envOnlyOneSide,
+	}));
+}
+
+/** `npm run bench`'s row for how close a parallel call comes to ideal scheduling. */
+export const parallelBench: Bench = {
+	rows: ["parallel efficiency"],
+	async run(size) {
+		const parallel = await benchParallelEfficiency(
+			size === "smoke" ? { tasks: 2, delayMs: 0, runs: 1 } : { tasks: 8, delayMs: 1500, runs: 3 },
+		);
+		const detail =
+			`parallel efficiency, ${parallel.tasks} tasks at concurrency ${parallel.concurrency}, model reply delayed ${parallel.delayMs} ms, ` +
+			`medians of ${parallel.runs}: parallel call ${fixed(parallel.parallelMs)} ms, single-task call ${fixed(parallel.singleMs)} ms, ` +
+			`ideal ${parallel.waves} × single = ${fixed(parallel.idealMs)} ms, ratio ${fixed(parallel.ratio, 2)} ` +
+			`(peak ${parallel.peakInFlight} model requests in flight, ${parallel.cpus} CPUs)\n` +
+			`  1.00 = each wave of ${parallel.concurrency} children costs one child's time. A child took ${fixed(parallel.parallelChildMs)} ms in the parallel call ` +
+			`vs ${fixed(parallel.singleChildMs)} ms alone: ${parallel.concurrency} pi start-ups share ${parallel.cpus} CPUs; ` +
+			`the rest is the scheduler's hand-off between waves`;
+		const row = {
+			name: "parallel efficiency",
+			value: `${fixed(parallel.parallelMs)} ms`,
+			baseline: `${fixed(parallel.idealMs)} ms`,
+			ratio: parallel.ratio,
+			meaning: `${parallel.tasks} tasks @${parallel.concurrency} ÷ ${parallel.waves} × single call; 1.00 = perfect`,
+			work: parallel.work,
+		};
+		return { detail, rows: [row] };
+	},
+};

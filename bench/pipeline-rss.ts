@@ -3,15 +3,17 @@
  * this extension loaded (test/support/e2e-env.ts) calls `subagent`, and the child is a stand-in for pi
  * (test/support/fault-cli/pi-flood.mjs) streaming pi-shaped text deltas and message ends. Everything the
  * tool does runs: spawn, framing, the pi parser, RunState, the scheduler, the tool's throttled progress
- * updates (bounded copies of the live children, `childDetails`), the result text and the artifact. Wired into
- * `npm run bench` by bench/run-bench.ts.
+ * updates (bounded copies of the live children, `childDetails`), the result text and the artifact. One entry
+ * of bench/benches.ts.
  */
 import { fileURLToPath } from "node:url";
 import type { SubagentDetails } from "../src/core/details.ts";
+import { PI_COMMAND_ENV as COMMAND_ENV } from "../src/harness/pi/invocation.ts";
 import { startE2eEnv } from "../test/support/e2e-env.ts";
+import type { Bench } from "./bench.ts";
+import { fixed } from "./table.ts";
 
 const FLOOD = fileURLToPath(new URL("../test/support/fault-cli/pi-flood.mjs", import.meta.url));
-const COMMAND_ENV = "PI_NATIVE_SUBAGENTS_PI_COMMAND";
 
 export interface PipelineRssBench {
 	/** Bytes the child wrote, from its final answer. */
@@ -75,3 +77,24 @@ export async function benchPipelineRss(megabytes = 500, messageBytes = 256 * 102
 		else process.env[COMMAND_ENV] = saved;
 	}
 }
+
+/** `npm run bench`'s row for the parent's memory through the whole run pipeline. */
+export const pipelineRssBench: Bench = {
+	rows: ["parent RSS, run pipeline"],
+	async run(size) {
+		const pipeline = await benchPipelineRss(size === "smoke" ? 5 : 500);
+		const detail =
+			`whole run pipeline (in-process Pi session → subagent tool → pi stand-in streaming ${fixed(pipeline.bytes / 1e6, 0)} MB of ` +
+			`text deltas and 256 KiB message ends) in ${fixed(pipeline.seconds)} s: parent RSS ${fixed(pipeline.baselineRssMB)} → ` +
+			`peak ${fixed(pipeline.peakRssMB)} MB (growth ${fixed(pipeline.growthMB)} MB, goal ≤ 64)`;
+		const row = {
+			name: "parent RSS, run pipeline",
+			value: `${fixed(pipeline.peakRssMB)} MB`,
+			baseline: `${fixed(pipeline.baselineRssMB)} MB`,
+			ratio: pipeline.peakRssMB / pipeline.baselineRssMB,
+			meaning: `peak ÷ RSS before the call; +${fixed(pipeline.growthMB)} MB for ${fixed(pipeline.bytes / 1e6, 0)} MB (goal ≤ 64)`,
+			work: { noBaselineRun: "the baseline is this process's RSS just before the call (after a 1 MB warm-up call)" },
+		};
+		return { detail, rows: [row] };
+	},
+};

@@ -14,18 +14,20 @@
  *
  * Both kinds run in the same isolated pi home against the same fake model server; one warm-up of each kind
  * fills Pi's and jiti's caches first. The package is loaded by its directory, as `pi -e <path>` and
- * `pi install` do, so Pi reads `package.json`'s `pi.extensions` exactly as it does for a user.
+ * `pi install` do, so Pi reads `package.json`'s `pi.extensions` exactly as it does for a user; pi itself is
+ * the one `subagent` starts (test/support/pi-cli.ts).
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeModelServer } from "../test/support/fake-model/index.ts";
+import { runPiCli } from "../test/support/pi-cli.ts";
 import { createPiHome } from "../test/support/pi-home.ts";
+import type { Bench } from "./bench.ts";
 import { median } from "./stats.ts";
+import { fixed } from "./table.ts";
+import type { WorkComparison, WorkShape } from "./work.ts";
 
 const ROOT = join(import.meta.dirname, "..");
-const NODE = join(ROOT, "node_modules", ".bin", "node");
-const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 /** Fake-model rule (test/support/fake-model/rules.ts): one `read` call, then `Tool said: <output>`. */
 const TASK = 'TOOL:read:{"path":"probe.txt"}';
 const ANSWER = "Tool said: startup probe";
@@ -49,12 +51,15 @@ export interface StartupOverheadBench {
 	runs: number;
 	wall: StartupFigures;
 	cpu: StartupFigures;
+	/** What the warm-up run of each kind ran; the extension loaded reads `<extension>` on both sides. */
+	work: WorkComparison;
 }
 
-/** One run's wall and CPU time, ms. */
+/** One run's wall and CPU time, ms, and what it ran. */
 interface RunTimes {
 	wallMs: number;
 	cpuMs: number;
+	ran: WorkShape;
 }
 
 /**
@@ -72,8 +77,9 @@ export async function benchStartupOverhead(runs = 9, packageDir = ROOT): Promise
 		const empty = join(home.dir, "empty-extension.ts");
 		writeFileSync(empty, "export default function emptyExtension(): void {}\n");
 		const run = (extension: string) => runPi(extension, work, { ...process.env, ...home.env });
-		await run(packageDir);
-		await run(empty);
+		const measured = (await run(packageDir)).ran;
+		const baseline = (await run(empty)).ran;
+		const intended = [packageDir, empty].map((path) => ({ pattern: path, as: "<extension>" }));
 		const pairs: Array<{ ours: RunTimes; baseline: RunTimes }> = [];
 		for (let i = 0; i < runs; i++) {
 			// Alternate which kind goes first, so a slow second run of a pair does not always hit the same kind.
@@ -85,14 +91,22 @@ export async function benchStartupOverhead(runs = 9, packageDir = ROOT): Promise
 				pairs.push({ ours: await run(packageDir), baseline });
 			}
 		}
-		return { runs, wall: figures(pairs, "wallMs"), cpu: figures(pairs, "cpuMs") };
+		return {
+			runs,
+			wall: figures(pairs, "wallMs"),
+			cpu: figures(pairs, "cpuMs"),
+			work: { measured, baseline, intended },
+		};
 	} finally {
+		await home.cleanup();
 		await server.close();
-		home.cleanup();
 	}
 }
 
-function figures(pairs: ReadonlyArray<{ ours: RunTimes; baseline: RunTimes }>, key: keyof RunTimes): StartupFigures {
+function figures(
+	pairs: ReadonlyArray<{ ours: RunTimes; baseline: RunTimes }>,
+	key: "wallMs" | "cpuMs",
+): StartupFigures {
 	const ratios = pairs.map((pair) => pair.ours[key] / pair.baseline[key]);
 	return {
 		extensionMs: median(pairs.map((pair) => pair.ours[key])),
@@ -110,29 +124,45 @@ function childrenCpuMs(): number {
 	return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
 }
 
-/** One pi run with `-e extension`; resolves with its wall and CPU time. */
-function runPi(extension: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunTimes> {
+/**
+ * One pi run with `-e extension`; resolves with its wall and CPU time and what it ran.
+ * @throws Error with the stderr tail when it does not exit 0 with the expected answer.
+ */
+async function runPi(extension: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunTimes> {
 	const cpuBefore = childrenCpuMs();
 	const started = performance.now();
-	const child = spawn(NODE, [PI_CLI, "--mode", "json", "-p", "--no-session", "-e", extension, TASK], {
-		cwd,
-		env,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-		stdout += chunk;
-	});
-	child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-		stderr += chunk;
-	});
-	return new Promise((resolve, reject) => {
-		child.once("error", reject);
-		child.once("close", (code) => {
-			const wallMs = performance.now() - started;
-			if (code === 0 && stdout.includes(ANSWER)) resolve({ wallMs, cpuMs: childrenCpuMs() - cpuBefore });
-			else reject(new Error(`pi -e ${extension} failed (exit ${code}): ${stderr.slice(-2000)}`));
-		});
-	});
+	const run = await runPiCli(["--mode", "json", "-p", "--no-session", "-e", extension, TASK], { cwd, env });
+	const wallMs = performance.now() - started;
+	const answered = run.stdout.includes(ANSWER);
+	if (run.code !== 0 || !answered) {
+		throw new Error(`pi -e ${extension} failed (exit ${run.code}): ${run.stderr.slice(-2000)}`);
+	}
+	const ran = { argv: run.argv, env: env as Record<string, string>, cwd, input: TASK, output: ANSWER };
+	return { wallMs, cpuMs: childrenCpuMs() - cpuBefore, ran };
 }
+
+/** `npm run bench`'s rows for what loading this package adds to a whole pi run, in wall and CPU time. */
+export const startupBench: Bench = {
+	rows: ["start-up overhead, wall", "start-up overhead, CPU"],
+	async run(size) {
+		const startup = await benchStartupOverhead(size === "smoke" ? 1 : 9);
+		const describe = (kind: string, f: StartupFigures) =>
+			`${kind} ${fixed(f.extensionMs)} ms with this package, ${fixed(f.emptyMs)} ms with an empty extension, ` +
+			`per-pair ratios ${fixed(f.range[0], 2)}–${fixed(f.range[1], 2)}, median ${fixed(f.ratio, 2)}`;
+		const detail =
+			`start-up overhead, pi -p with one tool call, ${startup.runs} alternating pairs after a warm-up:\n` +
+			`  ${describe("wall", startup.wall)}\n  ${describe("CPU", startup.cpu)}`;
+		const rows = (["wall", "CPU"] as const).map((kind) => {
+			const f = kind === "wall" ? startup.wall : startup.cpu;
+			return {
+				name: `start-up overhead, ${kind}`,
+				value: `${fixed(f.extensionMs)} ms`,
+				baseline: `${fixed(f.emptyMs)} ms`,
+				ratio: f.ratio,
+				meaning: `pi run with this package ÷ with an empty extension, ${kind} time (median of pairs); 1.00 = free`,
+				work: [startup.work],
+			};
+		});
+		return { detail, rows };
+	},
+};

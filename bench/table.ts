@@ -1,5 +1,8 @@
 /** The summary table `npm run bench` prints last. */
 
+/** `value` with `digits` decimals (default 1). */
+export const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
 /** One benchmark's summary: value and baseline carry their unit (ms, MB, MB/s); ratio = value ÷ baseline. */
 export interface TableRow {
 	name: string;

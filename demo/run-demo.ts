@@ -9,14 +9,13 @@
  *
  * Exit code 0 when the parent finished and every child answered; 1 otherwise.
  */
-import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type RecordedRequest, type StepData, startFakeModelServer } from "../test/support/fake-model/index.ts";
+import { runPiCli } from "../test/support/pi-cli.ts";
 import { createPiHome } from "../test/support/pi-home.ts";
 
 const PACKAGE_DIR = resolve(import.meta.dirname, "..");
-const PI_CLI = join(PACKAGE_DIR, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 
 const PARENT_CALLS: Array<{ name: string; arguments: Record<string, unknown> }> = [
 	{ agent: "scout", task: "List the files of this project and say what it is." },
@@ -150,35 +149,22 @@ async function main(): Promise<number> {
 		);
 		return answered === 5 && failed === 0 && graphsCompleted === 2 ? 0 : 1;
 	} finally {
+		await home.cleanup();
 		await server.close();
-		home.cleanup();
 	}
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: Pi's JSON events, printed loosely.
 type PiEvent = Record<string, any>;
 
-function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<PiEvent[]> {
-	return new Promise((resolvePromise, reject) => {
-		const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-			stdout += chunk;
-		});
-		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-			stderr += chunk;
-		});
-		child.on("error", reject);
-		child.on("close", (code) => {
-			if (code !== 0) return reject(new Error(`pi exited with ${code}\n${stderr}`));
-			const events = stdout
-				.split("\n")
-				.filter((line) => line.startsWith("{"))
-				.map((line) => JSON.parse(line) as PiEvent);
-			resolvePromise(events);
-		});
-	});
+/** The JSON events of one pi run; throws with its stderr when it does not exit 0. */
+async function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<PiEvent[]> {
+	const { code, stdout, stderr } = await runPiCli(args, { cwd, env });
+	if (code !== 0) throw new Error(`pi exited with ${code}\n${stderr}`);
+	return stdout
+		.split("\n")
+		.filter((line) => line.startsWith("{"))
+		.map((line) => JSON.parse(line) as PiEvent);
 }
 
 function indent(text: string, prefix: string): string {

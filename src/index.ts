@@ -5,15 +5,9 @@
  * every Pi session and pi child pays almost nothing for it (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
-import type {
-	ExtensionAPI,
-	ExtensionCommandContext,
-	ExtensionContext,
-	ToolDefinition,
-} from "@earendil-works/pi-coding-agent";
+import { join } from "node:path";
+import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
-import type { TSchema } from "typebox";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
@@ -23,6 +17,7 @@ import { PendingJobUsage } from "./tools/job-usage.ts";
 import {
 	AGENTS_COMMAND,
 	ATTACH_COMMAND,
+	deferredTool,
 	FLEET_COMMAND,
 	GRAPH_COMMAND,
 	graphToolInfo,
@@ -43,28 +38,89 @@ type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
-/** The three harness adapters, their modules imported one at a time (see `loadRuntime`). */
-async function loadAdapters(agentDir: string) {
-	const claude = await import("./harness/claude/adapter.ts");
-	const claudeCommand = await import("./harness/claude/command.ts");
-	const codex = await import("./harness/codex/adapter.ts");
-	const native = await import("./harness/native-command.ts");
-	const piHarness = await import("./harness/pi/adapter.ts");
-	const invocation = await import("./harness/pi/invocation.ts");
+/**
+ * The modules a runtime is built from, imported one at a time: Pi's loader (jiti) can hand out a
+ * half-evaluated module when imports overlap.
+ */
+async function loadModules(agentDir: string) {
+	// Property by property, in order: each import is awaited before the next starts.
 	return {
-		pi: piHarness.createPiAdapter({
-			invocation: () => invocation.resolvePiInvocation(),
-			sessionDir: join(agentDir, "pi-native-subagents", "sessions"),
-			agentDir,
-		}),
-		codex: codex.createCodexAdapter({
-			command: () => native.resolveNativeCommand(native.CODEX_COMMAND_ENV, "codex", process.env),
-			codexHome: codex.codexHomeDir(process.env),
-		}),
-		claude_code: claude.createClaudeAdapter({
-			command: () => native.resolveNativeCommand(native.CLAUDE_COMMAND_ENV, "claude", process.env),
-			bypassRefusal: claudeCommand.claudeBypassRefusal(process.env, process.getuid?.()),
-		}),
+		jobsWidget: await import("./ui/jobs-widget.ts"),
+		state: await import("./config/extension-state.ts"),
+		settings: await import("./config/settings.ts"),
+		jobs: await import("./runs/jobs.ts"),
+		artifacts: await import("./runs/artifacts.ts"),
+		background: await import("./tools/background.ts"),
+		live: await import("./runs/live-inputs.ts"),
+		record: await import("./sessions/launch-record.ts"),
+		records: await import("./sessions/launch-records.ts"),
+		trust: await import("./launch/trust.ts"),
+		tools: await import("./tools/tools.ts"),
+		adapters: (await import("./harness/adapters.ts")).createAdapters(agentDir, process.env, process.getuid?.()),
+		pLimit: (await import("p-limit")).default,
+		interactive: await import("./interactive/interactive-runs.ts"),
+		fleet: await import("./runs/fleet.ts"),
+		retention: await import("./harness/pi/session-retention.ts"),
+	};
+}
+
+type Modules = Awaited<ReturnType<typeof loadModules>>;
+
+/** What the extension load keeps for the whole session: configuration, records, jobs, inputs, tmux host. */
+function buildParts(modules: Modules, agentDir: string, context: LatestContext) {
+	const config = new modules.state.ExtensionState(agentDir, process.env, process.cwd());
+	const inputs = new modules.live.LiveInputs();
+	const jobs = new modules.jobs.JobRegistry(modules.background.jobLogger(context), inputs);
+	// Every change of the launch records rewrites this load's hold on the child sessions it may resume.
+	const hold = new modules.retention.SessionHold(modules.retention.holdsDir(agentDir));
+	const sessions: InstanceType<Modules["records"]["LaunchRecords"]> = new modules.records.LaunchRecords(() =>
+		hold.write(sessions.ids()),
+	);
+	return {
+		config,
+		globalLimit: modules.pLimit(modules.settings.DEFAULT_SETTINGS.limits.global_concurrency),
+		hold,
+		sessions,
+		inputs,
+		interactive: new modules.interactive.InteractiveRuns(),
+		jobs,
+		fleet: new modules.fleet.Fleet(),
+		widget: new modules.jobsWidget.JobsWidget(
+			() => jobs.list(),
+			() => config.runtime.settings?.silent === true,
+		),
+	};
+}
+
+type Parts = ReturnType<typeof buildParts>;
+
+/** What the `subagent` and `agent_graph` tools share over `parts`; finished jobs report to `pi` and add to `jobUsage`. */
+function buildToolDeps(
+	pi: ExtensionAPI,
+	modules: Modules,
+	parts: Parts,
+	load: { agentDir: string; jobUsage: PendingJobUsage; startTrust: SessionStartTrust },
+): Parameters<Modules["tools"]["createSubagentTool"]>[0] {
+	const { trust } = modules;
+	return {
+		adapters: modules.adapters,
+		globalLimit: () => parts.globalLimit,
+		state: () => parts.config.toolState(),
+		agentDir: load.agentDir,
+		baseEnv: () => process.env,
+		updateIntervalMs: 100,
+		sessions: parts.sessions,
+		trustStore: new ProjectTrustStore(load.agentDir),
+		approveFlag: trust.readApproveFlag(process.argv),
+		startTrust: load.startTrust,
+		consents: new trust.ConsentRecord(),
+		persistRecord: (launch) => pi.appendEntry(modules.record.LAUNCH_RECORD_TYPE, launch),
+		artifactRoot: modules.artifacts.artifactRoot(),
+		jobs: parts.jobs,
+		fleet: parts.fleet,
+		inputs: parts.inputs,
+		interactive: parts.interactive,
+		deliverJob: modules.background.jobDelivery(pi, load.jobUsage, () => parts.widget.refresh()),
 	};
 }
 
@@ -76,73 +132,38 @@ async function loadRuntime(
 	context: LatestContext,
 	startTrust: SessionStartTrust,
 ) {
-	const jobsWidget = await import("./ui/jobs-widget.ts");
-	// One at a time: Pi's loader (jiti) can hand out a half-evaluated module when imports overlap.
-	const state = await import("./config/extension-state.ts");
-	const settings = await import("./config/settings.ts");
-	const jobs = await import("./runs/jobs.ts");
-	const artifacts = await import("./runs/artifacts.ts");
-	const background = await import("./tools/background.ts");
-	const live = await import("./runs/live-inputs.ts");
-	const record = await import("./sessions/launch-record.ts");
-	const records = await import("./sessions/launch-records.ts");
-	const trust = await import("./launch/trust.ts");
-	const tools = await import("./tools/tools.ts");
-	const adapters = await loadAdapters(agentDir);
-	const config = new state.ExtensionState(agentDir, process.env, process.cwd());
-	const globalLimit = (await import("p-limit")).default(settings.DEFAULT_SETTINGS.limits.global_concurrency);
-	const sessions = new records.LaunchRecords();
-	const inputs = new live.LiveInputs();
-	const interactive = new (await import("./interactive/interactive-runs.ts")).InteractiveRuns();
-	const registry = new jobs.JobRegistry(background.jobLogger(context), inputs);
-	const fleet = new (await import("./runs/fleet.ts")).Fleet();
-	const widget = new jobsWidget.JobsWidget(
-		() => registry.list(),
-		() => config.runtime.settings?.silent === true,
-	);
-	const deps: Parameters<typeof tools.createSubagentTool>[0] = {
-		adapters,
-		globalLimit: () => globalLimit,
-		state: () => config.toolState(),
-		agentDir,
-		baseEnv: () => process.env,
-		updateIntervalMs: 100,
-		sessions,
-		trustStore: new ProjectTrustStore(agentDir),
-		approveFlag: trust.readApproveFlag(process.argv),
-		startTrust,
-		consents: new trust.ConsentRecord(),
-		persistRecord: (launch) => pi.appendEntry(record.LAUNCH_RECORD_TYPE, launch),
-		artifactRoot: artifacts.artifactRoot(),
-		jobs: registry,
-		fleet,
-		inputs,
-		interactive,
-		deliverJob: background.jobDelivery(pi, jobUsage, () => widget.refresh()),
-	};
-	const subagent = tools.createSubagentTool(deps);
+	const modules = await loadModules(agentDir);
+	const { tools, adapters } = modules;
+	const parts = buildParts(modules, agentDir, context);
+	const { config, sessions, inputs, interactive, globalLimit, fleet, jobs } = parts;
+	const deps = buildToolDeps(pi, modules, parts, { agentDir, jobUsage, startTrust });
 	const graphs = tools.graphRuntime(deps);
-	const fleetDeps = { fleet, jobs: registry, inputs, adapters, interactive };
 	return {
 		config,
 		sessions,
-		jobs: registry,
+		jobs,
 		interactive,
-		widget,
+		widget: parts.widget,
 		tools: {
-			subagent,
+			subagent: tools.createSubagentTool(deps),
 			graph: graphs.tool,
 			roster: tools.createRosterTool(config, agentDir),
-			jobs: tools.createJobsTool(registry),
+			jobs: tools.createJobsTool(jobs),
 		},
-		commands: { ...commandHandlers(tools, config, agentDir, fleetDeps), [GRAPH_COMMAND.name]: graphs.command },
+		commands: {
+			...commandHandlers(tools, config, agentDir, { fleet, jobs, inputs, adapters, interactive }),
+			[GRAPH_COMMAND.name]: graphs.command,
+		},
 		graphs,
-		newAgentProblems: agentProblemReporter(tools, agentDir),
-		/** Rereads settings and the roster; returns the problems a user should see. */
+		newAgentProblems: tools.agentProblemReporter(agentDir),
+		/** This session has ended: its hold on child sessions goes. */
+		release: () => parts.hold.release(),
+		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
 		reload(branch: Branch, visited: readonly Branch[]): string[] {
 			config.reload();
 			sessions.rebuild(branch);
 			for (const other of visited) sessions.addFrom(other);
+			modules.retention.applyRetention(agentDir, config.runtime.settings?.child_sessions, sessions.ids());
 			const limits = config.toolState().limits;
 			if (limits) globalLimit.concurrency = limits.globalConcurrency;
 			return config.problems;
@@ -174,27 +195,17 @@ function commandHandlers(
 	};
 }
 
-/** The session-start report of broken agent files: problems not reported before in this process (each once). */
-function agentProblemReporter(tools: Tools, agentDir: string): (cwd: string) => string[] {
-	const reported = new Set<string>();
-	return (cwd) => {
-		const fresh = tools.agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
-		for (const line of fresh) reported.add(line);
-		return fresh;
-	};
-}
-
-/** A registered tool whose `execute` runs `pick(runtime)`'s, loading the runtime first. */
-function deferredTool<P extends TSchema, D>(
-	info: Omit<ToolDefinition<P, D>, "execute">,
-	runtime: () => Promise<Runtime>,
-	pick: (loaded: Runtime) => ToolDefinition<P, D>,
-): ToolDefinition<P, D> {
-	return {
-		...info,
-		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
-			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
-	};
+/** The session ends: the widget, running jobs (each reporting its cancellation), tmux, and this load's hold. */
+async function shutDown(
+	loaded: Runtime,
+	reason: Parameters<typeof import("./runs/job-messages.ts").shutdownReason>[0],
+) {
+	loaded.widget.close();
+	// Graph runs stop recording first, so they stay resumable.
+	loaded.graphs.interrupt();
+	const { shutdownReason } = await import("./runs/job-messages.ts");
+	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
+	loaded.release();
 }
 
 export default function piNativeSubagents(pi: ExtensionAPI): void {
@@ -231,17 +242,13 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// cancellation is reported to the session that started it (it is still bound while this runs); the
 	// tmux server of interactive children goes too. Graph runs stop recording first, so they stay resumable.
 	pi.on("session_shutdown", async (event) => {
-		if (!loaded) return;
-		loaded.widget.close();
-		loaded.graphs.interrupt();
-		const { shutdownReason } = await import("./runs/job-messages.ts");
-		await Promise.all([loaded.jobs.close(shutdownReason(event.reason)), loaded.interactive.close()]);
+		if (loaded) await shutDown(loaded, event.reason);
 	});
 	pi.on("session_start", async (event, ctx) => {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		await sweepAtSessionStart(ctx.sessionManager.getSessionId());
+		await (await import("./runs/session-start-sweep.ts")).sweepAtSessionStart(ctx.sessionManager.getSessionId());
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
@@ -284,15 +291,4 @@ function registerToolsAndCommands(pi: ExtensionAPI, runtime: (ctx?: ExtensionCon
 			handler: async (args, ctx) => (await runtime(ctx)).commands[command.name]?.(args, ctx),
 		});
 	}
-}
-
-/**
- * What goes at a session start: old and excess artifact directories (docs/tools.md §Artifacts; this
- * session's stays), and the run and tmux directories a killed parent left (SECURITY.md "Data").
- */
-async function sweepAtSessionStart(sessionId: string): Promise<void> {
-	const artifacts = await import("./runs/artifacts.ts");
-	const root = artifacts.artifactRoot();
-	artifacts.pruneArtifacts(root, { keep: basename(artifacts.artifactDir(root, sessionId)) });
-	(await import("./runs/leftovers.ts")).sweepLeftovers();
 }

@@ -14,12 +14,13 @@
  * A bad file is reported in `errors` and never hides other agents; two files defining one name in one
  * directory are both unusable until one is renamed.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFIG_DIR_NAME } from "@earendil-works/pi-coding-agent";
 import { claudeConfigDir, codexHomeDir } from "../core/native-homes.ts";
 import { Problems } from "../core/problems.ts";
+import { readUserFile } from "../core/user-file.ts";
 import { parseClaudeAgentFile } from "./agent-claude.ts";
 import { parseCodexAgentFile } from "./agent-codex.ts";
 import type {
@@ -162,15 +163,13 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 	const ambiguous = new Set<string>();
 	for (const name of names) {
 		const filePath = join(dir, name);
-		let content: string;
-		try {
-			if (!statSync(filePath).isFile()) continue;
-			content = readFileSync(filePath, "utf8");
-		} catch (error) {
-			const problems = [`cannot read file: ${(error as NodeJS.ErrnoException).code}`];
-			errors.push({ filePath, source, format, problems });
+		const read = readUserFile(filePath);
+		if ("problem" in read) {
+			// A directory named like an agent file is not one; anything else that is not a readable file is reported.
+			if (read.reason !== "directory") errors.push({ filePath, source, format, problems: [read.problem] });
 			continue;
 		}
+		const content = read.text;
 		const problems = new Problems();
 		const agent = parse(content, filePath, source, problems);
 		if (!agent) {

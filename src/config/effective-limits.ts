@@ -2,6 +2,7 @@
  * Settings → the limits every run and call uses (docs/rules.md §Child processes; settings file `limits`).
  * Values the settings file does not expose are fixed here, with their units.
  */
+import { DRAIN_MS, TERMINAL_GRACE_MS } from "../core/graces.ts";
 import type { InteractiveOptions, RunLimits } from "../core/launch-spec.ts";
 import type { Settings } from "./settings.ts";
 
@@ -31,10 +32,8 @@ export function effectiveLimits(settings: Settings): EffectiveLimits {
 		run: {
 			timeoutMs: limits.timeout_ms,
 			killGraceMs: limits.kill_grace_ms,
-			// A child that emitted its terminal event gets this long (ms) to exit before it is killed.
-			terminalGraceMs: 2_000,
-			// stdout is read this long (ms) after the child exits, for output still in the pipe.
-			drainMs: 1_000,
+			terminalGraceMs: TERMINAL_GRACE_MS,
+			drainMs: DRAIN_MS,
 			// Longest stdout record (bytes); Pi's largest records carry whole tool outputs.
 			maxLineBytes: 64 * 1024 * 1024,
 			stderrTailBytes: 16 * 1024,

@@ -1,27 +1,90 @@
-/** Reading one JSON config file, with a problem a user can act on when it cannot be read or parsed. */
-import { readFileSync } from "node:fs";
+/**
+ * Reading one JSON config file (settings, roster files, normalized `agent.json` files), with a problem a
+ * user can act on when it cannot be read, parsed, or says one key twice (docs/rules.md §Configuration
+ * files). Every JSON file of a user or a project is read here.
+ */
+import { isMap, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { Problems } from "../core/problems.ts";
+import { readUserFile } from "../core/user-file.ts";
 
 /**
- * Reads and parses `file`; never throws.
- * @returns the parsed value, or `undefined` with the reason added to `problems` ("file does not exist",
- *   "is a directory, not a JSON file", "cannot read file (<code>)", "malformed JSON: …").
+ * Reads and parses `file` (a regular file of at most MAX_CONFIG_FILE_BYTES, see `readUserFile`); never
+ * throws.
+ * @param options.missing what an absent file means: a problem ("file does not exist", the default), or
+ *   `"absent"` (returned as `{ absent: true }`, nothing added).
+ * @returns the parsed value, or `undefined` with every reason added to `problems` ("does not exist", "is not
+ *   a regular file (a FIFO)", "malformed JSON: …", `duplicate key "environment" at line 4, column 3
+ *   (environment): JSON files must not repeat a key`).
  */
-export function readJson(file: string, problems: Problems): { value: unknown } | undefined {
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR") problems.add("file does not exist");
-		else if (code === "EISDIR") problems.add("is a directory, not a JSON file");
-		else problems.add(`cannot read file (${code})`);
+export function readJson(file: string, problems: Problems): { value: unknown } | undefined;
+export function readJson(
+	file: string,
+	problems: Problems,
+	options: { missing: "absent" },
+): { value: unknown } | { absent: true } | undefined;
+export function readJson(
+	file: string,
+	problems: Problems,
+	options?: { missing: "absent" },
+): { value: unknown } | { absent: true } | undefined {
+	const read = readUserFile(file);
+	if ("problem" in read) {
+		if (read.reason === "missing" && options?.missing === "absent") return { absent: true };
+		problems.add(read.reason === "missing" ? "file does not exist" : read.problem);
 		return undefined;
 	}
+	return parseJsonText(read.text, problems);
+}
+
+/**
+ * Parses JSON text exactly as `JSON.parse` does, and refuses a key said twice in one object (where
+ * `JSON.parse` would keep the last silently). Duplicates are found by the `yaml` package's parser with its
+ * JSON schema (JSON is YAML 1.2), each named with its line, column and path.
+ * @returns the value, or `undefined` with the reasons added to `problems`.
+ */
+export function parseJsonText(text: string, problems: Problems): { value: unknown } | undefined {
+	let value: unknown;
 	try {
-		return { value: JSON.parse(text) };
+		value = JSON.parse(text);
 	} catch (error) {
 		problems.add(`malformed JSON: ${(error as Error).message}`);
 		return undefined;
 	}
+	const duplicates = duplicateKeys(text);
+	for (const problem of duplicates) problems.add(problem);
+	return duplicates.length > 0 ? undefined : { value };
+}
+
+/** One line per key repeated in an object of `text` (valid JSON), in file order. */
+function duplicateKeys(text: string): string[] {
+	const document = parseDocument(text, { schema: "json", uniqueKeys: true });
+	const found = document.errors.filter((error) => error.code === "DUPLICATE_KEY");
+	if (found.length === 0) return [];
+	const keys = new Map<number, { key: string; path: string }>();
+	visit(document, {
+		Pair(_, pair, ancestors) {
+			if (isScalar(pair.key) && pair.key.range) {
+				keys.set(pair.key.range[0], { key: String(pair.key.value), path: pathOf([...ancestors, pair]) });
+			}
+		},
+	});
+	return found.map((error) => {
+		const { key, path } = keys.get(error.pos[0]) ?? { key: "?", path: "?" };
+		const at = error.linePos ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : "";
+		return `duplicate key ${JSON.stringify(key)}${at} (${path}): JSON files must not repeat a key (the last one would silently win)`;
+	});
+}
+
+/** `roster.roles[1].name` for the pair at the end of `nodes` (the visitor's ancestors). */
+function pathOf(nodes: readonly unknown[]): string {
+	let path = "";
+	for (let i = 0; i < nodes.length; i++) {
+		const node = nodes[i];
+		if (isPair(node) && isScalar(node.key)) path += `${path ? "." : ""}${String(node.key.value)}`;
+		else if (isSeq(node)) {
+			const item = nodes[i + 1];
+			path += `[${node.items.indexOf(item as never)}]`;
+		} else if (isMap(node)) continue;
+	}
+	return path;
 }

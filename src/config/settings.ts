@@ -29,6 +29,10 @@
  *     "include": null,               // null: all; else only these names (a trailing * matches a prefix)
  *     "exclude": []                  // names removed from every child (a trailing * matches a prefix)
  *   },
+ *   "child_sessions": {              // retention of pi children's session files (docs/rules.md §Child sessions)
+ *     "max_age_days": 30,            // files not written for this long are removed at session start
+ *     "max_total_bytes": 1073741824  // above this total (1 GiB), the oldest are removed too
+ *   },
  *   "roster": { "enabled": false, "roles": [] },  // the personal roster (inline entry shape)
  *   "graphs": {                      // durable agent_graph runs (docs/graphs.md §Durability)
  *     "auto_resume": true,           // resume the session's unfinished runs when it starts again (with a notice)
@@ -40,14 +44,15 @@
  * }
  * ```
  */
-
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
-import { DIALOG_TIMEOUT_MS } from "../core/launch-spec.ts";
+import { DEFAULT_KILL_GRACE_MS, DEFAULT_TIMEOUT_MS, DIALOG_TIMEOUT_MS } from "../core/graces.ts";
+import { Problems } from "../core/problems.ts";
 import { settingsFilePath } from "./paths.ts";
+import { readJson } from "./read-json.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
 import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
 
@@ -73,8 +78,8 @@ export const limitsSchema = strictSection({
 	max_parallel_tasks: integer(1, 8, "tasks"),
 	concurrency: integer(1, 4, "children"),
 	global_concurrency: integer(1, 4, "children"),
-	timeout_ms: integer(1, 30 * 60 * 1000, "ms"),
-	kill_grace_ms: integer(0, 5000, "ms"),
+	timeout_ms: integer(1, DEFAULT_TIMEOUT_MS, "ms"),
+	kill_grace_ms: integer(0, DEFAULT_KILL_GRACE_MS, "ms"),
 	output_max_bytes: integer(1, 50 * 1024, "bytes"),
 	output_max_lines: integer(1, 2000, "lines"),
 	max_background_jobs: integer(1, 8, "jobs"),
@@ -102,6 +107,12 @@ export const environmentSchema = strictSection({
 	exclude: variableNames.default([]),
 });
 
+/** Retention of pi children's session files under `<agent dir>/pi-native-subagents/sessions`. */
+export const childSessionsSchema = strictSection({
+	max_age_days: integer(1, 30, "days"),
+	max_total_bytes: integer(1, 1024 * 1024 * 1024, "bytes"),
+});
+
 /** Durable graph runs: restore and retention (docs/settings.md §Graph runs). */
 export const graphsSchema = strictSection({
 	auto_resume: booleanWithDefault(true),
@@ -118,6 +129,7 @@ export const settingsSchema = strictSection({
 	interactive: interactiveSchema.prefault({}),
 	max_sub_agent_depth: integer(0, 1, "levels of delegation below the root"),
 	environment: environmentSchema.prefault({}),
+	child_sessions: childSessionsSchema.prefault({}),
 	roster: inlineRosterSchema.prefault({}),
 	graphs: graphsSchema.prefault({}),
 });
@@ -134,22 +146,16 @@ export type GraphSettings = Settings["graphs"];
  */
 export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
 
-function readSettingsText(file: string): string | undefined {
-	try {
-		return readFileSync(file, "utf8");
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return undefined;
-		throw new ConfigError(`${file}: cannot read settings file (${code})`);
-	}
-}
-
-function parseJson(file: string, text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch (error) {
-		throw new ConfigError(`${file}: malformed JSON: ${(error as Error).message}`);
-	}
+/**
+ * The parsed settings file, or `undefined` when there is none.
+ * @throws ConfigError naming the file: not a regular file, too large, unreadable, malformed JSON, a key
+ *   said twice (see `readJson`).
+ */
+function readSettingsFile(file: string): { value: unknown } | undefined {
+	const problems = new Problems(file);
+	const read = readJson(file, problems, { missing: "absent" });
+	if (!read) throw new ConfigError(problems.list);
+	return "absent" in read ? undefined : read;
 }
 
 /**
@@ -176,9 +182,9 @@ export function parseSettings(raw: unknown, file: string): Settings {
  */
 export function loadSettings(agentDir: string): Settings {
 	const file = settingsFilePath(agentDir);
-	const text = readSettingsText(file);
-	if (text === undefined) return settingsSchema.parse({});
-	return parseSettings(parseJson(file, text), file);
+	const read = readSettingsFile(file);
+	if (read === undefined) return settingsSchema.parse({});
+	return parseSettings(read.value, file);
 }
 
 /**
@@ -194,18 +200,18 @@ export function loadSettings(agentDir: string): Settings {
  */
 export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 	const file = settingsFilePath(agentDir);
-	const text = readSettingsText(file);
-	const raw = text === undefined ? {} : parseJson(file, text);
-	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-		throw new ConfigError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
-	}
-	const document = raw as Record<string, unknown>;
-	if (text === undefined) {
+	const read = readSettingsFile(file);
+	if (read === undefined) {
 		// No file: the personal roster is the default one, without entries; enabling it would change nothing.
 		throw new ConfigError(
 			`${file} does not exist and the personal roster has no entries: nothing to enable, nothing was written; define roster.roles there first (docs/configuration.md §Rosters)`,
 		);
 	}
+	const raw = read.value;
+	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+		throw new ConfigError(`${file}: expected a JSON object, got ${typeName(raw)}; not changing it`);
+	}
+	const document = raw as Record<string, unknown>;
 	const roster = document.roster ?? {};
 	if (roster === null || typeof roster !== "object" || Array.isArray(roster)) {
 		throw new ConfigError(`${file}: roster: expected an object, got ${typeName(roster)}; not changing it`);

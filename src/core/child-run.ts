@@ -3,7 +3,7 @@
  * scheduler (`runs/`) fills them in; tools and ui read them.
  */
 import type { Harness } from "./launch-spec.ts";
-import type { RunResult, RunStatus } from "./run-result.ts";
+import type { RunSnapshot, RunStatus } from "./run-result.ts";
 
 /** How a call runs its children: one child, children at once, or steps in order. */
 export type CallMode = "single" | "parallel" | "chain";
@@ -24,8 +24,8 @@ export interface ChildRun {
 	phase: ChildPhase;
 	/** When the child started running, ms since the Unix epoch (before its process has reported anything). */
 	startedAt?: number;
-	/** Present once the child has started (live snapshot while running). */
-	result?: RunResult;
+	/** Present once the child has started: its live run while it runs, its RunResult once it has ended. */
+	result?: RunSnapshot;
 	/** Why the child failed without a result (its launch was refused at run time). */
 	error?: string;
 }

@@ -1,6 +1,7 @@
 /**
- * The contract of one harness adapter: LaunchSpec → native command, and native record → RunEvents.
- * Nothing else lives in an adapter. Implemented under `harness/`; the run layer (`runs/`) drives it.
+ * The contract of one harness adapter: LaunchSpec → native command (headless, or the harness's own TUI),
+ * and native record → RunEvents (from stdout, or from the harness's records of a TUI run). Nothing else
+ * lives in an adapter. Implemented under `harness/`; the run layer (`runs/`, `interactive/`) drives it.
  */
 import type { InputCodec } from "./child-input.ts";
 import type { Harness, LaunchSpec } from "./launch-spec.ts";
@@ -20,6 +21,43 @@ export interface HarnessCommand {
 	 * §Talking to running children): the codec writes the task and encodes sends; `stdin` is then unused.
 	 */
 	conversation?: InputCodec;
+}
+
+/**
+ * A harness's TUI command for an interactive run: built from the same launch arguments as its headless
+ * command (docs/harness-support.md "Interactive runs"), the task as the last argument.
+ */
+export interface TuiCommand {
+	file: string;
+	args: string[];
+	/** Variables to set (string) or remove (`undefined`) on top of the launch environment. */
+	env: Record<string, string | undefined>;
+	/** The native session id, when the launch chooses it (pi, claude, any resume); codex picks its own. */
+	nativeSessionId?: string;
+	/**
+	 * Prepares the harness's own files before its TUI starts, given the child's complete environment
+	 * (claude: records the first-run answers the parent already gave).
+	 */
+	beforeStart?(env: Record<string, string>): void;
+	/** Reads this run's events from the harness's own records (never from the screen). */
+	openRecords(run: TuiRun): TuiRecordReader;
+}
+
+/** What a TUI's record reader needs to know about the run once it has started. */
+export interface TuiRun {
+	/** The child's complete environment (where the harness keeps its records: `HOME`, `CODEX_HOME`, …). */
+	env: Record<string, string>;
+	/** The pid of the pane's process (the harness itself), once it has started. */
+	panePid(): number | undefined;
+}
+
+/**
+ * What a run in a TUI learns from the harness's own records: RunEvents, with `done` once the records show
+ * that the turn ended.
+ */
+export interface TuiRecordReader {
+	/** The RunEvents of records written since the last call; includes `done` when the turn has ended. */
+	poll(): RunEvent[];
 }
 
 /** Maps native stdout records to RunEvents; one parser per run, since some harnesses need state. */
@@ -54,6 +92,12 @@ export interface HarnessAdapter {
 	 */
 	buildCommand(spec: LaunchSpec, runDir: string): HarnessCommand;
 	/**
+	 * Maps a spec with `interactive` set that passed `validate` to the harness's TUI command, from the same
+	 * launch arguments as {@link buildCommand} (no second validation pass).
+	 * @param runDir as for {@link buildCommand}.
+	 */
+	buildTuiCommand(spec: LaunchSpec, runDir: string): TuiCommand;
+	/**
 	 * Why a running child of this harness cannot be sent input, when it cannot (a harness that reads its
 	 * whole prompt before it starts); the refusal message of every send and stop.
 	 */
@@ -68,7 +112,9 @@ export interface HarnessAdapter {
 	/**
 	 * Checks, without side effects, that this harness can honour `spec`; run once for every child of a
 	 * call before any of them is spawned. Adds each option it cannot honour to `problems`, labelled
-	 * `<harness> harness`, and a command override that cannot be used.
+	 * `<harness> harness`, and a command override that cannot be used. For an interactive spec it also
+	 * builds the TUI command (writing no file) and adds what a TUI cannot take, labelled
+	 * `<harness> harness: interactive`.
 	 */
 	validate(spec: LaunchSpec, problems: Problems): void;
 	/**

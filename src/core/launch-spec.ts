@@ -45,28 +45,59 @@ export interface RunLimits {
 	stderrTailBytes: number;
 }
 
-/** Where a launch came from: kept in records and results, used by resume checks. */
-export interface LaunchProvenance {
-	/** Markdown agent definition name, when the launch came from one. */
-	agentName?: string;
-	agentFile?: string;
-	agentSource?: "builtin" | "user" | "project";
-	/** The agent file's format (`pi`, `claude`, `codex`), when the launch came from one. */
-	agentFormat?: string;
-	/** Roster file and entry name, when the launch came from a roster entry. */
-	rosterSource?: string;
-	rosterEntry?: string;
-	/** Normalized `agent.json` of the entry, when it came from one. */
-	agentDefinitionFile?: string;
-	/**
-	 * sha256 of the definition the session started from: a roster entry's parsed settings, or a Markdown
-	 * agent file's content. Kept unchanged on resume.
-	 */
-	definitionDigest?: string;
-	/** sha256 of the Markdown agent file's content this launch runs (on resume: the file as it is now). */
-	agentDigest?: string;
+/**
+ * Where a launch's settings came from, one of three kinds (docs/rules.md §Resumption): an ad-hoc run, a
+ * Markdown agent definition or a roster entry. Digests are sha256, hex.
+ */
+export type LaunchProvenance = AdHocProvenance | AgentProvenance | RosterEntryProvenance;
+
+/** What every kind of provenance may carry. */
+interface ProvenanceBase {
 	/** sha256 of the child roster's parsed contents at launch (its entries' settings). */
 	childRosterDigest?: string;
+}
+
+/** An ad-hoc launch: a harness named by `agent_type`, or a resume of a session with no definition. */
+export interface AdHocProvenance extends ProvenanceBase {
+	kind: "ad_hoc";
+}
+
+/** A launch from a Markdown agent definition. */
+export interface AgentProvenance extends ProvenanceBase {
+	kind: "agent";
+	agentName: string;
+	agentFile: string;
+	agentSource: "builtin" | "user" | "project";
+	/** The agent file's format (`pi`, `claude`, `codex`). */
+	agentFormat?: string;
+	/** sha256 of the agent file's content the session started from; kept unchanged on resume. */
+	definitionDigest?: string;
+	/** sha256 of the agent file's content this launch runs (on resume: the file as it is now). */
+	agentDigest?: string;
+}
+
+/** A launch from a roster entry. */
+export interface RosterEntryProvenance extends ProvenanceBase {
+	kind: "roster_entry";
+	/** The roster file, or `settings` for the personal roster in the settings file. */
+	rosterSource: string;
+	rosterEntry: string;
+	/** Normalized `agent.json` of the entry, when it came from one. */
+	agentDefinitionFile?: string;
+	/** sha256 of the entry's parsed settings the session started from; kept unchanged on resume. */
+	definitionDigest?: string;
+}
+
+/** The name of the definition a launch came from (roster entry or agent), `undefined` for an ad-hoc one. */
+export function definitionName(provenance: LaunchProvenance): string | undefined {
+	switch (provenance.kind) {
+		case "roster_entry":
+			return provenance.rosterEntry;
+		case "agent":
+			return provenance.agentName;
+		case "ad_hoc":
+			return undefined;
+	}
 }
 
 /**
@@ -97,13 +128,10 @@ export interface InteractiveOptions {
 	inactivityTimeoutMs: number | null;
 	/**
 	 * End the run (`failed`) after its harness showed a first-run dialog this long with no change on the
-	 * screen, ms (settings `interactive.dialog_timeout_ms`); absent: {@link DIALOG_TIMEOUT_MS}. Not with `stayOpen`.
+	 * screen, ms (settings `interactive.dialog_timeout_ms`); absent: `DIALOG_TIMEOUT_MS` (core/graces.ts). Not with `stayOpen`.
 	 */
 	dialogTimeoutMs?: number;
 }
-
-/** Default of `interactive.dialog_timeout_ms` (ms: 2 minutes). */
-export const DIALOG_TIMEOUT_MS = 120_000;
 
 /** A new native session, or a resumed one. */
 export type SessionChoice = { kind: "new" } | { kind: "resume"; nativeSessionId: string };

@@ -5,13 +5,17 @@
  * and the config loaders turn a collector into an error (`LaunchError`, `ConfigError`). See
  * docs/architecture.md "Reporting problems".
  */
+import { printable } from "./printable.ts";
 
-/** An error that lists every problem found, one per line. */
+/**
+ * An error that lists every problem found, one per line. Each problem is made `printable`: a problem quotes
+ * names, paths and values from files and calls, and its message reaches the model and the screen.
+ */
 export abstract class ProblemsError extends Error {
 	readonly problems: string[];
 
 	constructor(problems: string | readonly string[]) {
-		const list = typeof problems === "string" ? [problems] : [...problems];
+		const list = (typeof problems === "string" ? [problems] : [...problems]).map(printable);
 		super(list.length === 1 ? list[0] : `${list.length} problems:\n${list.map((p) => `- ${p}`).join("\n")}`);
 		this.problems = list;
 	}

@@ -1,5 +1,7 @@
 /**
- * The outcome of one child run (docs/architecture.md), as returned in the tool result's `details`.
+ * One child's run (docs/architecture.md): the live state published while it runs (`LiveRun`, never with a
+ * final status) and the outcome once it has ended (`RunResult`), both as shown in the tool result's
+ * `details`.
  */
 
 import type { SentInput } from "./child-input.ts";
@@ -33,10 +35,10 @@ export interface ToolActivity {
 export type TranscriptItem = { kind: "text"; text: string } | { kind: "tool"; toolCallId: string };
 
 /**
- * One child's run. Texts are bounded as their fields say; `usage` is in tokens and USD; `durationMs` in ms.
+ * What one child's run reports, while it runs and once it has ended. Texts are bounded as their fields say;
+ * `usage` is in tokens and USD; `durationMs` in ms.
  */
-export interface RunResult {
-	status: RunStatus;
+export interface RunReport {
 	harness: Harness;
 	/** Agent definition or roster entry name; absent for ad-hoc runs. */
 	agent?: string;
@@ -53,8 +55,6 @@ export interface RunResult {
 	structuredOutput?: unknown;
 	/** Set when the final answer had to fall back (e.g. to partial text of an unfinished message). */
 	finalAnswerWarning?: string;
-	/** Why the run did not complete; absent on success. */
-	error?: string;
 	transcript: TranscriptItem[];
 	/** Tool calls in order, bounded (the oldest are dropped first; `toolsDropped` counts them). */
 	tools: ToolActivity[];
@@ -101,6 +101,23 @@ export interface RunResult {
 	/** Set for a run in the harness's TUI (docs/interactive.md). */
 	interactive?: InteractiveInfo;
 }
+
+/** A child's run while it runs: published live (and mutated in place) until it ends. */
+export interface LiveRun extends RunReport {
+	status: "running";
+	/** A running child has no final reason yet. */
+	error?: never;
+}
+
+/** A child's run once it has ended. */
+export interface RunResult extends RunReport {
+	status: RunStatus;
+	/** Why the run did not complete; absent on success. */
+	error?: string;
+}
+
+/** A child's run as `details` show it: still running, or ended. */
+export type RunSnapshot = LiveRun | RunResult;
 
 /** Where an interactive child ran, and what became of its tmux session. */
 export interface InteractiveInfo {

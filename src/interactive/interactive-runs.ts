@@ -14,7 +14,6 @@ import type { RunChildOptions } from "../runs/run-child.ts";
 import { PaneInputChannel } from "./pane-input.ts";
 import { runInteractive } from "./run-interactive.ts";
 import { findTmux, TmuxHost } from "./tmux-host.ts";
-import { tuiProblems, tuiPrompt } from "./tui-command.ts";
 
 export class InteractiveRuns {
 	private host: TmuxHost | undefined;
@@ -28,12 +27,14 @@ export class InteractiveRuns {
 		this.locateTmux = locateTmux;
 	}
 
-	/** Adds why `spec` cannot run interactively, each labelled `<harness> harness: interactive: …`. */
+	/**
+	 * Adds why `spec` cannot run interactively here, each labelled `<harness> harness: interactive: …` (what
+	 * the harness's TUI cannot take is its adapter's `validate`).
+	 */
 	check(spec: LaunchSpec, problems: Problems): void {
 		const found = problems.at(`${spec.harness} harness`).at("interactive");
 		if (this.closed) found.add("the session is shutting down");
 		if (!this.locateTmux()) found.add("tmux was not found on PATH; install tmux to run TUIs");
-		tuiProblems(spec, tuiPrompt(spec), found);
 	}
 
 	/**
@@ -107,14 +108,19 @@ export class InteractiveRuns {
 
 	/**
 	 * The argv that attaches the terminal to an interactive child: `target` is a tmux session name or a
-	 * native session id; empty picks the newest child. A string says why there is none.
+	 * native session id; empty picks the newest child.
+	 * @returns the argv, or `undefined` with why there is none added to `problems`.
 	 */
-	async attachTarget(target: string): Promise<string[] | string> {
+	async attachTarget(target: string, problems: Problems): Promise<string[] | undefined> {
 		const names = (await this.host?.sessions()) ?? [];
-		if (!this.host || names.length === 0) return "no interactive child is running or kept open in this session";
+		if (!this.host || names.length === 0) {
+			problems.add("no interactive child is running or kept open in this session");
+			return undefined;
+		}
 		const wanted = target === "" ? names.at(-1) : (this.kept.get(target)?.session ?? target);
 		if (!wanted || !names.includes(wanted)) {
-			return `no interactive child "${target}" here; running or kept open: ${names.join(", ")}`;
+			problems.add(`no interactive child "${target}" here; running or kept open: ${names.join(", ")}`);
+			return undefined;
 		}
 		return this.host.attachArgv(wanted);
 	}

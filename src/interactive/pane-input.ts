@@ -6,7 +6,7 @@
  */
 import type { ChildInputChannel, SendMode, SendReceipt, SentInput, StopReceipt } from "../core/child-input.ts";
 import type { Harness } from "../core/launch-spec.ts";
-import type { RunResult } from "../core/run-result.ts";
+import type { RunReport } from "../core/run-result.ts";
 import { MAX_SENT_TEXT_CHARS } from "../runs/child-channel.ts";
 import { withoutPasteMarkers } from "./pane-boundary.ts";
 import type { TmuxHost } from "./tmux-host.ts";
@@ -19,7 +19,7 @@ export class PaneInputChannel implements ChildInputChannel {
 	readonly harness: Harness;
 	readonly #host: TmuxHost;
 	readonly #session: string;
-	readonly #result: RunResult;
+	readonly #result: RunReport;
 	readonly #onChange: () => void;
 	#count = 0;
 	#ended: string | undefined;
@@ -28,7 +28,7 @@ export class PaneInputChannel implements ChildInputChannel {
 	/** Sends type one after the other: two texts never interleave in the editor. */
 	#queue: Promise<unknown> = Promise.resolve();
 
-	constructor(harness: Harness, host: TmuxHost, session: string, result: RunResult, onChange: () => void) {
+	constructor(harness: Harness, host: TmuxHost, session: string, result: RunReport, onChange: () => void) {
 		this.harness = harness;
 		this.#host = host;
 		this.#session = session;

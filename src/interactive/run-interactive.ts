@@ -6,24 +6,17 @@
  */
 import { randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import type { HarnessAdapter } from "../core/harness-adapter.ts";
-import { DIALOG_TIMEOUT_MS, type LaunchSpec } from "../core/launch-spec.ts";
-import type { RunResult } from "../core/run-result.ts";
-import { answerClaudeFirstRun } from "../harness/claude/first-run.ts";
-import { claudeConfigDir } from "../harness/claude/transcript.ts";
-import { findThreadRollout } from "../harness/codex/rollout.ts";
+import { DIALOG_TIMEOUT_MS } from "../core/graces.ts";
+import type { HarnessAdapter, TuiRecordReader } from "../core/harness-adapter.ts";
+import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../runs/leftovers.ts";
 import { RunState } from "../runs/run-state.ts";
-import { claudeRecordReader } from "./claude-records.ts";
-import { codexRecordReader, rolloutOpenedBy } from "./codex-records.ts";
-import { type DialogEnding, DialogWatch } from "./dialog-watch.ts";
-import { piRecordReader } from "./pi-records.ts";
+import { describeCommand, type RunEnding, settleRun } from "../runs/settle.ts";
+import { DialogWatch } from "./dialog-watch.ts";
 import type { TmuxHost } from "./tmux-host.ts";
-import { type TuiCommand, toTuiCommand } from "./tui-command.ts";
-import type { TuiRecordReader } from "./tui-records.ts";
 
 /** The program that starts each pane (see the file). */
 export const PANE_EXEC = join(import.meta.dirname, "pane-exec.mjs");
@@ -35,7 +28,7 @@ export interface InteractiveRunOptions {
 	env: Record<string, string>;
 	/** Aborting kills the tmux session; the result is `aborted`. */
 	signal?: AbortSignal;
-	onUpdate?: (partial: RunResult) => void;
+	onUpdate?: (live: LiveRun) => void;
 	/** How often records, pane and screen are checked, ms; default 200. */
 	pollMs?: number;
 	/** Pane size in columns × rows; default 200 × 50. */
@@ -43,19 +36,11 @@ export interface InteractiveRunOptions {
 	height?: number;
 }
 
-type Ending =
-	| { kind: "records" }
-	| { kind: "exited"; status: number | undefined }
-	| { kind: "aborted" }
-	| { kind: "timed_out" }
-	| { kind: "inactive"; idleMs: number }
-	| DialogEnding;
-
 /**
  * Runs `spec` (which has `interactive` set) in a tmux session of `options.host()`. Never rejects for child
  * failures; they become the result's status.
- * @throws Error when the TUI command cannot be derived from the adapter's (the tool refuses such specs before
- *   launch; see `InteractiveRuns.check`).
+ * @throws LaunchError when the TUI command cannot be built (a resumed pi session's file has gone since
+ *   validation).
  */
 export async function runInteractive(
 	spec: LaunchSpec,
@@ -65,27 +50,28 @@ export async function runInteractive(
 	const interactive = spec.interactive ?? { stayOpen: false, inactivityTimeoutMs: null };
 	const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
 	try {
-		const tui = toTuiCommand(spec, adapter.buildCommand(spec, runDir));
+		const tui = adapter.buildTuiCommand(spec, runDir);
 		const host = options.host();
 		const marker = host.nextMarker();
 		const env = { ...applyEnvOverrides(options.env, tui.env), [marker.name]: marker.value };
 		const name = `${spec.harness.replace("_", "-")}-${randomBytes(4).toString("hex")}`;
-		const state = new RunState(spec, describe(tui));
-		const result = state.result;
-		result.interactive = {
+		const state = new RunState(spec, describeCommand(tui.file, tui.args, true));
+		const live = state.live;
+		const info: InteractiveInfo = {
 			socket: host.socket,
 			session: name,
 			attachCommand: host.attachCommand(name),
 			keptOpen: false,
 		};
+		live.interactive = info;
 		let panePid: number | undefined;
-		const reader = recordReader(spec, tui, env, () => panePid);
+		const reader = tui.openRecords({ env, panePid: () => panePid });
 		const launchFile = join(runDir, "launch.json");
 		writeFileSync(launchFile, JSON.stringify({ file: tui.file, args: tui.args, env, cwd: spec.cwd }), { mode: 0o600 });
-		// claude's first-run dialogs the parent has answered already (docs/interactive.md "First-run dialogs").
-		if (spec.harness === "claude_code") answerClaudeFirstRun(env, spec.cwd, spec.projectTrusted);
+		// What the harness needs in its own files before its TUI starts (claude: the first-run answers).
+		tui.beforeStart?.(env);
 		// Before the pane exists, so the child has an input channel from its start (sends wait for the TUI).
-		options.onUpdate?.(result);
+		options.onUpdate?.(live);
 		const started = Date.now();
 		const pane = await host.newSession({
 			name,
@@ -95,42 +81,16 @@ export async function runInteractive(
 			height: options.height ?? 50,
 		});
 		panePid = pane.pid;
-		result.pid = pane.pid;
+		live.pid = pane.pid;
 		// Chosen by the launch (pi, claude) or resumed: known before the records name it.
 		if (tui.nativeSessionId) state.apply({ type: "session", nativeSessionId: tui.nativeSessionId });
-		options.onUpdate?.(result);
-		const ending = await watch(host, name, reader, state, spec, interactive.inactivityTimeoutMs, options);
-		result.durationMs = Date.now() - started;
-		await settle(host, name, state, ending, interactive.stayOpen, spec.limits);
-		return result;
+		options.onUpdate?.(live);
+		const ending = await watch(host, name, reader, state, spec, info, options);
+		live.durationMs = Date.now() - started;
+		return await endRun(host, name, state, info, ending, interactive.stayOpen, spec.limits);
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}
-}
-
-function recordReader(
-	spec: LaunchSpec,
-	tui: TuiCommand,
-	env: Record<string, string>,
-	panePid: () => number | undefined,
-): TuiRecordReader {
-	const resumed = spec.session.kind === "resume";
-	switch (spec.harness) {
-		case "pi":
-			return piRecordReader(tui.piSessionDir as string, tui.nativeSessionId as string, resumed);
-		case "claude_code":
-			return claudeRecordReader(claudeConfigDir(env), tui.nativeSessionId as string, resumed);
-		case "codex": {
-			const codexHome = env.CODEX_HOME || join(env.HOME || homedir(), ".codex");
-			const resume = spec.session.kind === "resume" ? spec.session.nativeSessionId : undefined;
-			const locate = () => (resume !== undefined ? findThreadRollout(codexHome, resume) : rolloutFor(panePid()));
-			return codexRecordReader(codexHome, locate, resume);
-		}
-	}
-}
-
-function rolloutFor(pid: number | undefined): string | undefined {
-	return pid === undefined ? undefined : rolloutOpenedBy(pid);
 }
 
 /** Polls records, pane and screen until one of them ends the run. */
@@ -140,109 +100,75 @@ async function watch(
 	reader: TuiRecordReader,
 	state: RunState,
 	spec: LaunchSpec,
-	inactivityMs: number | null,
+	info: InteractiveInfo,
 	options: InteractiveRunOptions,
-): Promise<Ending> {
+): Promise<RunEnding> {
+	const interactive = spec.interactive ?? { stayOpen: false, inactivityTimeoutMs: null };
+	const inactivityMs = interactive.inactivityTimeoutMs;
+	const dialogTimeoutMs = interactive.stayOpen ? null : (interactive.dialogTimeoutMs ?? DIALOG_TIMEOUT_MS);
+	const dialogs = new DialogWatch(spec.harness, dialogTimeoutMs, info);
 	const pollMs = options.pollMs ?? 200;
 	const started = Date.now();
 	const screens = new RecentScreens(inactivityMs ?? 0);
-	const interactive = spec.interactive;
-	const dialogs = new DialogWatch(
-		spec.harness,
-		interactive?.stayOpen ? null : (interactive?.dialogTimeoutMs ?? DIALOG_TIMEOUT_MS),
-		state.result.interactive as NonNullable<RunResult["interactive"]>,
-	);
 	let changedAt = started;
 	const apply = () => {
 		let changed = false;
 		for (const event of reader.poll()) if (state.apply(event)) changed = true;
-		if (changed) options.onUpdate?.(state.result);
+		if (changed) options.onUpdate?.(state.live);
 	};
 	for (;;) {
 		apply();
-		if (state.terminal) return { kind: "records" };
+		if (state.terminal) return { kind: "turn_ended" };
 		if (options.signal?.aborted) return { kind: "aborted" };
 		const pane = await host.pane(name);
 		if (!pane || pane.dead) {
 			apply();
-			if (state.terminal) return { kind: "records" };
+			if (state.terminal) return { kind: "turn_ended" };
 			const last = await host.capture(name);
 			for (const line of last
 				.split("\n")
 				.filter((l) => l.trim() !== "")
 				.slice(-5))
 				state.addDiagnostic(`screen: ${line}`);
-			return { kind: "exited", status: pane?.exitStatus };
+			return { kind: "tui_exited", exitStatus: pane?.exitStatus };
 		}
 		const now = Date.now();
-		if (now - started >= spec.limits.timeoutMs) return { kind: "timed_out" };
+		if (now - started >= spec.limits.timeoutMs) {
+			return { kind: "timed_out", durationMs: now - started, timeoutMs: spec.limits.timeoutMs };
+		}
 		const current = await host.capture(name);
 		if (screens.changed(current, now)) changedAt = now;
 		const dialog = dialogs.look(current, now);
-		if (dialog.changed) options.onUpdate?.(state.result);
+		if (dialog.changed) options.onUpdate?.(state.live);
 		if (dialog.ending) return dialog.ending;
 		// A blank screen is a TUI still starting, not an idle one.
 		if (inactivityMs !== null && current.trim() !== "" && now - changedAt >= inactivityMs) {
-			return { kind: "inactive", idleMs: now - changedAt };
+			return { kind: "inactive", idleMs: now - changedAt, keptOpen: interactive.stayOpen };
 		}
 		await sleep(pollMs, options.signal);
 	}
 }
 
-async function settle(
+/**
+ * Kills the run's tmux session unless it is kept (`stay_open` after the turn ended or on inactivity), then
+ * settles the run (see `settleRun`).
+ */
+async function endRun(
 	host: TmuxHost,
 	name: string,
 	state: RunState,
-	ending: Ending,
+	info: InteractiveInfo,
+	ending: RunEnding,
 	stayOpen: boolean,
 	limits: LaunchSpec["limits"],
-): Promise<void> {
-	const result = state.result;
-	const info = result.interactive as NonNullable<RunResult["interactive"]>;
-	state.settleAnswer();
-	const keep = stayOpen && (ending.kind === "records" || ending.kind === "inactive");
+): Promise<RunResult> {
+	const keep = stayOpen && (ending.kind === "turn_ended" || ending.kind === "inactive");
 	if (keep) info.keptOpen = true;
 	else await host.killSession(name, limits.killGraceMs);
-	switch (ending.kind) {
-		case "records": {
-			const verdict = state.terminal;
-			if (verdict?.status === "completed") state.setStatus("completed");
-			else
-				state.setStatus(
-					verdict?.status ?? "failed",
-					verdict?.error ?? state.lastError ?? "the child reported a failure",
-				);
-			return;
-		}
-		case "exited":
-			result.exitCode = ending.status ?? null;
-			state.setStatus(
-				"failed",
-				`the ${result.harness} TUI exited${ending.status === undefined ? "" : ` with status ${ending.status}`} before its records showed the end of the turn`,
-			);
-			return;
-		case "aborted":
-			state.setStatus("aborted", "aborted by the caller; the child's tmux session was killed");
-			return;
-		case "timed_out":
-			state.setStatus(
-				"timed_out",
-				`timed out after ${limits.timeoutMs} ms (setting limits.timeout_ms); the child's tmux session was killed`,
-			);
-			return;
-		case "dialog":
-			state.setStatus(
-				"failed",
-				`the ${result.harness} TUI waited on ${ending.waitingOn} for ${ending.idleMs} ms (interactive.dialog_timeout_ms); the child's tmux session was killed. Answer it once in the harness run by hand in that directory, or trust the project in Pi. Its screen:\n${ending.screen}`,
-			);
-			return;
-		case "inactive": {
-			const what = keep ? "the tmux session was kept open (stay_open)" : "the child's tmux session was killed";
-			info.warning = `no change on the child's screen for ${ending.idleMs} ms (inactivity_timeout_ms); ${what}`;
-			state.setStatus("timed_out", info.warning);
-			return;
-		}
-	}
+	if (ending.kind === "tui_exited") state.live.exitCode = ending.exitStatus ?? null;
+	const result = settleRun(state, ending, { holder: "tmux session" });
+	if (ending.kind === "inactive") info.warning = result.error;
+	return result;
 }
 
 /**
@@ -276,12 +202,4 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 		}
 		signal?.addEventListener("abort", done, { once: true });
 	});
-}
-
-/** `file arg…` for messages; the prompt (last argument) and long arguments are elided. */
-function describe(tui: TuiCommand): string {
-	return [tui.file, ...tui.args.slice(0, -1), "<task>"]
-		.map((part) => (part.length > 120 ? `${part.slice(0, 60)}…` : part))
-		.map((part) => (/[\s"'\\$]/.test(part) ? JSON.stringify(part) : part))
-		.join(" ");
 }

@@ -10,6 +10,7 @@ import { accessSync, constants, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
+import { TMUX_CLOSE_GRACE_MS } from "../core/graces.ts";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
 import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
 import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
@@ -205,7 +206,7 @@ export class TmuxHost {
 	 * Kills the session and everything in its pane: the pane's process group gets SIGTERM, tmux then closes
 	 * the pane (SIGHUP), and a process group still alive after `graceMs` gets SIGKILL. Resolves when done.
 	 */
-	async killSession(name: string, graceMs = 2000): Promise<void> {
+	async killSession(name: string, graceMs: number): Promise<void> {
 		const pane = await this.pane(name);
 		if (pane && !pane.dead) signalGroup(pane.pid, "SIGTERM");
 		await this.run(["kill-session", "-t", `=${name}`], true);
@@ -220,7 +221,7 @@ export class TmuxHost {
 		await this.run(["kill-server"], true);
 		rmSync(this.dir, { recursive: true, force: true });
 		// kill-server hangs up on each pane; a harness that ignores SIGHUP is killed with its group.
-		await Promise.all([...this.paneRegistrations.values()].map(({ pgid }) => reap(pgid, 1000)));
+		await Promise.all([...this.paneRegistrations.values()].map(({ pgid }) => reap(pgid, TMUX_CLOSE_GRACE_MS)));
 		for (const name of [...this.paneRegistrations.keys()]) this.forgetPane(name);
 		this.unregisterServer?.();
 		this.unregisterServer = undefined;

@@ -2,10 +2,11 @@
  * One child's arguments as a tool gives them (snake_case, docs/rules.md §Calling the tool) and their shape
  * checks, shared by the `subagent` tool's items and `agent_graph` nodes: a ChildCall is made only here.
  */
+import { overLimit } from "../core/bounds.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { checkOutputSchema } from "../runs/structured-output.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ChildCall, ChildSettings } from "./child-call.ts";
 
 export type { ChildCall } from "./child-call.ts";
 
@@ -43,6 +44,8 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  * @returns the call, or `undefined` with every problem added to `problems`.
  */
 export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | undefined {
+	// First: the checks below quote values, and nothing over its bound may reach a message.
+	if (addBoundProblems(item, problems)) return undefined;
 	// With roster_entry, agent_type may be repeated (it must then agree with the entry's harness); with
 	// agent, it runs the agent on that harness (docs/agent-libraries.md §Running a file on another harness).
 	const kinds = CHILD_KEYS.filter(
@@ -86,12 +89,9 @@ export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | un
 		}
 	}
 	if (item.output_schema !== undefined) checkOutputSchema(item.output_schema, problems);
-	if (problems.size > before) return undefined;
-	return {
-		agent: item.agent,
-		rosterEntry: item.roster_entry,
-		agentType: item.agent_type,
-		task: item.task as string,
+	if (problems.size > before || typeof item.task !== "string") return undefined;
+	return childOfKind(item, {
+		task: item.task,
 		taskName: item.task_name,
 		cwd: item.cwd,
 		model: item.model,
@@ -101,10 +101,57 @@ export function toChildCall(item: ChildArgs, problems: Problems): ChildCall | un
 		allowedTools: item.allowed_tools,
 		disallowedTools: item.disallowed_tools,
 		autoApprove: item.auto_approve,
-		resumeSessionId: item.resume_session_id,
 		interactive: item.interactive,
 		stayOpen: item.stay_open,
 		inactivityTimeoutMs: item.inactivity_timeout_ms,
 		outputSchema: item.output_schema,
-	};
+	});
+}
+
+/**
+ * The kind of child `item` asks for, with its `settings`. Its fields were checked (exactly one kind, or a
+ * resume that may name one); `undefined` only for an item that check refused.
+ */
+function childOfKind(item: ChildArgs, settings: ChildSettings): ChildCall | undefined {
+	const { agent, roster_entry: rosterEntry, agent_type: agentType, resume_session_id: resumeSessionId } = item;
+	if (resumeSessionId !== undefined)
+		return { kind: "resume", resumeSessionId, agent, rosterEntry, agentType, ...settings };
+	if (agent !== undefined) return { kind: "agent", agent, agentType, ...settings };
+	if (rosterEntry !== undefined) return { kind: "roster_entry", rosterEntry, agentType, ...settings };
+	if (agentType !== undefined) return { kind: "ad_hoc", agentType, ...settings };
+	return undefined;
+}
+
+const BOUNDED_FIELDS = ["agent", "roster_entry", "task_name", "model", "effort", "resume_session_id", "cwd"] as const;
+const RESOURCE_LISTS = ["skills", "plugins", "extensions", "packages", "mcp_servers"] as const;
+
+/**
+ * Adds a problem for each string of `item` over its limit in ARGUMENT_LIMITS (core/bounds.ts), named
+ * by its field (`allowed_tools[3]`, `resources.skills[0]`). @returns true when it added any.
+ */
+function addBoundProblems(item: ChildArgs, problems: Problems): boolean {
+	const found: Array<string | undefined> = [];
+	for (const field of BOUNDED_FIELDS) {
+		const value = item[field];
+		if (typeof value === "string") found.push(overLimit(field, value));
+	}
+	for (const field of ["task", "prompt"] as const) {
+		const value = item[field];
+		if (typeof value === "string") found.push(overLimit("task", value, field));
+	}
+	if (typeof item.roster_file === "string") found.push(overLimit("roster_file", item.roster_file));
+	for (const field of ["allowed_tools", "disallowed_tools"] as const) {
+		for (const [i, tool] of (item[field] ?? []).entries()) found.push(overLimit("tool", tool, `${field}[${i}]`));
+	}
+	// Resources are checked in full by the launch layer; here only the strings a message may quote.
+	const resources = (item.resources ?? {}) as Partial<Record<(typeof RESOURCE_LISTS)[number], unknown>>;
+	for (const list of RESOURCE_LISTS) {
+		const paths = resources[list];
+		for (const [i, path] of (Array.isArray(paths) ? paths : []).entries()) {
+			if (typeof path === "string") found.push(overLimit("resource", path, `resources.${list}[${i}]`));
+		}
+	}
+	const problemsFound = found.filter((problem): problem is string => problem !== undefined);
+	for (const problem of problemsFound) problems.add(problem);
+	return problemsFound.length > 0;
 }

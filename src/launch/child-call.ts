@@ -1,14 +1,49 @@
 /**
- * One child of a `subagent` call as the launch layer sees it: exactly one of `agent` (a Markdown agent
- * definition), `rosterEntry` (a roster entry) or `agentType` (an ad-hoc run of a harness), plus the
- * task and per-call settings. Tool arguments map onto this one to one (snake_case → camelCase).
+ * One child of a `subagent` call as the launch layer sees it: a Markdown agent definition, a roster entry,
+ * an ad-hoc run of a harness, or a resume of a native session (`kind`), plus the task and per-call
+ * settings. Tool arguments map onto these one to one (snake_case → camelCase).
  */
 import type { Harness } from "../core/launch-spec.ts";
 
-export interface ChildCall {
+/**
+ * A child that runs an agent definition; `agentType` runs it on that harness (docs/agent-libraries.md
+ * §Running a file on another harness).
+ */
+export interface AgentCall extends ChildSettings {
+	kind: "agent";
+	agent: string;
+	agentType?: Harness;
+}
+
+/** A child that runs a roster entry; `agentType` may repeat the entry's harness (it must then agree). */
+export interface RosterEntryCall extends ChildSettings {
+	kind: "roster_entry";
+	rosterEntry: string;
+	agentType?: Harness;
+}
+
+/** An ad-hoc child of a harness. */
+export interface AdHocCall extends ChildSettings {
+	kind: "ad_hoc";
+	agentType: Harness;
+}
+
+/**
+ * A resume of a native session (docs/rules.md §Resumption). It may name how the session was launched (each
+ * must then agree with the saved launch) or leave that to the launch record.
+ */
+export interface ResumeCall extends ChildSettings {
+	kind: "resume";
+	resumeSessionId: string;
 	agent?: string;
 	rosterEntry?: string;
 	agentType?: Harness;
+}
+
+export type ChildCall = AgentCall | RosterEntryCall | AdHocCall | ResumeCall;
+
+/** What every kind of child call may set. */
+export interface ChildSettings {
 	task: string;
 	taskName?: string;
 	/** Resolved against the tool context's cwd. */
@@ -31,6 +66,4 @@ export interface ChildCall {
 	inactivityTimeoutMs?: number | null;
 	/** JSON Schema of the child's structured result (docs/structured-output.md); checked by the tool. */
 	outputSchema?: Record<string, unknown>;
-	/** Continue this native session instead of starting one (docs/rules.md §Resumption). */
-	resumeSessionId?: string;
 }

@@ -7,10 +7,10 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { AgentDefinition } from "../config/agent-definition.ts";
 import { findAgent } from "../config/agent-selection.ts";
 import type { AgentDiscovery, DiscoverAgentsOptions } from "../config/agents.ts";
-import type { LaunchSpec, Resources } from "../core/launch-spec.ts";
+import type { Harness, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { type AgentFields, translateAgent } from "./agent-translation.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ChildSettings } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { resolveAdHocCall } from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES } from "./resolve-resources.ts";
@@ -19,17 +19,19 @@ import { DEFAULT_RESOURCES } from "./resolve-resources.ts";
 const READ_FIRST_HEADING = "Read these files first (the agent definition lists them):";
 
 /**
+ * @param name the agent the call selects (`agent`, or the resume's `agent` for an unrecorded session).
  * @returns the complete spec, or `undefined` with every problem added (unknown agent with suggestions,
  *   refused keys, a fork without a parent session file, an empowering key without `auto_approve`).
  */
 export function resolveAgentCall(
-	call: ChildCall,
+	call: ChildSettings & { agentType?: Harness },
+	name: string,
 	discovery: AgentDiscovery,
 	options: DiscoverAgentsOptions,
 	context: LaunchContext,
 	problems: Problems,
 ): LaunchSpec | undefined {
-	const agent = findAgent(discovery, call.agent as string, options, problems);
+	const agent = findAgent(discovery, name, options, problems);
 	const harness = call.agentType ?? agent?.harness ?? "pi";
 	const adHoc = resolveAdHocCall(call, harness, context, problems);
 	if (!agent || !adHoc) return undefined;
@@ -56,7 +58,8 @@ export function resolveAgentCall(
 		forkSessionFile,
 		outputFile: outputFile === undefined ? undefined : resolve(adHoc.cwd, outputFile),
 		provenance: {
-			...adHoc.provenance,
+			kind: "agent",
+			childRosterDigest: adHoc.provenance.childRosterDigest,
 			agentName: agent.name,
 			agentFile: agent.filePath,
 			agentSource: agent.source,

@@ -11,12 +11,18 @@ import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
-import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ChildCall, RosterEntryCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { resolveAgentCall } from "./resolve-agent.ts";
-import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
+import {
+	baseSpec,
+	resolveAdHocCall,
+	skillSelection,
+	usableRosterEntry,
+	validateChildRoster,
+} from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 import { type ResumeLookup, resolveResumeCall } from "./resolve-resume.ts";
 import { checkTrusted, type ProjectControlled, projectDirOf } from "./trust.ts";
@@ -47,13 +53,22 @@ export async function resolveChildCalls(
 	calls.forEach((call, index) => {
 		const local = problems.at(labels[index]);
 		let spec: LaunchSpec | undefined;
-		if (call.resumeSessionId !== undefined) {
-			spec = resolveResumeCall(call, sessions, rosterState, context, local, () =>
-				call.agent === undefined ? undefined : resolveAgentCall(call, agents(), options, context, local),
-			);
-		} else if (call.agent !== undefined) spec = resolveAgentCall(call, agents(), options, context, local);
-		else if (call.rosterEntry !== undefined) spec = resolveRosterCall(call, rosterState, context, local);
-		else spec = resolveAdHocCall(call, call.agentType as Harness, context, local);
+		switch (call.kind) {
+			case "resume":
+				spec = resolveResumeCall(call, sessions, rosterState, context, local, (agent) =>
+					resolveAgentCall(call, agent, agents(), options, context, local),
+				);
+				break;
+			case "agent":
+				spec = resolveAgentCall(call, call.agent, agents(), options, context, local);
+				break;
+			case "roster_entry":
+				spec = resolveRosterCall(call, rosterState, context, local);
+				break;
+			case "ad_hoc":
+				spec = resolveAdHocCall(call, call.agentType, context, local);
+				break;
+		}
 		if (local.size > 0 || !spec) return;
 		const item = projectItem(spec);
 		if (item) projectControlled.set(`${item.file}\0${item.digest}`, item);
@@ -69,7 +84,7 @@ export async function resolveChildCalls(
  */
 function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 	const p = spec.provenance;
-	if (p.agentSource !== "project" || !p.agentFile || !p.agentDigest) return undefined;
+	if (p.kind !== "agent" || p.agentSource !== "project" || !p.agentDigest) return undefined;
 	const changed = p.definitionDigest !== undefined && p.definitionDigest !== p.agentDigest;
 	return {
 		what: `project agent ${JSON.stringify(p.agentName)}`,
@@ -82,27 +97,14 @@ function projectItem(spec: LaunchSpec): ProjectControlled | undefined {
 
 /** A roster entry: its settings apply; manual repeats must agree (docs/rules.md §Calling the tool). */
 function resolveRosterCall(
-	call: ChildCall,
+	call: RosterEntryCall,
 	state: RosterState,
 	context: LaunchContext,
 	problems: Problems,
 ): LaunchSpec | undefined {
-	const roster = state.roster;
-	if (!roster) {
-		problems.add(`roster entry "${call.rosterEntry}": the roster could not be loaded: ${state.error ?? "no roster"}`);
-		return undefined;
-	}
-	const source = roster.source === "settings" ? "the personal roster in the settings file" : roster.source;
-	const entry = roster.entries.find((e) => e.name === call.rosterEntry);
-	if (!entry) {
-		const names = roster.entries.map((e) => e.name).join(", ") || "none";
-		problems.add(`unknown roster entry "${call.rosterEntry}" in ${source}. Entries: ${names}`);
-		return undefined;
-	}
-	if (!state.enabled) {
-		problems.add(`roster entry "${entry.name}": the roster (${source}) is disabled; enable it with /agentshell-roster`);
-		return undefined;
-	}
+	const usable = usableRosterEntry(state, call.rosterEntry, problems);
+	if (!usable) return undefined;
+	const { entry, roster } = usable;
 	const before = problems.size;
 	const unchanged = recheckNormalizedEntry(entry, problems);
 	const conflict = (field: string, given: unknown, expected: unknown) =>
@@ -121,8 +123,7 @@ function resolveRosterCall(
 	}
 	cwd ??= context.cwd;
 	// Checked at load, but it may have gone since.
-	if (entry.cwd !== undefined)
-		checkExisting(entry.cwd as string, "dir", problems.at(`roster entry "${entry.name}": cwd`));
+	if (entry.cwd !== undefined) checkExisting(entry.cwd, "dir", problems.at(`roster entry "${entry.name}": cwd`));
 	const givenResources = resolveResourceArgument(call.resources, cwd, problems.at(`roster entry "${entry.name}"`));
 	if (givenResources && canonicalJson(givenResources) !== canonicalJson(entry.resources ?? DEFAULT_RESOURCES)) {
 		conflict("resources", givenResources, entry.resources ?? DEFAULT_RESOURCES);
@@ -131,7 +132,7 @@ function resolveRosterCall(
 		if (entry.harness !== "pi") {
 			problems.add(`roster entry "${entry.name}": roster_file is Pi-only; omit it or pass null for ${entry.harness}`);
 		} else {
-			const given = resolveAdHocPath(cwd, call.rosterFile as string, "file", problems.at("roster_file"));
+			const given = resolveAdHocPath(cwd, call.rosterFile, "file", problems.at("roster_file"));
 			if (given !== undefined && given !== entry.rosterFile) conflict("roster_file", given, entry.rosterFile);
 		}
 	}
@@ -151,6 +152,7 @@ function resolveRosterCall(
 		resources: entry.resources,
 		...skills,
 		provenance: {
+			kind: "roster_entry",
 			rosterSource: roster.source,
 			rosterEntry: entry.name,
 			agentDefinitionFile: entry.agentFile,

@@ -3,19 +3,20 @@
  * kept here so neither imports the other.
  */
 
+import type { RosterState } from "../config/extension-state.ts";
 import { resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { loadRosterFile } from "../config/roster.ts";
-import type { RosterEntry } from "../config/roster-entry.ts";
+import type { LoadedRoster, RosterEntry } from "../config/roster-entry.ts";
 import { settingsDigest } from "../config/settings-digest.ts";
 import { discoverSkillFiles } from "../config/skills.ts";
 import type { Harness, InteractiveOptions, LaunchSpec, Resources } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ChildSettings } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
 import { resolveResourceArgument } from "./resolve-resources.ts";
 
 /** A new-session LaunchSpec with the call's own settings; each resolver spreads it into the complete spec it returns. */
-export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
+export function baseSpec(call: ChildSettings, harness: Harness, cwd: string, context: LaunchContext): LaunchSpec {
 	return {
 		harness,
 		task: call.task,
@@ -31,14 +32,14 @@ export function baseSpec(call: ChildCall, harness: Harness, cwd: string, context
 		session: { kind: "new" },
 		depth: context.depth + 1,
 		limits: context.limits,
-		provenance: {},
+		provenance: { kind: "ad_hoc" },
 		interactive: call.interactive ? interactiveOptions(call, context) : undefined,
 		outputSchema: call.outputSchema,
 	};
 }
 
 /** A call's interactive options over the settings defaults (an explicit `null` timeout means never). */
-function interactiveOptions(call: ChildCall, context: LaunchContext): InteractiveOptions {
+function interactiveOptions(call: ChildSettings, context: LaunchContext): InteractiveOptions {
 	const defaults = context.interactiveDefaults ?? { stayOpen: false, inactivityTimeoutMs: null };
 	return {
 		stayOpen: call.stayOpen ?? defaults.stayOpen,
@@ -83,7 +84,7 @@ export function validateChildRoster(file: string, problems: Problems): string | 
 
 /** An ad-hoc run: cwd against the context cwd; resources and `roster_file` against the child cwd. */
 export function resolveAdHocCall(
-	call: ChildCall,
+	call: ChildSettings,
 	harness: Harness,
 	context: LaunchContext,
 	problems: Problems,
@@ -96,7 +97,7 @@ export function resolveAdHocCall(
 		...baseSpec(call, harness, cwd, context),
 		resources,
 		rosterFile: childRoster?.file,
-		provenance: childRoster ? { childRosterDigest: childRoster.digest } : {},
+		provenance: childRoster ? { kind: "ad_hoc", childRosterDigest: childRoster.digest } : { kind: "ad_hoc" },
 	};
 }
 
@@ -114,4 +115,39 @@ function resolveChildRoster(
 	const file = resolveAdHocPath(cwd, raw, "file", problems.at("roster_file"));
 	const digest = file === undefined ? undefined : validateChildRoster(file, problems);
 	return file !== undefined && digest !== undefined ? { file, digest } : undefined;
+}
+
+/**
+ * The roster entry `name` when it can be used now, for a new call and a resume alike (docs/rules.md §Calling
+ * the tool, §Resumption): the roster is loaded, holds the entry and is enabled. Each problem names the
+ * entry; a resume's collector adds its `resume_session_id` label.
+ * @returns the entry and the roster it came from, or `undefined` with the problem added.
+ */
+export function usableRosterEntry(
+	state: RosterState,
+	name: string,
+	problems: Problems,
+): { entry: RosterEntry; roster: LoadedRoster } | undefined {
+	const roster = state.roster;
+	if (!roster) {
+		problems.add(`roster entry "${name}": the roster could not be loaded: ${state.error ?? "no roster"}`);
+		return undefined;
+	}
+	const source = rosterLabel(roster);
+	const entry = roster.entries.find((e) => e.name === name);
+	if (!entry) {
+		const names = roster.entries.map((e) => e.name).join(", ") || "none";
+		problems.add(`unknown roster entry "${name}" in ${source}. Entries: ${names}`);
+		return undefined;
+	}
+	if (!state.enabled) {
+		problems.add(`roster entry "${name}": the roster (${source}) is disabled; enable it with /agentshell-roster`);
+		return undefined;
+	}
+	return { entry, roster };
+}
+
+/** A roster's source as messages name it: its file, or the personal roster in the settings file. */
+export function rosterLabel(roster: LoadedRoster): string {
+	return roster.source === "settings" ? "the personal roster in the settings file" : roster.source;
 }

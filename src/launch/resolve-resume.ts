@@ -10,46 +10,52 @@
  * - a plain session keeps its harness and cwd (the native session lives there); model and effort may change;
  * - approval and tool controls come from the current call only;
  * - an unrecorded id accepts an explicit ordinary call, but no roster entry or resource selection;
- * - a session that is running now is never resumed.
+ * - a session that is running now is never resumed (refused where it is claimed, `LaunchRecords.claimResumes`).
  */
-import { readFileSync } from "node:fs";
 import type { AgentFormat } from "../config/agent-definition.ts";
 import { type AgentDefinition, parseAgentFileAs } from "../config/agents.ts";
 import type { RosterState } from "../config/extension-state.ts";
 import { checkExisting, resolveAdHocCwd, resolveAdHocPath } from "../config/paths.ts";
 import { recheckNormalizedEntry } from "../config/roster-normalized.ts";
 import { canonicalJson } from "../config/settings-digest.ts";
-import type { InteractiveOptions, LaunchSpec } from "../core/launch-spec.ts";
+import type { AgentProvenance, InteractiveOptions, LaunchSpec, RosterEntryProvenance } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
+import { readUserFile } from "../core/user-file.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
-import type { ChildCall } from "./child-call.ts";
+import type { ResumeCall } from "./child-call.ts";
 import type { LaunchContext } from "./launch-context.ts";
-import { baseSpec, resolveAdHocCall, skillSelection, validateChildRoster } from "./resolve-helpers.ts";
+import {
+	baseSpec,
+	resolveAdHocCall,
+	skillSelection,
+	usableRosterEntry,
+	validateChildRoster,
+} from "./resolve-helpers.ts";
 import { DEFAULT_RESOURCES, resolveResourceArgument } from "./resolve-resources.ts";
 
-/** What resume resolution needs from the launch records. */
+/**
+ * What resume resolution needs from the launch records. A session that is running now is refused where it
+ * is claimed (`LaunchRecords.claimResumes`), not here.
+ */
 export interface ResumeLookup {
 	get(nativeSessionId: string): LaunchRecord | undefined;
-	isActive(nativeSessionId: string): boolean;
 }
 
 /**
- * @param resolveAgent resolves `call.agent` as a new launch (for an unrecorded id given with `agent`).
+ * @param resolveAgent resolves the agent definition it is given as a new launch (for an unrecorded id
+ *   given with `agent`).
  * @returns the spec, or `undefined` with every problem added to `problems`.
  */
 export function resolveResumeCall(
-	call: ChildCall,
+	call: ResumeCall,
 	sessions: ResumeLookup,
 	rosterState: RosterState,
 	context: LaunchContext,
 	problems: Problems,
-	resolveAgent: () => LaunchSpec | undefined,
+	resolveAgent: (agent: string) => LaunchSpec | undefined,
 ): LaunchSpec | undefined {
-	const id = call.resumeSessionId as string;
+	const id = call.resumeSessionId;
 	const before = problems.size;
-	if (sessions.isActive(id)) {
-		problems.add(`resume_session_id "${id}": that session is running now; resume it after it has finished`);
-	}
 	const record = sessions.get(id);
 	const spec = record
 		? resumeRecorded(call, record, rosterState, context, problems)
@@ -71,7 +77,7 @@ export function resolveResumeCall(
  * @param fromCall what the call alone resolved to (its values over the settings defaults).
  */
 function resumedInteractive(
-	call: ChildCall,
+	call: ResumeCall,
 	saved: InteractiveOptions | undefined,
 	fromCall: InteractiveOptions | undefined,
 ): InteractiveOptions | undefined {
@@ -86,11 +92,11 @@ function resumedInteractive(
 }
 
 function resumeUnrecorded(
-	call: ChildCall,
+	call: ResumeCall,
 	id: string,
 	context: LaunchContext,
 	problems: Problems,
-	resolveAgent: () => LaunchSpec | undefined,
+	resolveAgent: (agent: string) => LaunchSpec | undefined,
 ): LaunchSpec | undefined {
 	const where = `resume_session_id "${id}"`;
 	const added = [
@@ -105,7 +111,7 @@ function resumeUnrecorded(
 		return undefined;
 	}
 	if (call.agent !== undefined) {
-		const spec = resolveAgent();
+		const spec = resolveAgent(call.agent);
 		if (!spec) return undefined;
 		// codex keeps developer instructions in its thread (see resumeRecorded).
 		const { systemPromptAddition, ...withoutBody } = spec;
@@ -129,7 +135,7 @@ function resumeUnrecorded(
  */
 function inSessionCwd(
 	spec: LaunchSpec,
-	call: ChildCall,
+	call: ResumeCall,
 	id: string,
 	context: LaunchContext,
 	problems: Problems,
@@ -149,7 +155,7 @@ function inSessionCwd(
 
 /** The saved launch of `record` with what this call may change; checks that nothing it locks is contradicted. */
 function resumeRecorded(
-	call: ChildCall,
+	call: ResumeCall,
 	record: LaunchRecord,
 	rosterState: RosterState,
 	context: LaunchContext,
@@ -159,10 +165,12 @@ function resumeRecorded(
 	const saved = problems.at(where);
 	checkAgainstRecord(call, record, context, saved);
 	const provenance = record.provenance;
-	const agent = provenance.agentFile ? currentAgent(record, saved) : undefined;
-	if (record.rosterFile) checkChildRoster(record, saved);
-	const skills = record.kind === "roster" ? checkRosterEntry(record, rosterState, saved) : undefined;
+	const agent = provenance.kind === "agent" ? currentAgent(provenance, saved) : undefined;
+	if (record.rosterFile) checkChildRoster(record.rosterFile, record, saved);
 	const roster = record.kind === "roster";
+	let skills: Pick<LaunchSpec, "resources" | "skillReferences"> | undefined;
+	if (provenance.kind === "roster_entry") skills = checkRosterEntry(provenance, rosterState, saved);
+	else if (roster) saved.add("the launch record names no roster entry; start a new session");
 	return {
 		...baseSpec(call, record.harness, record.cwd, context),
 		model: roster ? record.model : (call.model ?? record.model),
@@ -175,17 +183,19 @@ function resumeRecorded(
 		systemPromptAddition: record.harness === "codex" ? undefined : agent?.systemPrompt || undefined,
 		...skills,
 		// The agent file as it is now: a project agent's edit must pass the trust gate again.
-		provenance: { ...provenance, agentDigest: agent?.digest },
+		provenance: provenance.kind === "agent" ? { ...provenance, agentDigest: agent?.digest } : provenance,
 	};
 }
 
 /** Adds a problem for each argument of `call` that contradicts what `record` locks. */
-function checkAgainstRecord(call: ChildCall, record: LaunchRecord, context: LaunchContext, problems: Problems): void {
+function checkAgainstRecord(call: ResumeCall, record: LaunchRecord, context: LaunchContext, problems: Problems): void {
 	const conflict = (field: string, given: unknown, saved: unknown) =>
 		problems.add(
 			`${field} ${JSON.stringify(given)} conflicts with the session's saved ${saved === undefined ? "launch, which has none" : JSON.stringify(saved)}; omit ${field} or start a new session`,
 		);
-	const { agentName, rosterEntry } = record.provenance;
+	const { provenance } = record;
+	const agentName = provenance.kind === "agent" ? provenance.agentName : undefined;
+	const rosterEntry = provenance.kind === "roster_entry" ? provenance.rosterEntry : undefined;
 	if (call.agentType !== undefined && call.agentType !== record.harness)
 		conflict("agent_type", call.agentType, record.harness);
 	if (call.agent !== undefined && call.agent !== agentName) conflict("agent", call.agent, agentName);
@@ -222,8 +232,7 @@ function checkAgainstRecord(call: ChildCall, record: LaunchRecord, context: Laun
 }
 
 /** The child roster of the session must still parse to what it was at launch. */
-function checkChildRoster(record: LaunchRecord, problems: Problems): void {
-	const file = record.rosterFile as string;
+function checkChildRoster(file: string, record: LaunchRecord, problems: Problems): void {
 	const digest = validateChildRoster(file, problems);
 	const atLaunch = record.provenance.childRosterDigest;
 	if (digest !== undefined && atLaunch !== undefined && digest !== atLaunch) {
@@ -238,19 +247,15 @@ function checkChildRoster(record: LaunchRecord, problems: Problems): void {
  * an edit applies from the next launch on, as it would for a new session; a project agent's edit must pass
  * the trust gate again).
  */
-function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition | undefined {
-	const file = record.provenance.agentFile as string;
-	let content: string;
-	try {
-		content = readFileSync(file, "utf8");
-	} catch (error) {
-		problems.add(
-			`the session's agent definition ${file} cannot be read (${(error as NodeJS.ErrnoException).code}); start a new session`,
-		);
+function currentAgent(provenance: AgentProvenance, problems: Problems): AgentDefinition | undefined {
+	const file = provenance.agentFile;
+	const read = readUserFile(file);
+	if ("problem" in read) {
+		problems.add(`the session's agent definition ${file} cannot be read (it ${read.problem}); start a new session`);
 		return undefined;
 	}
-	const format = (record.provenance.agentFormat ?? "pi") as AgentFormat;
-	return parseAgentFileAs(format, content, file, record.provenance.agentSource ?? "user", problems.at(file));
+	const format = (provenance.agentFormat ?? "pi") as AgentFormat;
+	return parseAgentFileAs(format, read.text, file, provenance.agentSource, problems.at(file));
 }
 
 /**
@@ -258,31 +263,21 @@ function currentAgent(record: LaunchRecord, problems: Problems): AgentDefinition
  * @returns the entry's skill selection for this launch (see `skillSelection`).
  */
 function checkRosterEntry(
-	record: LaunchRecord,
+	provenance: RosterEntryProvenance,
 	state: RosterState,
 	problems: Problems,
 ): Pick<LaunchSpec, "resources" | "skillReferences"> | undefined {
-	const { rosterSource, rosterEntry, definitionDigest, agentDefinitionFile } = record.provenance;
-	const roster = state.roster;
-	if (!roster) {
-		problems.add(`the roster could not be loaded: ${state.error ?? "no roster"}`);
-		return undefined;
-	}
-	if (roster.source !== rosterSource) {
+	const { rosterSource, rosterEntry, definitionDigest, agentDefinitionFile } = provenance;
+	// The source first: an entry of the same name in another roster is another role.
+	if (state.roster && state.roster.source !== rosterSource) {
 		problems.add(
-			`the session was started from roster ${rosterSource}, but the roster in force is ${roster.source}; select that roster again to resume it`,
+			`the session was started from roster ${rosterSource}, but the roster in force is ${state.roster.source}; select that roster again to resume it`,
 		);
 		return undefined;
 	}
-	const entry = roster.entries.find((e) => e.name === rosterEntry);
-	if (!entry) {
-		problems.add(`roster entry "${rosterEntry}" is no longer in ${roster.source}; start a new session`);
-		return undefined;
-	}
-	if (!state.enabled) {
-		problems.add(`the roster (${roster.source}) is disabled; re-enable it with /agentshell-roster first`);
-		return undefined;
-	}
+	const usable = usableRosterEntry(state, rosterEntry, problems);
+	if (!usable) return undefined;
+	const { entry } = usable;
 	if (entry.digest !== definitionDigest || entry.agentFile !== agentDefinitionFile) {
 		problems.add(
 			`roster entry "${entry.name}" changed since the session started; a changed role cannot resume it, start a new session`,

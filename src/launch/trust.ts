@@ -14,6 +14,7 @@
  * directory and per definition content (sha256), for the life of the parent Pi process.
  */
 import { dirname, resolve } from "node:path";
+import { printable } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 
 /** Pi's trust store, as far as this module reads it (`ProjectTrustStore` of @earendil-works/pi-coding-agent). */
@@ -144,13 +145,4 @@ export async function checkTrusted(
 	}
 	for (const item of open) context.consents.add(item);
 	return true;
-}
-
-/**
- * `text` with control, format (bidi overrides, zero-width) and line-separator characters written as `\uXXXX`:
- * a project chooses its definitions' names and file names, and must not add lines to, or forge the text
- * of, the prompt that asks about them.
- */
-function printable(text: string): string {
-	return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -42,9 +42,15 @@ export function checkHarnessesAccept(
 
 /** Names the definition a refused setting came from (e.g. an agent file's `tools:` on codex), or "". */
 function origin(spec: LaunchSpec): string {
-	const { agentName, agentFile, rosterEntry, rosterSource } = spec.provenance;
-	if (agentFile) return `agent "${agentName}" (${agentFile})`;
-	if (rosterEntry)
-		return `roster entry "${rosterEntry}" (${rosterSource === "settings" ? "settings file" : rosterSource})`;
-	return "";
+	const provenance = spec.provenance;
+	switch (provenance.kind) {
+		case "agent":
+			return `agent "${provenance.agentName}" (${provenance.agentFile})`;
+		case "roster_entry": {
+			const source = provenance.rosterSource === "settings" ? "settings file" : provenance.rosterSource;
+			return `roster entry "${provenance.rosterEntry}" (${source})`;
+		}
+		case "ad_hoc":
+			return "";
+	}
 }

@@ -12,18 +12,13 @@ import type {
 	SentInput,
 	StopReceipt,
 } from "../core/child-input.ts";
+import { ACK_TIMEOUT_MS } from "../core/graces.ts";
 import type { Harness } from "../core/launch-spec.ts";
-import type { RunResult } from "../core/run-result.ts";
+import type { RunReport } from "../core/run-result.ts";
 import type { ProcessInput } from "../process/types.ts";
 
 /** Characters of a sent text kept in the run result. */
 export const MAX_SENT_TEXT_CHARS = 2_000;
-
-/**
- * How long a send waits for the harness's acknowledgement before answering `unacknowledged`, ms
- * (docs/background-jobs.md §Talking to running children). A stop needs none: its grace period kills the child.
- */
-export const ACK_TIMEOUT_MS = 10_000;
 
 type Ack = { ok: boolean; detail: string } | { ended: string } | { timedOut: true };
 
@@ -32,7 +27,7 @@ export class HeadlessInputChannel implements ChildInputChannel {
 	readonly harness: Harness;
 	readonly #input: ProcessInput;
 	readonly #codec: InputCodec;
-	readonly #result: RunResult;
+	readonly #result: RunReport;
 	readonly #onChange: () => void;
 	readonly #waiting = new Map<string, (ack: Ack) => void>();
 	/** Full texts of inputs not yet echoed, by id (the result keeps bounded copies). */
@@ -48,7 +43,7 @@ export class HeadlessInputChannel implements ChildInputChannel {
 		harness: Harness,
 		input: ProcessInput,
 		codec: InputCodec,
-		result: RunResult,
+		result: RunReport,
 		onChange: () => void,
 		ackTimeoutMs = ACK_TIMEOUT_MS,
 	) {
@@ -222,7 +217,12 @@ export class HeadlessInputChannel implements ChildInputChannel {
 			const sent = this.#result.inputs?.find((input) => input.id === id);
 			if (!sent) return;
 			sent.status = "delivered";
-			if (sent.mode === "follow_up") sent.answerBefore = this.#result.finalAnswer;
+			if (sent.mode === "follow_up") {
+				// The follow-up starts a turn of its own: its answer is only what that turn says.
+				sent.answerBefore = this.#result.finalAnswer;
+				this.#result.finalAnswer = "";
+				delete this.#result.finalAnswerWarning;
+			}
 			this.#onChange();
 			return;
 		}

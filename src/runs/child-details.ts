@@ -3,8 +3,10 @@
  * `details` into the parent's session file, so each child's share stays a few tens of KB whatever the child
  * printed: previews, counts, ids and paths. The whole answer is in the artifact file (`artifactPath`).
  */
+
+import { clipChars } from "../core/bounds.ts";
 import type { ChildRun } from "../core/child-run.ts";
-import type { RunResult } from "../core/run-result.ts";
+import type { RunSnapshot } from "../core/run-result.ts";
 
 /** Characters of the final answer kept in `details`; a longer answer also goes to an artifact file. */
 export const DETAILS_ANSWER_CHARS = 2_000;
@@ -40,9 +42,9 @@ export function childDetails(child: ChildRun): ChildRun {
 	return bounded;
 }
 
-function resultDetails(run: RunResult): RunResult {
+function resultDetails<Run extends RunSnapshot>(run: Run): Run {
 	const tools = run.tools.slice(-DETAILS_TOOLS);
-	const bounded: RunResult = {
+	const bounded: Run = {
 		...run,
 		task: clip(run.task, DETAILS_TASK_CHARS),
 		finalAnswer: clip(run.finalAnswer, DETAILS_ANSWER_CHARS),
@@ -89,12 +91,8 @@ function resultDetails(run: RunResult): RunResult {
 	return bounded;
 }
 
-/** `text`, or its first `max` characters and `… [N more characters]` (never splitting a surrogate pair). */
-export function clip(text: string, max: number): string {
-	if (text.length <= max) return text;
-	const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-	return `${text.slice(0, end)}… [${text.length - end} more characters]`;
-}
+/** `text`, or its first `max` characters and `… [N more characters]` (see `clipChars`). */
+export const clip = clipChars;
 
 /** The last `max` characters of `text`, marked when cut. */
 function clipTail(text: string, max: number): string {
@@ -108,10 +106,6 @@ function boundJson(value: unknown): unknown {
 	const json = JSON.stringify(value);
 	if (json === undefined || json.length <= DETAILS_ITEM_CHARS) return value;
 	return clip(json, DETAILS_ITEM_CHARS);
-}
-
-function isHighSurrogate(code: number): boolean {
-	return code >= 0xd800 && code <= 0xdbff;
 }
 
 function isLowSurrogate(code: number): boolean {

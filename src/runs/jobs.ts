@@ -8,36 +8,12 @@
 import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
-import type { JobMode, JobStatus, JobSummary } from "../core/details.ts";
+import type { JobMode } from "../core/details.ts";
 import { childDetails } from "./child-details.ts";
+import { type Job, type JobLogger, MAX_FINISHED_JOBS, STOP_GRACE_MS, type StopOutcome } from "./job.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
 
-export { JOB_MESSAGE_TYPE } from "../core/details.ts";
-
-export type { JobStatus };
-
-/** How long a graceful stop waits for the children to end their turns before killing them, ms. */
-export const STOP_GRACE_MS = 5_000;
-
-/** What a stop did: each asked child's receipt, and whether the grace ran out and the job was killed. */
-export interface StopOutcome {
-	receipts: Array<{ index: number; receipt: StopReceipt }>;
-	killed: boolean;
-}
-
-/** A background job: what listings show (`JobSummary`), and its result text once ended. */
-export interface Job extends JobSummary {
-	/** Once ended: the same result text a foreground call returns (what `finish` returned). */
-	resultText?: string;
-}
-
-/** Where the registry reports problems it cannot return (a delivery that threw). `error` must not throw. */
-export interface JobLogger {
-	error(message: string): void;
-}
-
-/** Finished jobs kept for listing and `result`; older ones are forgotten first. */
-export const MAX_FINISHED_JOBS = 20;
+export * from "./job.ts";
 
 interface Entry {
 	job: Job;
@@ -46,6 +22,10 @@ interface Entry {
 	stopping: boolean;
 	/** Aborted by a graceful stop: children not yet started never start. */
 	noMoreStarts: AbortController;
+	/** A `wait` said the result can be read now: kept, whatever the pruning, until `result` reads it. */
+	promised: boolean;
+	/** Position in the order jobs finished (1 for the first); 0 while running. Ties of `endedAt` need it. */
+	finishedAs: number;
 }
 
 /** The background jobs of one extension load, in memory. */
@@ -54,6 +34,7 @@ export class JobRegistry {
 	readonly #inputs: LiveInputs;
 	readonly #logger: JobLogger;
 	#closing = false;
+	#finishedCount = 0;
 
 	/**
 	 * @param logger where a delivery that threw is reported (never the global console).
@@ -100,6 +81,8 @@ export class JobRegistry {
 			settled: Promise.resolve(),
 			stopping: false,
 			noMoreStarts: new AbortController(),
+			promised: false,
+			finishedAs: 0,
 		};
 		entry.settled = (async () => {
 			let children: ChildRun[] = [];
@@ -117,6 +100,7 @@ export class JobRegistry {
 				error = (caught as Error).message;
 			}
 			job.endedAt = Date.now();
+			entry.finishedAs = ++this.#finishedCount;
 			job.status = entry.stopping
 				? "stopped"
 				: controller.signal.aborted
@@ -156,9 +140,19 @@ export class JobRegistry {
 		return this.#closing;
 	}
 
-	/** The job with this id, while it is kept (running, or among the last finished ones). */
+	/** The job with this id, while it is kept (running, among the last finished ones, or promised). */
 	get(id: string): Job | undefined {
 		return this.#entries.get(id)?.job;
+	}
+
+	/**
+	 * The job with this id for reading its result: like `get`, and a promise made by `wait` is kept (the job
+	 * is pruned like any other finished job from now on, so it stays readable for a while yet).
+	 */
+	readResult(id: string): Job | undefined {
+		const entry = this.#entries.get(id);
+		if (entry && entry.job.status !== "running") entry.promised = false;
+		return entry?.job;
 	}
 
 	/**
@@ -195,6 +189,8 @@ export class JobRegistry {
 		clearTimeout(timer);
 		if (onAbort) signal?.removeEventListener("abort", onAbort);
 		if (entry.job.status === "running") return entry.job;
+		// The caller is told the result can be read now: it must stay readable until it is.
+		entry.promised = true;
 		// The leader has exited; members it left behind were SIGKILLed and may take a moment to go.
 		const groups = entry.job.children.flatMap((child) => (child.result?.pid ? [child.result.pid] : []));
 		while (groups.some(groupExists) && Date.now() < deadline && !signal?.aborted) {
@@ -268,9 +264,12 @@ export class JobRegistry {
 		await Promise.all(running.map((entry) => this.cancel(entry.job.id, reason)));
 	}
 
+	/** Forgets the finished jobs beyond MAX_FINISHED_JOBS, the earliest finished first; promised ones stay. */
 	#prune(): void {
-		const finished = this.list().filter((job) => job.status !== "running");
-		for (const job of finished.slice(MAX_FINISHED_JOBS)) this.#entries.delete(job.id);
+		const finished = [...this.#entries.values()]
+			.filter((entry) => entry.job.status !== "running" && !entry.promised)
+			.sort((a, b) => b.finishedAs - a.finishedAs);
+		for (const entry of finished.slice(MAX_FINISHED_JOBS)) this.#entries.delete(entry.job.id);
 	}
 }
 

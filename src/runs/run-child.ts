@@ -1,7 +1,7 @@
 /**
  * Runs one child to a RunResult (docs/rules.md §Child processes, docs/harness-support.md): adapter →
- * command, process core → records, parser → RunEvents, RunState → RunResult. Decides the final status
- * from the harness's verdict and how the process ended.
+ * command, process core → records, parser → RunEvents, RunState → RunResult. The final status comes from
+ * the harness's verdict and how the process ended (`settleRun`).
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
@@ -10,13 +10,14 @@ import type { ChildInputChannel } from "../core/child-input.ts";
 import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
-import type { RunResult } from "../core/run-result.ts";
+import type { LiveRun, RunResult } from "../core/run-result.ts";
 import { startProcess } from "../process/start-process.ts";
 import type { ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "./leftovers.ts";
 import { RunState } from "./run-state.ts";
+import { describeCommand, type RunEnding, type SettleContext, settleRun } from "./settle.ts";
 import { StructuredResult } from "./structured-result.ts";
 
 export interface RunChildOptions {
@@ -25,10 +26,10 @@ export interface RunChildOptions {
 	/** Aborting kills the child's whole process group; the result is `aborted` and keeps partial output. */
 	signal?: AbortSignal;
 	/**
-	 * Called with the live result (mutated as the run goes on) whenever something visible changes; copy it
+	 * Called with the live run (mutated as the run goes on) whenever something visible changes; copy it
 	 * if you keep it. Not throttled.
 	 */
-	onUpdate?: (partial: RunResult) => void;
+	onUpdate?: (live: LiveRun) => void;
 	/** Called once the child has started, with its input channel (refusing channel when it takes no input). */
 	onInput?: (channel: ChildInputChannel) => void;
 	/** How long a send waits for the harness's acknowledgement, ms (default `ACK_TIMEOUT_MS`). */
@@ -59,7 +60,7 @@ export async function runChild(
 		const life: ProcessLife = { spec, adapter, command, state, structured, options };
 		let outcome = await runProcess(life, true);
 		// Without an open conversation the repair turn is a resume of the same session (codex exec resume).
-		const sessionId = state.result.nativeSessionId;
+		const sessionId = state.live.nativeSessionId;
 		const repair =
 			!command.conversation && outcome.end === "exited" && state.terminal?.status === "completed" && sessionId
 				? structured?.takeRepair()
@@ -74,14 +75,14 @@ export async function runChild(
 			);
 			outcome = { ...second, durationMs: first.durationMs + second.durationMs };
 		}
-		settle(state, outcome, adapter.commandEnv, spec.limits.timeoutMs);
-		structured?.settle(state);
-		const stopAck = life.channel?.stopAck;
-		if (stopAck && state.result.status !== "completed") {
-			state.setStatus("aborted", `stopped on request (${stopAck}); ${state.result.error ?? "the run ended"}`);
-		}
-		writeOutputFile(spec, state.result);
-		return state.result;
+		const result = settleProcess(state, outcome, {
+			commandEnv: adapter.commandEnv,
+			timeoutMs: spec.limits.timeoutMs,
+			stopAck: life.channel?.stopAck,
+			checkCompleted: structured && ((result) => structured.verdict(result)),
+		});
+		writeOutputFile(spec, result);
+		return result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
 	}
@@ -112,8 +113,8 @@ function structuredResultOf(spec: LaunchSpec, adapter: HarnessAdapter): Structur
 async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOutcome> {
 	const { spec, adapter, command, state, structured, options } = life;
 	const parser = adapter.createParser(spec);
-	// The live result, not a copy: consumers copy at their own pace (the tool's throttled UI update).
-	const emit = () => options.onUpdate?.(state.result);
+	// The live run, not a copy: consumers copy at their own pace (the tool's throttled UI update).
+	const emit = () => options.onUpdate?.(state.live);
 	const running = startProcess(
 		{
 			file: command.file,
@@ -133,7 +134,7 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 					if (state.apply(event)) changed = true;
 					if (event.type === "structured_output") structured?.submitted(event.value);
 					if (event.type !== "done") continue;
-					if (event.status === "completed" && structured && !structured.turnEnded(state.result.finalAnswer)) {
+					if (event.status === "completed" && structured && !structured.turnEnded(state.live.finalAnswer)) {
 						// The repair turn of an open conversation: the child's next turn, in the same session.
 						const repair = life.channel?.open ? structured.takeRepair() : undefined;
 						if (repair && life.channel?.startTurn(repair)) {
@@ -152,13 +153,13 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 		},
 	);
 	// Known from the start, so live results (and job listings) name the process group to watch.
-	state.result.pid = running.pid;
+	state.live.pid = running.pid;
 	if (running.input && command.conversation) {
 		life.channel = new HeadlessInputChannel(
 			spec.harness,
 			running.input,
 			command.conversation,
-			state.result,
+			state.live,
 			emit,
 			options.ackTimeoutMs,
 		);
@@ -192,70 +193,58 @@ function writeOutputFile(spec: LaunchSpec, result: RunResult): void {
 const NO_STDIN = "this child was started without an input channel";
 
 /**
- * Final status from the process outcome and the harness's terminal verdict (docs/rules.md §Child processes:
- * exit 0 without one is a failure).
- */
-/**
+ * Copies how the process ended into the live run and settles it (see `settleRun`).
  * @param commandEnv the variable that sets the harness's command, named when it cannot start.
  * @param timeoutMs the wall-clock limit in force, ms, named when it was reached.
  */
-function settle(state: RunState, outcome: ProcessOutcome, commandEnv: string, timeoutMs: number): void {
-	const result = state.result;
-	result.pid = outcome.pid;
-	result.exitCode = outcome.exitCode;
-	result.signal = outcome.signal;
-	result.stderrTail = outcome.stderrTail;
-	result.durationMs = outcome.durationMs;
+function settleProcess(
+	state: RunState,
+	outcome: ProcessOutcome,
+	context: {
+		commandEnv: string;
+		timeoutMs: number;
+		stopAck: string | undefined;
+		checkCompleted: SettleContext["checkCompleted"];
+	},
+): RunResult {
+	const live = state.live;
+	live.pid = outcome.pid;
+	live.exitCode = outcome.exitCode;
+	live.signal = outcome.signal;
+	live.stderrTail = outcome.stderrTail;
+	live.durationMs = outcome.durationMs;
 	for (const fault of outcome.protocolFaults) state.addDiagnostic(`protocol fault: ${fault}`);
-	state.settleAnswer();
-	const verdict = state.terminal;
-	switch (outcome.end) {
-		case "spawn_failed":
-			state.setStatus(
-				"failed",
-				`the ${result.harness} harness ${outcome.spawnError ?? `could not start ${result.command}`} (set ${commandEnv} to choose its command)`,
-			);
-			return;
-		case "aborted":
-			state.setStatus("aborted", "aborted by the caller; the child's process group was killed");
-			return;
-		case "timed_out":
-			state.setStatus(
-				"timed_out",
-				`timed out after ${Math.round(outcome.durationMs)} ms (the limit is ${timeoutMs} ms, setting limits.timeout_ms); the child's process group was killed`,
-			);
-			return;
-		case "killed_after_terminal":
-		case "exited":
-			break;
-	}
-	if (verdict) {
-		if (verdict.status === "completed") {
-			if (outcome.end === "exited" && outcome.exitCode !== 0) {
-				// The stream said success but the process said otherwise: trust neither silently.
-				const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
-				state.setStatus("failed", `the child reported success but ${how}`);
-				return;
-			}
-			state.setStatus("completed");
-			return;
-		}
-		state.setStatus(verdict.status, verdict.error ?? state.lastError ?? `the child reported ${verdict.status}`);
-		return;
-	}
-	const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
-	if (outcome.exitCode === 0) {
-		const faults = outcome.protocolFaults.length > 0 ? ` (${outcome.protocolFaults.join("; ")})` : "";
-		state.setStatus("failed", `protocol: the child ${how} without a terminal event${faults}`);
-	} else {
-		state.setStatus("failed", state.lastError ? `${state.lastError}; the child ${how}` : `the child ${how}`);
-	}
+	return settleRun(state, processEnding(outcome, live.command, context), {
+		holder: "process group",
+		stopAck: context.stopAck,
+		checkCompleted: context.checkCompleted,
+	});
 }
 
-/** `file arg…` for messages; long arguments are elided. */
-function describeCommand(file: string, args: string[]): string {
-	return [file, ...args]
-		.map((part) => (part.length > 120 ? `${part.slice(0, 60)}…` : part))
-		.map((part) => (/[\s"'\\$]/.test(part) ? JSON.stringify(part) : part))
-		.join(" ");
+function processEnding(
+	outcome: ProcessOutcome,
+	command: string,
+	context: { commandEnv: string; timeoutMs: number },
+): RunEnding {
+	switch (outcome.end) {
+		case "spawn_failed":
+			return {
+				kind: "spawn_failed",
+				reason: outcome.spawnError ?? `could not start ${command}`,
+				commandEnv: context.commandEnv,
+			};
+		case "aborted":
+			return { kind: "aborted" };
+		case "timed_out":
+			return { kind: "timed_out", durationMs: outcome.durationMs, timeoutMs: context.timeoutMs };
+		case "killed_after_terminal":
+			return { kind: "turn_ended" };
+		case "exited":
+			return {
+				kind: "exited",
+				exitCode: outcome.exitCode,
+				signal: outcome.signal,
+				protocolFaults: outcome.protocolFaults,
+			};
+	}
 }

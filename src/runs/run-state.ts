@@ -1,10 +1,12 @@
 /**
- * Folds RunEvents into a RunResult as they arrive (docs/architecture.md). Pure: no I/O.
+ * Folds RunEvents into a child's live run as they arrive, and gives its RunResult once it has ended
+ * (docs/architecture.md). Pure: no I/O.
  */
 
-import type { LaunchSpec } from "../core/launch-spec.ts";
+import { REPORTED_LIMITS } from "../core/bounds.ts";
+import { definitionName, type LaunchSpec } from "../core/launch-spec.ts";
 import type { RunEvent, ToolEndEvent, Usage } from "../core/run-event.ts";
-import type { RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
+import type { LiveRun, RunResult, RunStatus, ToolActivity, TranscriptItem } from "../core/run-result.ts";
 import { emptyUsage } from "../core/run-result.ts";
 
 /** Transcript items kept per run (oldest dropped first). */
@@ -33,9 +35,13 @@ export interface TerminalVerdict {
 	error?: string;
 }
 
-/** The RunResult of one run as its events arrive, and the harness's terminal verdict once it has one. */
+/**
+ * One run as its events arrive (`live`, status `running`), the harness's terminal verdict once it has one,
+ * and the RunResult once the run has ended ({@link RunState.finish}).
+ */
 export class RunState {
-	readonly result: RunResult;
+	/** The run while it runs, mutated in place: what `onUpdate` publishes. */
+	readonly live: LiveRun;
 	terminal: TerminalVerdict | undefined;
 	/** The last model error seen (a later success does not clear it from history, only from the verdict). */
 	lastError: string | undefined;
@@ -44,10 +50,10 @@ export class RunState {
 	private partialDropped = 0;
 
 	constructor(spec: LaunchSpec, command: string) {
-		this.result = {
-			status: "completed",
+		this.live = {
+			status: "running",
 			harness: spec.harness,
-			agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
+			agent: definitionName(spec.provenance),
 			taskName: spec.taskName,
 			task: spec.task,
 			cwd: spec.cwd,
@@ -68,15 +74,15 @@ export class RunState {
 
 	/** Applies one event. Returns true when the event changes what a renderer would show. */
 	apply(event: RunEvent): boolean {
-		const result = this.result;
+		const result = this.live;
 		if (result.activity === "starting") result.activity = "waiting";
 		result.lastEventAt = Date.now();
 		switch (event.type) {
 			case "session":
-				result.nativeSessionId = event.nativeSessionId;
+				this.setSessionId(event.nativeSessionId);
 				return true;
 			case "assistant_text":
-				if (event.model) result.model = event.model;
+				if (event.model) result.model = reported(event.model, "model");
 				if (!event.final) {
 					this.addPartial(event.text);
 					// The first delta of a message changes what a renderer shows; the rest do not.
@@ -98,29 +104,31 @@ export class RunState {
 			case "tool_start":
 				result.activity = "tool";
 				this.pushTool({
-					toolCallId: event.toolCallId,
-					toolName: event.toolName,
+					toolCallId: reported(event.toolCallId, "toolCallId"),
+					toolName: reported(event.toolName, "toolName"),
 					args: boundArgs(event.args),
 					pending: true,
 				});
-				this.pushTranscript({ kind: "tool", toolCallId: event.toolCallId });
+				this.pushTranscript({ kind: "tool", toolCallId: reported(event.toolCallId, "toolCallId") });
 				return true;
 			case "tool_end":
 				this.endTool(event);
 				return true;
 			case "usage":
-				if (event.model) result.model = event.model;
+				if (event.model) result.model = reported(event.model, "model");
 				addUsage(result.usage, event.usage);
 				return true;
 			case "error":
-				this.lastError = event.message;
+				this.lastError = reported(event.message, "error");
 				return true;
 			case "diagnostic":
 				this.addDiagnostic(event.message);
 				return false;
 			case "permission_denied": {
-				const { toolName, input } = event.denial;
-				result.permissionDenials = [...(result.permissionDenials ?? []), event.denial].slice(-MAX_PERMISSION_DENIALS);
+				const toolName = reported(event.denial.toolName, "toolName");
+				const input = boundArgs(event.denial.input);
+				const denial = { ...event.denial, toolName, input };
+				result.permissionDenials = [...(result.permissionDenials ?? []), denial].slice(-MAX_PERMISSION_DENIALS);
 				this.addDiagnostic(`permission denied: ${toolName}${input === undefined ? "" : ` ${JSON.stringify(input)}`}`);
 				return true;
 			}
@@ -128,9 +136,27 @@ export class RunState {
 				// A failure already reported stands: a later "completed" (codex finishing the turn of a thread it
 				// started instead of the one to resume) must not turn it into a success.
 				if (this.terminal && this.terminal.status !== "completed") return false;
-				this.terminal = { status: event.status, error: event.error };
+				this.terminal = {
+					status: event.status,
+					error: event.error === undefined ? undefined : reported(event.error, "error"),
+				};
 				return true;
 		}
+	}
+
+	/**
+	 * The child's native session id, unless it is longer than REPORTED_LIMITS allows: a cut id would name
+	 * another session, so such an id is dropped with a diagnostic and the run cannot be resumed.
+	 */
+	private setSessionId(id: string): void {
+		const limit = REPORTED_LIMITS.nativeSessionId;
+		if (id.length <= limit) {
+			this.live.nativeSessionId = id;
+			return;
+		}
+		this.addDiagnostic(
+			`the child reported a native session id of ${id.length} characters, more than the limit of ${limit}; it is ignored (this run cannot be resumed)`,
+		);
 	}
 
 	/**
@@ -143,8 +169,9 @@ export class RunState {
 
 	/** A tool call has ended: its pending entry gets the (bounded) output, or an entry is added for it. */
 	private endTool(event: ToolEndEvent): void {
-		const result = this.result;
-		const tool = findPendingTool(result.tools, event.toolCallId);
+		const result = this.live;
+		const toolCallId = reported(event.toolCallId, "toolCallId");
+		const tool = findPendingTool(result.tools, toolCallId);
 		const output = truncate(event.output, MAX_TOOL_OUTPUT_CHARS);
 		if (tool) {
 			tool.output = output;
@@ -152,8 +179,8 @@ export class RunState {
 			tool.pending = false;
 		} else {
 			this.pushTool({
-				toolCallId: event.toolCallId,
-				toolName: event.toolName,
+				toolCallId,
+				toolName: reported(event.toolName, "toolName"),
 				args: undefined,
 				output,
 				isError: event.isError,
@@ -165,7 +192,7 @@ export class RunState {
 
 	/** Keeps a non-JSON stdout line or a protocol fault (bounded: the oldest are dropped; a line keeps 1,000 characters). */
 	addDiagnostic(line: string): void {
-		const diagnostics = this.result.diagnostics;
+		const diagnostics = this.live.diagnostics;
 		if (diagnostics.length >= MAX_DIAGNOSTICS) diagnostics.shift();
 		diagnostics.push(detach(line.length > 1_000 ? `${line.slice(0, 1_000)}…` : line));
 	}
@@ -175,7 +202,7 @@ export class RunState {
 	 * partial text of a message that never ended.
 	 */
 	settleAnswer(): void {
-		const result = this.result;
+		const result = this.live;
 		if (!result.finalAnswer && this.partialText.trim().length > 0) {
 			const dropped = this.partialDropped;
 			result.finalAnswer = dropped > 0 ? `${this.partialText}… [${dropped} more characters]` : this.partialText;
@@ -186,11 +213,14 @@ export class RunState {
 		}
 	}
 
-	/** Sets the final status and its reason (`error` is removed for `completed`). */
-	setStatus(status: RunStatus, error?: string): void {
-		this.result.status = status;
-		if (error) this.result.error = error;
-		else delete this.result.error;
+	/**
+	 * The RunResult of the ended run: what the live run holds now, with its final status and the reason
+	 * (none for `completed`). See `settleRun` for how a run's ending becomes these.
+	 */
+	finish(status: RunStatus, error?: string): RunResult {
+		const result: RunResult = { ...this.live, status };
+		if (error && status !== "completed") result.error = error;
+		return result;
 	}
 
 	/** Keeps streamed text up to MAX_PARTIAL_TEXT_CHARS and counts the rest. */
@@ -204,19 +234,24 @@ export class RunState {
 	}
 
 	private pushTool(tool: ToolActivity): void {
-		const tools = this.result.tools;
+		const tools = this.live.tools;
 		if (tools.length >= MAX_TOOLS) {
 			tools.shift();
-			this.result.toolsDropped = (this.result.toolsDropped ?? 0) + 1;
+			this.live.toolsDropped = (this.live.toolsDropped ?? 0) + 1;
 		}
 		tools.push(tool);
 	}
 
 	private pushTranscript(item: TranscriptItem): void {
-		const transcript = this.result.transcript;
+		const transcript = this.live.transcript;
 		if (transcript.length >= MAX_TRANSCRIPT_ITEMS) transcript.shift();
 		transcript.push(item);
 	}
+}
+
+/** A string a child reported, cut to its REPORTED_LIMITS bound (core/bounds.ts) and detached. */
+function reported(text: string, field: Exclude<keyof typeof REPORTED_LIMITS, "nativeSessionId">): string {
+	return truncate(text, REPORTED_LIMITS[field]);
 }
 
 /**

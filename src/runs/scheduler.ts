@@ -7,7 +7,7 @@ import pLimit from "p-limit";
 import type { ChildInputChannel } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
-import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { definitionName, type Harness, type LaunchSpec } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { type RunChildOptions, runChild } from "./run-child.ts";
 
@@ -67,7 +67,7 @@ function pendingChild(spec: LaunchSpec, index: number): ChildRun {
 	return {
 		index,
 		harness: spec.harness,
-		agent: spec.provenance.rosterEntry ?? spec.provenance.agentName,
+		agent: definitionName(spec.provenance),
 		taskName: spec.taskName,
 		task: spec.task,
 		model: spec.model,

@@ -5,7 +5,7 @@
  * turn, or a resume of the session).
  */
 import type { StructuredResultMechanism } from "../core/harness-adapter.ts";
-import type { RunState } from "./run-state.ts";
+import type { RunResult } from "../core/run-result.ts";
 import { type StructuredOutputCheck, validateStructuredOutput, validateStructuredText } from "./structured-output.ts";
 
 /** Repair turns a child gets for a missing or invalid result (issue 23 §1: one). */
@@ -59,21 +59,21 @@ export class StructuredResult {
 	}
 
 	/**
-	 * Puts the verdict on a run that otherwise completed: the validated value in `structuredOutput` and, as
-	 * JSON, in `finalAnswer` (what the model receives); or `failed` naming the validator's errors, the raw
-	 * answer kept in `finalAnswer` (the submitted value as JSON when the child wrote no text).
+	 * The verdict on a run that otherwise completed (`SettleContext.checkCompleted`): the validated value in
+	 * `structuredOutput` and, as JSON, in `finalAnswer` (what the model receives); or why the run fails,
+	 * naming the validator's errors, the raw answer kept in `finalAnswer` (the submitted value as JSON when
+	 * the child wrote no text).
+	 * @returns the failure reason, or `undefined` when the result satisfies the schema.
 	 */
-	settle(state: RunState): void {
-		const result = state.result;
-		if (result.status !== "completed") return;
+	verdict(result: RunResult): string | undefined {
 		const last = this.#last ?? { ok: false, errors: "no structured result was given" };
 		if (last.ok) {
 			result.structuredOutput = last.value;
 			result.finalAnswer = JSON.stringify(last.value);
-			return;
+			return undefined;
 		}
 		if (result.finalAnswer.trim() === "" && this.#submitted) result.finalAnswer = JSON.stringify(this.#submitted.value);
 		const after = this.#repairsLeft < REPAIR_TURNS ? " after one repair turn" : "";
-		state.setStatus("failed", `output_schema: the result does not satisfy the schema${after}: ${last.errors}`);
+		return `output_schema: the result does not satisfy the schema${after}: ${last.errors}`;
 	}
 }

@@ -60,6 +60,7 @@ const resourcesSchema = z.object({
 	include_home_system_prompt: z.boolean(),
 });
 
+/** The provenance fields as stored: flat and optional (`kind` is derived from them when read). */
 const provenanceFields = {
 	agentName: z.string().optional(),
 	agentFile: z.string().optional(),
@@ -90,34 +91,62 @@ const launchFields = {
 	}),
 };
 
+type StoredProvenance = z.infer<z.ZodObject<typeof provenanceFields>>;
+
+/**
+ * The provenance a stored one stands for: a roster entry when it names one, an agent when it names an agent
+ * file, else ad hoc. Records written before `kind` was stored read the same way.
+ */
+function provenanceOf(stored: StoredProvenance): LaunchProvenance {
+	const { agentName, agentFile, rosterSource, rosterEntry, definitionDigest, childRosterDigest } = stored;
+	if (rosterEntry !== undefined && rosterSource !== undefined) {
+		const { agentDefinitionFile } = stored;
+		return definedOnly({
+			kind: "roster_entry",
+			rosterSource,
+			rosterEntry,
+			agentDefinitionFile,
+			definitionDigest,
+			childRosterDigest,
+		});
+	}
+	if (agentFile !== undefined && agentName !== undefined) {
+		const { agentSource = "user", agentFormat } = stored;
+		return definedOnly({
+			kind: "agent",
+			agentName,
+			agentFile,
+			agentSource,
+			agentFormat,
+			definitionDigest,
+			childRosterDigest,
+		});
+	}
+	return definedOnly({ kind: "ad_hoc", childRosterDigest });
+}
+
 /** A version 1 record (the provenance fields at the top level, and a `recordedAt` nothing read), read as version 2. */
 const version1Schema = z
 	.object({ version: z.literal(1), ...launchFields, ...provenanceFields, recordedAt: z.number() })
 	.transform((v1): LaunchRecord => {
-		const provenance = definedOnly(
-			Object.fromEntries(Object.keys(provenanceFields).map((key) => [key, v1[key as keyof typeof v1]])),
-		);
-		const launch = definedOnly(
-			Object.fromEntries(Object.keys(launchFields).map((key) => [key, v1[key as keyof typeof v1]])),
-		);
-		return { ...(launch as Omit<LaunchRecord, "version" | "provenance">), version: 2, provenance };
+		const { version: _v1, recordedAt: _unused, ...rest } = v1;
+		const launch = pickDefined(rest, Object.keys(launchFields) as (keyof typeof launchFields)[]);
+		const stored = pickDefined(rest, Object.keys(provenanceFields) as (keyof typeof provenanceFields)[]);
+		return { ...launch, version: 2, provenance: provenanceOf(stored) };
 	});
 
+const version2Schema = z
+	.object({ version: z.literal(2), ...launchFields, provenance: z.object(provenanceFields) })
+	.transform((v2): LaunchRecord => ({ ...v2, provenance: provenanceOf(v2.provenance) }));
+
 /** Schema of a stored record; entries that do not match (another version, hand-edited) are ignored. */
-export const launchRecordSchema = z.union([
-	z.object({ version: z.literal(2), ...launchFields, provenance: z.object(provenanceFields) }),
-	version1Schema,
-]) satisfies z.ZodType<LaunchRecord, unknown>;
+export const launchRecordSchema = z.union([version2Schema, version1Schema]) satisfies z.ZodType<LaunchRecord, unknown>;
 
 /** The record of a child that ran `spec` and returned `nativeSessionId`. Pure. */
 export function recordFor(spec: LaunchSpec, nativeSessionId: string): LaunchRecord {
-	const kind: RecordKind = spec.provenance.rosterEntry
-		? "roster"
-		: spec.resources || spec.rosterFile
-			? "selected"
-			: "plain";
-	// The agent file's current digest describes this launch only; the record keeps what the session started from.
-	const { agentDigest: _current, ...launchProvenance } = spec.provenance;
+	const kind: RecordKind =
+		spec.provenance.kind === "roster_entry" ? "roster" : spec.resources || spec.rosterFile ? "selected" : "plain";
+
 	const optional = definedOnly({
 		model: spec.model,
 		effort: spec.effort,
@@ -133,13 +162,28 @@ export function recordFor(spec: LaunchSpec, nativeSessionId: string): LaunchReco
 		harness: spec.harness,
 		cwd: spec.cwd,
 		...optional,
-		provenance: definedOnly(launchProvenance),
+		provenance: definedOnly(startedFrom(spec.provenance)),
 		previousControls: {
 			autoApprove: spec.autoApprove,
 			allowedTools: spec.allowedTools,
 			disallowedTools: spec.disallowedTools,
 		},
 	};
+}
+
+/**
+ * `provenance` as the record keeps it: an agent file's current digest describes this launch only; the record
+ * keeps what the session started from.
+ */
+function startedFrom(provenance: LaunchProvenance): LaunchProvenance {
+	if (provenance.kind !== "agent") return provenance;
+	const { agentDigest: _current, ...started } = provenance;
+	return started;
+}
+
+/** The members `keys` of `value` that are set. */
+function pickDefined<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+	return definedOnly(Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>);
 }
 
 /** `value` without its `undefined` members, so stored records hold only what was set. */

@@ -4,6 +4,7 @@
  * ones, so leaving a branch cannot turn a selected session into an unrestricted one. In memory only.
  * Also tracks native sessions that are running now, which must not be resumed.
  */
+import type { Problems } from "../core/problems.ts";
 import { LAUNCH_RECORD_TYPE, type LaunchRecord, launchRecordSchema, type RecordKind } from "./launch-record.ts";
 
 /** A session entry as far as this module reads it (Pi's `SessionEntry`). */
@@ -19,11 +20,22 @@ const RESTRICTION: Record<RecordKind, number> = { plain: 0, selected: 1, roster:
 export class LaunchRecords {
 	readonly #known = new Map<string, LaunchRecord>();
 	readonly #active = new Map<string, number>();
+	readonly #onChange: () => void;
+
+	/** @param onChange called after each change of `ids()` (the retention's hold is rewritten there). */
+	constructor(onChange: () => void = () => {}) {
+		this.#onChange = onChange;
+	}
 
 	/** Forgets everything and reads the records on `branch` (session start and reload). */
 	rebuild(branch: readonly BranchEntry[]): void {
 		this.#known.clear();
 		this.addFrom(branch);
+	}
+
+	/** Every native session id this load has a record of or runs now: what it may still resume. */
+	ids(): string[] {
+		return [...new Set([...this.#known.keys(), ...this.#active.keys()])];
 	}
 
 	/**
@@ -40,11 +52,13 @@ export class LaunchRecords {
 			if (known && RESTRICTION[parsed.data.kind] < RESTRICTION[known.kind]) continue;
 			this.#known.set(parsed.data.nativeSessionId, parsed.data);
 		}
+		this.#onChange();
 	}
 
 	/** Adds (or replaces) the record of `record.nativeSessionId`. */
 	add(record: LaunchRecord): void {
 		this.#known.set(record.nativeSessionId, record);
+		this.#onChange();
 	}
 
 	/** The record of a native session, if this load knows one. */
@@ -55,6 +69,7 @@ export class LaunchRecords {
 	/** Marks a native session as running (counted: one session may be claimed more than once). */
 	claim(nativeSessionId: string): void {
 		this.#active.set(nativeSessionId, (this.#active.get(nativeSessionId) ?? 0) + 1);
+		this.#onChange();
 	}
 
 	/**
@@ -68,11 +83,36 @@ export class LaunchRecords {
 		return true;
 	}
 
+	/**
+	 * Claims every session one call resumes, atomically (docs/rules.md §Resumption: a session that is running
+	 * now is never resumed): the one place that refuses a running session. A session that runs, or that the
+	 * call resumes twice, adds a problem; then nothing stays claimed.
+	 * @param ids the native session ids the call's children resume, in call order.
+	 * @returns the claimed ids (release each when the call ends), or `undefined` when one was refused.
+	 */
+	claimResumes(ids: readonly string[], problems: Problems): string[] | undefined {
+		const claimed: string[] = [];
+		const busy = new Set<string>();
+		for (const id of ids) {
+			if (this.tryClaim(id)) claimed.push(id);
+			else busy.add(id);
+		}
+		if (busy.size === 0) return claimed;
+		for (const id of claimed) this.release(id);
+		for (const id of busy) {
+			problems.add(
+				`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
+			);
+		}
+		return undefined;
+	}
+
 	/** Undoes one `claim` / successful `tryClaim`. */
 	release(nativeSessionId: string): void {
 		const count = (this.#active.get(nativeSessionId) ?? 0) - 1;
 		if (count > 0) this.#active.set(nativeSessionId, count);
 		else this.#active.delete(nativeSessionId);
+		this.#onChange();
 	}
 
 	/** Whether the native session runs now (claimed and not yet released). */

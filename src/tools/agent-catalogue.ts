@@ -5,6 +5,7 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { type DiscoverAgentsOptions, describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+import { printable } from "../core/printable.ts";
 
 /** The catalogue as text lines; project directories are read (not run) whatever the scope. */
 export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): string[] {
@@ -23,12 +24,13 @@ export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): s
 		);
 	}
 	for (const line of formatAgentFileErrors(discovery.errors)) lines.push(`- failed to load: ${line}`);
-	return lines;
+	// Names, descriptions and paths come from the files: one visible line each (SECURITY.md "Text from files and children").
+	return lines.map(printable);
 }
 
 /** The load problems of every agent file, one line each (`<file>: <problem>`), for the session-start report. */
 export function agentLoadProblems(options: Omit<DiscoverAgentsOptions, "scope">): string[] {
-	return formatAgentFileErrors(discoverAgents({ ...options, scope: "both" }).errors);
+	return formatAgentFileErrors(discoverAgents({ ...options, scope: "both" }).errors).map(printable);
 }
 
 /** `/subagent-agents`: the catalogue as a notification. */
@@ -36,4 +38,14 @@ export function agentsCommand(options: Omit<DiscoverAgentsOptions, "scope">, ctx
 	const lines = catalogueLines(options);
 	const broken = lines.some((line) => line.startsWith("- failed to load:"));
 	ctx.ui.notify(lines.join("\n"), broken ? "warning" : "info");
+}
+
+/** The session-start report of broken agent files: problems not reported before in this process (each once). */
+export function agentProblemReporter(agentDir: string): (cwd: string) => string[] {
+	const reported = new Set<string>();
+	return (cwd) => {
+		const fresh = agentLoadProblems({ cwd, agentDir }).filter((line) => !reported.has(line));
+		for (const line of fresh) reported.add(line);
+		return fresh;
+	};
 }

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { Problems } from "../core/problems.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
 import { ATTACH_COMMAND } from "./tool-info.ts";
 
@@ -18,9 +19,11 @@ export async function handleAttachCommand(
 		ctx.ui.notify(`/${ATTACH_COMMAND.name} needs Pi's TUI; use the attach command in the result instead`, "error");
 		return;
 	}
-	const target = await interactive.attachTarget(args.trim());
-	if (typeof target === "string") {
-		ctx.ui.notify(`/${ATTACH_COMMAND.name}: ${target}`, "error");
+	const problems = new Problems(`/${ATTACH_COMMAND.name}`);
+	const target = await interactive.attachTarget(args.trim(), problems);
+	if (!target) {
+		// The command's boundary: its problems become the one notice the user sees.
+		ctx.ui.notify(problems.list.join("\n"), "error");
 		return;
 	}
 	await attachTerminal(target, ctx);

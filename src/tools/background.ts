@@ -34,23 +34,36 @@ export interface JobDelivery {
 	deliverJob(job: Job, message: string, details: JobDetails, display: boolean): void;
 }
 
+/** The host a background job would report to: Pi's mode and this session's delegation depth (0 at the root). */
+export interface BackgroundHost {
+	mode: ExtensionContext["mode"];
+	depth: number;
+}
+
 /**
  * Checks that a background job may start now: the host stays open to receive its result (not `pi -p` or
- * `--mode json`), the session is not shutting down, and fewer than `maxJobs` jobs run. Adds each reason it
- * may not to `problems` (docs/background-jobs.md §Background jobs).
+ * `--mode json`, and not a sub-agent in RPC mode: its parent closes its stdin once its turn ends, and it then
+ * shuts down with its jobs), the session is not shutting down, and fewer than `maxJobs` jobs run. Adds each
+ * reason it may not to `problems` (docs/rules.md §Background jobs).
  * @param maxJobs running jobs allowed at once (setting `limits.max_background_jobs`).
  * @returns true when the job may start.
  */
 export function checkBackgroundAllowed(
-	ctx: Pick<ExtensionContext, "mode">,
+	host: BackgroundHost,
 	jobs: JobRegistry,
 	maxJobs: number,
 	problems: Problems,
 ): boolean {
 	const before = problems.size;
-	if (ctx.mode === "print" || ctx.mode === "json") {
+	const closesAfterTurn =
+		host.mode === "print" || host.mode === "json"
+			? `pi runs in ${host.mode} mode (${host.mode === "print" ? "-p" : "--mode json"}), which ends after this turn`
+			: host.mode === "rpc" && host.depth > 0
+				? `this pi is a sub-agent at depth ${host.depth} in RPC mode, whose parent closes its input once this turn ends, so it shuts down before a follow-up could arrive`
+				: undefined;
+	if (closesAfterTurn) {
 		problems.add(
-			`background: true needs a session that stays open to receive the result, but pi runs in ${ctx.mode} mode (${ctx.mode === "print" ? "-p" : "--mode json"}), which ends after this turn; run the call without background (it then returns its result directly)`,
+			`background: true needs a session that stays open to receive the result, but ${closesAfterTurn}; run the call without background (it then returns its result directly)`,
 		);
 	} else if (jobs.closed) problems.add("the session is shutting down; no background job can start");
 	else if (jobs.running >= maxJobs) {

@@ -21,12 +21,21 @@ export interface CallContextDeps {
 	consents: ConsentRecord;
 }
 
+/**
+ * What the launch context reads of the tool call's context: its cwd, Pi's trust of it, a UI to confirm in,
+ * and the parent's session file.
+ */
+export type CallContext = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "hasUI"> & {
+	ui: Pick<ExtensionContext["ui"], "confirm">;
+	sessionManager: Pick<ExtensionContext["sessionManager"], "getSessionFile">;
+};
+
 /** The launch context for a call in `ctx`, under the configuration `state` and its `limits`. */
 export function launchContextFor(
 	deps: CallContextDeps,
 	state: LaunchState,
 	limits: EffectiveLimits,
-	ctx: ExtensionContext,
+	ctx: CallContext,
 ): LaunchContext {
 	return {
 		cwd: ctx.cwd,

@@ -8,6 +8,7 @@ import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { FleetActions, FleetEntry } from "../core/fleet.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness } from "../core/launch-spec.ts";
+import { Problems } from "../core/problems.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
 import { describeFailure } from "../runs/delivery.ts";
 import type { Fleet } from "../runs/fleet.ts";
@@ -69,7 +70,7 @@ function resultOf(deps: FleetDeps, entry: FleetEntry): string {
 	const result = entry.child.result;
 	if (!result) return entry.child.error ?? `${entry.key} has not started`;
 	const answer = result.finalAnswer || "(no text answer yet)";
-	if (entry.child.phase === "running" || result.status === "completed") return answer;
+	if (result.status === "running" || result.status === "completed") return answer;
 	return `${describeFailure(result)}\n\nPartial output:\n${answer}`;
 }
 
@@ -92,8 +93,10 @@ export async function handleFleetCommand(deps: FleetDeps, ctx: ExtensionCommandC
 	);
 	const session = outcome?.attach?.child.result?.interactive?.session;
 	if (!session || !deps.interactive) return;
-	const target = await deps.interactive.attachTarget(session);
-	if (typeof target === "string") ctx.ui.notify(`/${FLEET_COMMAND.name}: ${target}`, "error");
+	const problems = new Problems(`/${FLEET_COMMAND.name}`);
+	const target = await deps.interactive.attachTarget(session, problems);
+	// The command's boundary: its problems become the one notice the user sees.
+	if (!target) ctx.ui.notify(problems.list.join("\n"), "error");
 	else await attachTerminal(target, ctx);
 }
 

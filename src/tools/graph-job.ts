@@ -17,6 +17,18 @@ import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns
 import { uiHumanHost } from "./human-host.ts";
 import { sumUsage } from "./result-text.ts";
 
+/** The UI notice of a job's end; best effort: after a session switch the old UI may be gone. */
+function notifyEnd(ctx: ExtensionContext, finished: { id: string; label: string; status: string }): void {
+	try {
+		ctx.ui.notify(
+			`Background job ${finished.id} (${finished.label}) ${finished.status}`,
+			finished.status === "completed" ? "info" : "warning",
+		);
+	} catch {
+		// The session's UI is gone.
+	}
+}
+
 /** Starts the graph as a job and answers at once with its id; refused when a job may no longer start. */
 export function startGraphJob(
 	accepted: AcceptedGraph,
@@ -25,7 +37,14 @@ export function startGraphJob(
 	const { deps, limits, prepared } = accepted;
 	const problems = new Problems();
 	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
-	if (!checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	if (
+		!checkBackgroundAllowed(
+			{ mode: ctx.mode, depth: accepted.state.depth.depth },
+			deps.jobs,
+			limits.maxBackgroundJobs,
+			problems,
+		)
+	) {
 		return graphRefusal(new LaunchError(problems.list).message, prepared.name);
 	}
 	const silent = accepted.state.silent;
@@ -66,15 +85,7 @@ export function startGraphJob(
 				},
 				!silent,
 			);
-			try {
-				if (!silent)
-					ctx.ui.notify(
-						`Background job ${finished.id} (${finished.label}) ${finished.status}`,
-						finished.status === "completed" ? "info" : "warning",
-					);
-			} catch {
-				// Notices are best effort: after a session switch the old UI may be gone.
-			}
+			if (!silent) notifyEnd(ctx, finished);
 			return text;
 		},
 		() => outcome !== undefined && graphSucceeded(outcome),

@@ -56,7 +56,8 @@ export async function restoreRun(
 	const limits = state.limits;
 	if (!limits) return refuse(state.refusal ?? "the configuration could not be loaded");
 	const problems = new Problems();
-	if (background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	const host = { mode: ctx.mode, depth: state.depth.depth };
+	if (background && !checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
 		return refuse(new LaunchError(problems.list).message);
 	}
 	const sessionId = ctx.sessionManager.getSessionId();

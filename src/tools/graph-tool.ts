@@ -49,7 +49,10 @@ async function executeGraph(
 	const limits = state.limits;
 	if (!limits) return graphRefusal(state.refusal ?? "the configuration could not be loaded");
 	const problems = new Problems();
-	if (params.background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	if (
+		params.background &&
+		!checkBackgroundAllowed({ mode: ctx.mode, depth: state.depth.depth }, deps.jobs, limits.maxBackgroundJobs, problems)
+	) {
 		return graphRefusal(new LaunchError(problems.list).message);
 	}
 	const scope = params.agentScope ?? "user";

@@ -5,10 +5,11 @@
  * memory-only and bounded (docs/rules.md §Background jobs); a job id is not a native session id.
  */
 import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-agent";
+import { overLimit } from "../core/bounds.ts";
 import type { SendReceipt } from "../core/child-input.ts";
 import type { JobsToolDetails } from "../core/details.ts";
 import { childDetails } from "../runs/child-details.ts";
-import type { Job, JobRegistry, StopOutcome } from "../runs/jobs.ts";
+import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childTitle } from "../ui/card.ts";
 import { dialogWait, phaseLabel } from "../ui/format.ts";
 import { DEFAULT_WAIT_MS, jobsToolInfo } from "./tool-info.ts";
@@ -44,6 +45,12 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 			}
 			const id = params.job_id;
 			if (!id) return reply(`${action} needs job_id`, { jobs: [] }, true);
+			const tooLong = [
+				overLimit("job_id", id),
+				typeof params.child === "string" ? overLimit("child", params.child) : undefined,
+				params.text === undefined ? undefined : overLimit("task", params.text, "text"),
+			].filter((problem) => problem !== undefined);
+			if (tooLong.length > 0) return reply(`subagent_jobs: ${tooLong.join("; ")}`, { jobs: [] }, true);
 			if (action === "send") return send(jobs, id, params);
 			if (action === "stop") return stop(jobs, id);
 			if (action === "wait") return waitForJob(jobs, id, params.timeout_ms ?? DEFAULT_WAIT_MS, signal);
@@ -84,7 +91,7 @@ async function stop(jobs: JobRegistry, id: string): Promise<JobsResult> {
 }
 
 function unknownJob(id: string): JobsResult {
-	return reply(`there is no job ${id} (finished jobs are kept for the last 20 only)`, { jobs: [] }, true);
+	return reply(`there is no job ${id} (only the last ${MAX_FINISHED_JOBS} finished jobs are kept)`, { jobs: [] }, true);
 }
 
 async function waitForJob(
@@ -109,7 +116,7 @@ async function waitForJob(
 }
 
 function jobResult(jobs: JobRegistry, id: string): JobsResult {
-	const job = jobs.get(id);
+	const job = jobs.readResult(id);
 	if (!job) return unknownJob(id);
 	if (job.status === "running")
 		return reply(`job ${id} is still running; action "wait" waits for it`, { jobs: [job] }, true);

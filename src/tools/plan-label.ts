@@ -3,7 +3,8 @@
  * §Background jobs): its children by name — `scout "find auth"`, or for an unnamed child its agent and a
  * preview of its task — so two jobs of one agent can be told apart.
  */
-import type { LaunchSpec } from "../core/launch-spec.ts";
+import { definitionName, type LaunchSpec } from "../core/launch-spec.ts";
+import { printable } from "../core/printable.ts";
 import type { Plan } from "../runs/run-plan.ts";
 import { oneLine } from "../ui/format.ts";
 
@@ -12,8 +13,8 @@ const NAMED = 3;
 
 /** `scout "find auth"`, `scout: find where the…` (a task preview of at most `max` characters). */
 export function specTitle(spec: LaunchSpec, max: number): string {
-	const who = spec.provenance.rosterEntry ?? spec.provenance.agentName ?? spec.harness;
-	return spec.taskName ? `${who} "${spec.taskName}"` : `${who}: ${oneLine(spec.task, max)}`;
+	const who = printable(definitionName(spec.provenance) ?? spec.harness);
+	return spec.taskName ? `${who} "${printable(spec.taskName)}"` : `${who}: ${oneLine(spec.task, max)}`;
 }
 
 /** `scout "a"`, `parallel: scout "a", worker: fix the…`, `chain: scout: find… → planner "plan"`, `… +2 more`. */

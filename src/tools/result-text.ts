@@ -5,6 +5,7 @@
  */
 import type { Usage as PiUsage } from "@earendil-works/pi-ai";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
+import { printable } from "../core/printable.ts";
 import type { Usage } from "../core/run-event.ts";
 import { emptyUsage, type RunResult } from "../core/run-result.ts";
 import { deliverAnswer, describeFailure, type OutputCaps } from "../runs/delivery.ts";
@@ -13,8 +14,8 @@ import { sessionLine } from "../ui/format.ts";
 
 /** Label of a child in results and renders: `agent "task name"` or the harness. */
 export function childLabel(child: ChildRun): string {
-	const who = child.agent ?? child.harness;
-	return child.taskName ? `${who} "${child.taskName}"` : who;
+	const who = printable(child.agent ?? child.harness);
+	return child.taskName ? `${who} "${printable(child.taskName)}"` : who;
 }
 
 /**
@@ -38,8 +39,11 @@ export function buildResultText(
 			return `${head}never started${mode === "chain" ? " (an earlier step did not complete)" : " (the call was aborted first)"}`;
 		}
 		if (!result) return `${head}failed: ${child.error ?? "no result"}`;
-		const answer =
-			earlierAnswers(result) + deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text;
+		if (result.status === "running") return `${head}still running`;
+		const answer = withEarlierAnswers(
+			result,
+			deliverAnswer(result, caps, artifactDir, `${callId}-${child.index + 1}`).text,
+		);
 		const session = result.nativeSessionId ? `\n\n${sessionLine(result.nativeSessionId)}` : "";
 		const note =
 			interactiveNote(result) +
@@ -60,17 +64,19 @@ export function buildResultText(
 }
 
 /**
- * The answers a child gave before each follow-up it took (docs/background-jobs.md §Talking to running children), so the
- * result has every turn's answer, not only the last; "" when it took none.
+ * `last` (the last turn's own answer, "" for none) preceded by the answers a child gave before each follow-up
+ * it took (docs/background-jobs.md §Talking to running children), so the result has every turn's answer,
+ * each under its own heading; `last` alone when it took none. A last turn without text says so rather than
+ * borrowing an earlier turn's answer.
  */
-function earlierAnswers(result: RunResult): string {
+function withEarlierAnswers(result: RunResult, last: string): string {
 	const followUps = (result.inputs ?? []).filter((input) => input.mode === "follow_up" && input.status === "delivered");
-	if (followUps.length === 0) return "";
+	if (followUps.length === 0) return last;
 	const parts = followUps.map(
 		(input, i) =>
 			`Answer before follow-up ${i + 1} (${JSON.stringify(input.text)}):\n${input.answerBefore || "(no text answer)"}`,
 	);
-	return `${parts.join("\n\n")}\n\nAnswer after the last follow-up:\n`;
+	return `${parts.join("\n\n")}\n\nAnswer after the last follow-up:\n${last || "(no text answer)"}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ExtensionCommandContext, ToolDefinition } from "@earendil-works/pi
 import type { ExtensionState } from "../config/extension-state.ts";
 import type { RosterEntry } from "../config/roster-entry.ts";
 import { ConfigError } from "../core/config-error.ts";
+import { printable } from "../core/printable.ts";
 import { catalogueLines } from "./agent-catalogue.ts";
 import { ROSTER_COMMAND, rosterToolInfo } from "./tool-info.ts";
 
@@ -45,7 +46,8 @@ export function createRosterTool(
 			for (const entry of roster.entries) lines.push("", ...describeEntry(entry));
 			lines.push("", ...agentLines());
 			return {
-				content: [{ type: "text", text: lines.join("\n") }],
+				// Names, descriptions and paths come from roster and agent files: one visible line each.
+				content: [{ type: "text", text: lines.map(printable).join("\n") }],
 				details: { source: roster.source, format: roster.format, enabled, entries: roster.entries },
 			};
 		},

@@ -89,5 +89,6 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 		problems.add(`step 1: task uses ${PREVIOUS_PLACEHOLDER}, but there is no previous step`);
 	}
 	if (problems.size > before) return undefined;
-	return { mode, calls: calls as ChildCall[], labels };
+	// Each call that added no problem is there.
+	return { mode, calls: calls.filter((call): call is ChildCall => call !== undefined), labels };
 }

@@ -12,11 +12,6 @@ import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
-import type { SessionStartTrust } from "../core/session-start-trust.ts";
-import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
-import { resolveChildCalls } from "../launch/resolve-calls.ts";
-import type { ConsentRecord, TrustStore } from "../launch/trust.ts";
-import { checkHarnessesAccept } from "../launch/validate-specs.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { filterEnvironment } from "../runs/child-env.ts";
@@ -26,45 +21,30 @@ import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
-import { launchContextFor } from "./call-context.ts";
+import { type PlanningDeps, planCall } from "./plan-call.ts";
 import { describePlan } from "./plan-label.ts";
 import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
-import { selectMode } from "./select-mode.ts";
 import type { SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 import { subagentToolInfo } from "./tool-info.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
-export interface SubagentToolDeps extends JobDelivery {
-	adapters: Partial<Record<Harness, HarnessAdapter>>;
+export interface SubagentToolDeps extends JobDelivery, PlanningDeps {
 	/** Shared by every call of the parent session. */
 	globalLimit(): LimitFunction;
 	state(): LaunchState;
-	agentDir: string;
 	/** The parent's environment children start from. */
 	baseEnv(): NodeJS.ProcessEnv;
 	/** ms between live updates to the UI. */
 	updateIntervalMs: number;
-	/** Launch records known to this extension load, and the native sessions running now. */
-	sessions: LaunchRecords;
 	/** Persists a record on the parent's branch (`pi.appendEntry`); the tool also adds it to `sessions`. */
 	persistRecord(record: LaunchRecord): void;
 	/** Input channels of running children; foreground calls are listed here while they run. */
 	inputs: LiveInputs;
-	/** Pi's trust store (`<agent dir>/trust.json`). */
-	trustStore: TrustStore;
-	/** The parent Pi's `--approve` / `--no-approve`, if given (see `readApproveFlag`). */
-	approveFlag: boolean | undefined;
-	/** Whether Pi had a trust decision to make for the session's cwd when the session started. */
-	startTrust: SessionStartTrust;
-	/** Confirmations of project-controlled definitions given in this Pi process. */
-	consents: ConsentRecord;
 	/** The per-user artifact root (`artifactRoot()`); each parent session has a directory in it. */
 	artifactRoot: string;
 	/** Where the user's fleet view finds the call's children (`/subagents`). */
 	fleet?: Fleet;
-	/** Interactive (tmux) runs of this parent session; `undefined`: `interactive: true` is refused. */
-	interactive?: InteractiveRuns;
 }
 
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
@@ -83,39 +63,6 @@ function refusal(message: string): AgentToolResult<SubagentDetails> {
 		details: { mode: "invalid", children: [], error: message },
 		isError: true,
 	};
-}
-
-/**
- * Selects the mode, resolves the call into specs and checks each with its adapter.
- * @returns the plan, or `undefined` with every problem added to `problems`.
- */
-async function planCall(
-	deps: SubagentToolDeps,
-	state: LaunchState,
-	limits: EffectiveLimits,
-	params: SubagentArgs,
-	ctx: ExtensionContext,
-	problems: Problems,
-): Promise<Plan | undefined> {
-	const limitsOfCall = { maxParallelTasks: limits.maxParallelTasks, maxChainSteps: limits.maxChainSteps };
-	const call = selectMode(params, limitsOfCall, problems);
-	if (!call) return undefined;
-	const context = launchContextFor(deps, state, limits, ctx);
-	const specs = await resolveChildCalls(
-		call.calls,
-		call.labels,
-		params.agentScope ?? "user",
-		context,
-		state.roster,
-		deps.sessions,
-		problems,
-	);
-	const interactive = deps.interactive;
-	const checkInteractive = interactive && ((spec: LaunchSpec, found: Problems) => interactive.check(spec, found));
-	if (!specs || !checkHarnessesAccept(specs, call.labels, deps.adapters, problems, checkInteractive)) return undefined;
-	// Sessions whose TUI was kept open (`stay_open`) and may still run cannot be resumed yet.
-	if (interactive && !(await interactive.checkRetained(specs, problems))) return undefined;
-	return { mode: call.mode, specs };
 }
 
 /** One accepted call: what its stages share once the plan stands and its resumed sessions are claimed. */
@@ -144,51 +91,27 @@ async function executeSubagent(
 	if (!limits) return refusal(state.refusal ?? "the configuration could not be loaded");
 	const problems = new Problems();
 	// Before anything is resolved (no trust prompt) for a job that could not start or deliver its result.
-	if (params.background && !checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	const host = { mode: ctx.mode, depth: state.depth.depth };
+	if (params.background && !checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
 		return refusal(new LaunchError(problems.list).message);
 	}
 	const plan = await planCall(deps, state, limits, params, ctx, problems);
 	// The tool boundary: the collected problems become the one error the model sees.
 	if (!plan) return refusal(new LaunchError(problems.list).message);
-	const claimed = claimResumedSessions(deps.sessions, plan.specs);
-	if ("busy" in claimed) return refusal(claimed.busy);
+	const resumes = plan.specs.flatMap((spec) => (spec.session.kind === "resume" ? [spec.session.nativeSessionId] : []));
+	const resumed = deps.sessions.claimResumes(resumes, problems);
+	if (!resumed) return refusal(new LaunchError(problems.list).message);
 	const call: AcceptedCall = {
 		deps,
 		state,
 		limits,
 		plan,
-		resumed: claimed.resumed,
+		resumed,
 		callId: newArtifactCallId(),
 		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
 	};
 	if (params.background) return startBackgroundJob(call, ctx);
 	return runInForeground(call, signal, onUpdate);
-}
-
-/**
- * Claims every session the plan resumes, atomically: a session that runs (or is about to) is refused, and
- * then nothing stays claimed.
- * @returns the claimed ids, or `busy`: one line per refused session.
- */
-function claimResumedSessions(
-	sessions: LaunchRecords,
-	specs: readonly LaunchSpec[],
-): { resumed: string[] } | { busy: string } {
-	const resumed: string[] = [];
-	const busy: string[] = [];
-	for (const spec of specs) {
-		if (spec.session.kind !== "resume") continue;
-		const id = spec.session.nativeSessionId;
-		if (sessions.tryClaim(id)) resumed.push(id);
-		else busy.push(id);
-	}
-	if (busy.length === 0) return { resumed };
-	for (const id of resumed) sessions.release(id);
-	const lines = [...new Set(busy)].map(
-		(id) =>
-			`resume_session_id "${id}": that session is running now (or is resumed twice in this call); resume it after it has finished`,
-	);
-	return { busy: lines.join("\n") };
 }
 
 /**
@@ -199,7 +122,8 @@ function startBackgroundJob(call: AcceptedCall, ctx: ExtensionContext): AgentToo
 	const { deps, plan, limits } = call;
 	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
 	const problems = new Problems();
-	if (!checkBackgroundAllowed(ctx, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	const host = { mode: ctx.mode, depth: call.state.depth.depth };
+	if (!checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
 		for (const id of call.resumed) deps.sessions.release(id);
 		return refusal(new LaunchError(problems.list).message);
 	}

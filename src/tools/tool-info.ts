@@ -4,7 +4,8 @@
  * `ui/`, so the extension can register its tools at load and import what a call runs when the first call
  * comes (docs/design-notes.md §Start-up cost).
  */
-import { type Static, Type } from "typebox";
+import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import { type Static, type TSchema, Type } from "typebox";
 
 export { JOB_MESSAGE_TYPE } from "../core/details.ts";
 
@@ -214,3 +215,16 @@ export const JOBS_COMMAND = {
 	name: "subagent-jobs",
 	description: "List background sub-agent jobs; /subagent-jobs cancel <id> kills one, stop <id> ends it gracefully",
 };
+
+/** A tool to register at load whose `execute` is `pick(runtime)`'s, the runtime loaded on the first call. */
+export function deferredTool<R, P extends TSchema, D>(
+	info: Omit<ToolDefinition<P, D>, "execute">,
+	runtime: () => Promise<R>,
+	pick: (loaded: R) => ToolDefinition<P, D>,
+): ToolDefinition<P, D> {
+	return {
+		...info,
+		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
+			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
+	};
+}

@@ -1,6 +1,6 @@
 /** The tools and the command a call runs, in one module the extension imports on first need (src/index.ts). */
 
-export { agentLoadProblems, agentsCommand } from "./agent-catalogue.ts";
+export { agentLoadProblems, agentProblemReporter, agentsCommand } from "./agent-catalogue.ts";
 export { handleAttachCommand } from "./attach-command.ts";
 export { handleFleetCommand, handleJobsCommand } from "./fleet-command.ts";
 export { graphRuntime } from "./graph-command.ts";

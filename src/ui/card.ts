@@ -9,7 +9,8 @@ import type { Theme } from "@earendil-works/pi-coding-agent";
 import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
 import { type Component, Container, Markdown, Spacer, Text, TruncatedText } from "@earendil-works/pi-tui";
 import type { ChildPhase, ChildRun } from "../core/child-run.ts";
-import type { RunResult, ToolActivity } from "../core/run-result.ts";
+import { printable } from "../core/printable.ts";
+import type { RunSnapshot, ToolActivity } from "../core/run-result.ts";
 import {
 	ACTIVITY_LABELS,
 	dialogWait,
@@ -98,7 +99,7 @@ export function childStatus(child: ChildRun, now: number): string {
 
 /** What a child runs: its agent or roster entry, or the harness of an ad-hoc run. */
 export function childWho(child: ChildRun): string {
-	return child.agent ?? child.harness;
+	return printable(child.agent ?? child.harness);
 }
 
 /** The task the child received (a chain step's with `{previous}` substituted, once it started). */
@@ -109,7 +110,7 @@ export function receivedTask(child: ChildRun): string {
 /** `scout "find auth"`, or for an unnamed child `scout: <task preview>` (at most `max` characters). */
 export function childTitle(child: ChildRun, max = 60): string {
 	const who = childWho(child);
-	return child.taskName ? `${who} "${child.taskName}"` : `${who}: ${oneLine(receivedTask(child), max)}`;
+	return child.taskName ? `${who} "${printable(child.taskName)}"` : `${who}: ${oneLine(receivedTask(child), max)}`;
 }
 
 /**
@@ -132,7 +133,7 @@ export function renderChildCard(container: Container, child: ChildRun, view: Chi
 	const icon = theme.fg(PHASE_COLORS[child.phase], PHASE_ICONS[child.phase]);
 	const number = view.numbered ? theme.fg("muted", `${child.index + 1}. `) : "";
 	const name = theme.fg("accent", childWho(child));
-	const label = child.taskName ? ` ${theme.fg("dim", `"${child.taskName}"`)}` : "";
+	const label = child.taskName ? ` ${theme.fg("dim", `"${printable(child.taskName)}"`)}` : "";
 	const harness = child.agent ? theme.fg("muted", ` [${child.harness}]`) : "";
 	const badge = result?.interactive ? ` ${theme.fg("accent", "interactive")}` : "";
 	const status = theme.fg("muted", childStatus(child, view.now));
@@ -147,7 +148,7 @@ export function renderChildCard(container: Container, child: ChildRun, view: Chi
 		if (result?.nativeSessionId)
 			container.addChild(new Text(theme.fg("dim", sessionLine(result.nativeSessionId)), 0, 0));
 		if (result?.artifactPath)
-			container.addChild(new Text(theme.fg("dim", `full answer: ${result.artifactPath}`), 0, 0));
+			container.addChild(new Text(theme.fg("dim", `full answer: ${printable(result.artifactPath)}`), 0, 0));
 	}
 	if (result) renderActivity(container, child, result, view, theme);
 	else if (child.error)
@@ -166,7 +167,13 @@ export function toolLine(tool: ToolActivity, childRunning: boolean, theme: Theme
 	return new TruncatedText(`  ${mark} ${theme.fg("toolOutput", formatToolCall(tool.toolName, tool.args))}`, 0, 0);
 }
 
-function renderActivity(container: Container, child: ChildRun, result: RunResult, view: ChildView, theme: Theme): void {
+function renderActivity(
+	container: Container,
+	child: ChildRun,
+	result: RunSnapshot,
+	view: ChildView,
+	theme: Theme,
+): void {
 	const running = child.phase === "running";
 	const tools = result.tools;
 	if (view.expanded) {

@@ -4,8 +4,9 @@
 
 import type { SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { ChildPhase } from "../core/child-run.ts";
+import { printable } from "../core/printable.ts";
 import type { Usage } from "../core/run-event.ts";
-import type { ChildActivity, RunResult } from "../core/run-result.ts";
+import type { ChildActivity, RunSnapshot } from "../core/run-result.ts";
 
 /** `1.2k` style counts. */
 export function formatTokens(count: number): string {
@@ -58,14 +59,14 @@ export function formatToolCall(toolName: string, args: unknown): string {
 	const command = record.command ?? record.cmd;
 	if (typeof command === "string") return `$ ${oneLine(command, 100)}`;
 	const path = record.path ?? record.file_path;
-	if (typeof path === "string") return `${toolName} ${path}`;
+	if (typeof path === "string") return `${printable(toolName)} ${oneLine(path, 200)}`;
 	const json = args === undefined ? "" : JSON.stringify(args);
-	return `${toolName} ${oneLine(json ?? "", 100)}`.trim();
+	return `${printable(toolName)} ${oneLine(json ?? "", 100)}`.trim();
 }
 
-/** First line of `text`, cut to `max` characters with an ellipsis. */
+/** `text` on one line (whitespace runs become a space, other control characters `printable`), cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
-	const line = text.replace(/\s+/g, " ").trim();
+	const line = printable(text.replace(/\s+/g, " ").trim());
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -120,7 +121,7 @@ export function formatElapsed(ms: number): string {
  * `waits on its claude_code folder trust dialog: "…"; attach with \`tmux -S … attach -t …\`` while an
  * interactive child's harness shows a first-run dialog (docs/interactive.md "First-run dialogs"), else undefined.
  */
-export function dialogWait(result: RunResult | undefined): string | undefined {
+export function dialogWait(result: RunSnapshot | undefined): string | undefined {
 	const info = result?.interactive;
 	return info?.waitingOn ? `waits on ${info.waitingOn}; attach with \`${info.attachCommand}\`` : undefined;
 }
@@ -152,7 +153,7 @@ export function sumUsages(usages: readonly Usage[]): Usage {
  * (docs/tools.md §Resuming a child session); also shown in the expanded view.
  */
 export function sessionLine(nativeSessionId: string): string {
-	return `session: ${nativeSessionId} (resume with resume_session_id)`;
+	return `session: ${printable(nativeSessionId)} (resume with resume_session_id)`;
 }
 
 /** A receipt in words, for the user: what happened, without the tool's internal codes. */

@@ -3,6 +3,7 @@
  * lists the oldest three running jobs with their elapsed time and `+N more`, refreshed every second, also
  * while the session is idle. The `silent` setting turns it off. Reads only what it is given.
  */
+import { printable } from "../core/printable.ts";
 import { formatElapsed } from "./format.ts";
 
 /** What the widget needs of a job. */
@@ -28,7 +29,7 @@ export function jobsWidgetLines(jobs: readonly JobView[], now: number): string[]
 	if (running.length === 0) return undefined;
 	const shown = running
 		.slice(0, JOBS_SHOWN)
-		.map((job) => `${job.id} ${job.label} · ${formatElapsed(now - job.startedAt)}`);
+		.map((job) => `${job.id} ${printable(job.label)} · ${formatElapsed(now - job.startedAt)}`);
 	const more = running.length > JOBS_SHOWN ? ` · +${running.length - JOBS_SHOWN} more` : "";
 	return [`⏳ background: ${shown.join(" · ")}${more}`];
 }

@@ -26,14 +26,14 @@ export function renderSubagentCall(
 		let text = title + theme.fg("accent", kind);
 		if (context?.executionStarted) return new Text(text, 0, 0);
 		for (const [i, item] of items.slice(0, 4).entries()) {
-			const label = item.task_name ? `"${item.task_name}"` : oneLine(item.task ?? "", 60);
+			const label = item.task_name ? `"${oneLine(item.task_name, 60)}"` : oneLine(item.task ?? "", 60);
 			text += `\n  ${theme.fg("muted", `${i + 1}.`)} ${theme.fg("accent", childName(item))} ${theme.fg("dim", label)}`;
 		}
 		if (items.length > 4) text += `\n  ${theme.fg("muted", `… +${items.length - 4} more`)}`;
 		return new Text(text, 0, 0);
 	}
 	return new Text(
-		`${title}${theme.fg("accent", childName(args))} ${theme.fg("dim", (args.task_name ? `"${args.task_name}" ` : "") + oneLine(args.task ?? "", 80))}`,
+		`${title}${theme.fg("accent", childName(args))} ${theme.fg("dim", (args.task_name ? `"${oneLine(args.task_name, 60)}" ` : "") + oneLine(args.task ?? "", 80))}`,
 		0,
 		0,
 	);
@@ -41,8 +41,9 @@ export function renderSubagentCall(
 
 /** What a call's child runs: the agent, the roster entry, the harness of an ad-hoc run, or the session it resumes. */
 function childName(item: ChildCallPreview): string {
+	// The call line shows the arguments as the model gave them, before the tool boundary checked them.
 	const named = item.agent ?? item.roster_entry ?? item.agent_type;
-	if (named) return named;
+	if (named) return oneLine(named, 60);
 	return item.resume_session_id ? `resume ${oneLine(item.resume_session_id, 14)}` : "(no agent)";
 }
 

@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -146,13 +147,30 @@ describe("discoverAgents", () => {
 		expect(result).toMatchObject({ agents: [], shadowed: [], errors: [], projectAgentsDir: null });
 	});
 
+	it("reports an agent file that is a FIFO or a huge file by name, without reading it", () => {
+		const { agentDir, cwd } = setup();
+		const fifo = join(agentDir, "agents", "stuck.md");
+		execFileSync("mkfifo", [fifo]);
+		const huge = join(agentDir, "agents", "huge.md");
+		writeFileSync(huge, agentMd(`name: huge\ndescription: ${"d".repeat(2 * 1024 * 1024)}`));
+		const result = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(result.agents.map((a) => a.name)).toEqual(["scout", "writer"]);
+		expect(result.errors).toEqual([
+			expect.objectContaining({
+				filePath: huge,
+				problems: [expect.stringMatching(/^is \d+ bytes, more than the limit of 1048576$/)],
+			}),
+			expect.objectContaining({ filePath: fifo, problems: ["is not a regular file (a FIFO)"] }),
+		]);
+	});
+
 	it.skipIf(process.getuid?.() === 0)("reports an unreadable agent file", () => {
 		const { agentDir, cwd } = setup();
 		writeTree(agentDir, { "agents/secret.md": agentMd("name: secret\ndescription: d") });
 		chmodSync(join(agentDir, "agents", "secret.md"), 0o000);
 		const result = discoverAgents({ cwd, agentDir, scope: "user" });
 		expect(result.agents.map((a) => a.name)).toEqual(["scout", "writer"]);
-		expect(result.errors[0].problems[0]).toMatch(/cannot read file: EACCES/);
+		expect(result.errors[0].problems[0]).toMatch(/cannot read file \(EACCES\)/);
 	});
 });
 

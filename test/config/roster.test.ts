@@ -130,6 +130,22 @@ describe("roster validation table", () => {
 		expect(loadError(file).problems).toEqual([expect.stringMatching(new RegExp(`^${file}: malformed JSON: `))]);
 	});
 
+	it("refuses duplicate keys in a roster file, naming the file and the key's path", () => {
+		const dir = tempDir();
+		const file = join(dir, "roster.json");
+		writeFileSync(file, '{"roster": {"enabled": true, "roles": [], "roles": []}}');
+		expect(loadError(file).problems).toEqual([
+			`${file}: duplicate key "roles" at line 1, column 43 (roster.roles): JSON files must not repeat a key (the last one would silently win)`,
+		]);
+	});
+
+	it("refuses a roster file that is a symlink to a device (/dev/null), naming it", () => {
+		const dir = tempDir();
+		const file = join(dir, "roster.json");
+		symlinkSync("/dev/null", file);
+		expect(loadError(file).problems).toEqual([`${file}: is not a regular file (a character device)`]);
+	});
+
 	it("rejects a missing roster file naming it", () => {
 		const file = invalid("not-there.json");
 		expect(loadError(file).problems).toEqual([`${file}: file does not exist`]);

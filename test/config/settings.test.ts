@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rosterFromSettings } from "../../src/config/roster-inline.ts";
@@ -38,6 +39,7 @@ describe("settings file", () => {
 			interactive: { stay_open: false, inactivity_timeout_ms: null, dialog_timeout_ms: 120_000 },
 			max_sub_agent_depth: 1,
 			environment: { include: null, exclude: [] },
+			child_sessions: { max_age_days: 30, max_total_bytes: 1_073_741_824 },
 			roster: { enabled: false, roles: [] },
 			graphs: {
 				auto_resume: true,
@@ -74,6 +76,34 @@ describe("settings file", () => {
 		expect(problemsOf(() => loadSettings(agentDir))).toEqual([
 			expect.stringMatching(new RegExp(`^${settingsFilePath(agentDir)}: malformed JSON: `)),
 		]);
+	});
+
+	it("refuses duplicate keys in the settings file, naming the file and each key", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, {
+			"extensions/agentshell.json":
+				'{\n  "environment": { "exclude": ["SECRET_*"] },\n  "silent": true,\n  "environment": {}\n}',
+		});
+		const file = settingsFilePath(agentDir);
+		expect(problemsOf(() => loadSettings(agentDir))).toEqual([
+			`${file}: duplicate key "environment" at line 4, column 3 (environment): JSON files must not repeat a key (the last one would silently win)`,
+		]);
+		// The toggle does not rewrite such a file either (it would drop the first "environment").
+		expect(problemsOf(() => saveRosterEnabled(agentDir, true))[0]).toContain('duplicate key "environment"');
+	});
+
+	it("refuses a settings file that is not a regular file (a FIFO) or is huge, naming it, without reading it", () => {
+		const agentDir = tempDir();
+		const file = settingsFilePath(agentDir);
+		writeTree(agentDir, { "extensions/keep": "" });
+		execFileSync("mkfifo", [file]);
+		// Reading a FIFO nobody writes to would block Pi for good; the check must refuse it at once.
+		expect(problemsOf(() => loadSettings(agentDir))).toEqual([`${file}: is not a regular file (a FIFO)`]);
+		rmSync(file);
+		writeFileSync(file, `{"silent": true, "pad": "${"x".repeat(2 * 1024 * 1024)}"}`);
+		expect(problemsOf(() => loadSettings(agentDir))[0]).toMatch(
+			new RegExp(`^${file}: is \\d+ bytes, more than the limit of 1048576$`),
+		);
 	});
 
 	it("lists every malformed field with the file and field path", () => {

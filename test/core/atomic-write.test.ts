@@ -68,9 +68,8 @@ describe("atomic file writes", () => {
 	it("gives the settings file write the directory fsync too", () => {
 		const agentDir = mkdtempSync(join(tmpdir(), "atomic-settings-"));
 		const file = join(agentDir, "extensions", "agentshell.json");
-		// The toggle changes an existing settings file only (an absent one is refused).
 		mkdirSync(join(agentDir, "extensions"));
-		writeFileSync(file, "{}");
+		writeFileSync(file, JSON.stringify({ roster: { enabled: false } }));
 		saveRosterEnabled(agentDir, true);
 		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ roster: { enabled: true } });
 		expect(syscallLog().slice(-2)).toEqual([`rename → ${file}`, `fsync ${join(agentDir, "extensions")}`]);

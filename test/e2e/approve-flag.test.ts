@@ -22,8 +22,8 @@ beforeAll(async () => {
 	writeFileSync(join(agents, "local.md"), "---\nname: local\ndescription: project agent\n---\nPROJECT-AGENT-BODY\n");
 });
 afterAll(async () => {
+	await home?.cleanup();
 	await server?.close();
-	home?.cleanup();
 });
 
 /** The grandchild's task shares no text with the parent's prompt (the fake server matches by substring). */

@@ -4,7 +4,7 @@
  * child's tmux session (saying how to come back), where a follow-up is typed, and detaching gives the
  * terminal back to Pi's TUI.
  */
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -15,6 +15,7 @@ import { EXTENSION_PATH } from "../support/extension-session.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { waitUntil } from "../support/processes.ts";
+import { removeTree } from "../support/teardown.ts";
 
 let server: FakeModelServer;
 let home: PiHome;
@@ -34,9 +35,10 @@ afterAll(async () => {
 	for (const dir of readdirSync(tmp).filter((name) => name.startsWith("pi-subagents-tmux-"))) {
 		await execa("tmux", ["-S", join(tmp, dir, "sock"), "kill-server"], { reject: false });
 	}
+	// The killed Pi's lifeline ends its children; its compile cache may still be written meanwhile.
+	await home.cleanup();
 	await server.close();
-	home.cleanup();
-	rmSync(tmp, { recursive: true, force: true });
+	await removeTree(tmp);
 });
 
 /** Output written since `from` (an index into the whole output). */
@@ -88,7 +90,7 @@ describe("/subagent-attach", () => {
 		terminal.write("/subagent-attach");
 		// Enter only once Pi's editor shows the typed command (keys typed before it reads them are not lost, but
 		// an Enter taken before the text would submit an empty line).
-		await waitUntil(() => since(beforeAttach).includes("/subagent-attach"), "Pi's editor to show the command", 10_000);
+		await waitUntil(() => since(beforeAttach).includes("/subagent-attach"), "Pi's editor to show the command");
 		terminal.write("\r");
 		// tmux's status line names the child's session (cut to 10 columns): the terminal shows the child's pane.
 		await waitUntil(() => /\[pi-[0-9a-f]{6}/.test(since(beforeAttach)), "the child's tmux session", 20_000);
@@ -99,7 +101,6 @@ describe("/subagent-attach", () => {
 		await waitUntil(
 			() => since(beforeTyping).includes("follow-up from the user"),
 			"the child's editor to show the text",
-			10_000,
 		);
 		terminal.write("\r");
 		await server.waitFor((requests) => requests.some((r) => r.lastUserText === "follow-up from the user"), 20_000);
@@ -107,10 +108,10 @@ describe("/subagent-attach", () => {
 
 		const beforeDetach = output.length;
 		terminal.write("\x02d");
-		await waitUntil(() => since(beforeDetach).includes("[detached"), "tmux to detach", 10_000);
+		await waitUntil(() => since(beforeDetach).includes("[detached"), "tmux to detach");
 		// Pi's TUI redraws in full: the parent's conversation is on the screen again.
-		await waitUntil(() => since(beforeDetach).includes("parent done"), "Pi's TUI to come back", 10_000);
+		await waitUntil(() => since(beforeDetach).includes("parent done"), "Pi's TUI to come back");
 		// The one-line hint given as the terminal changed hands is in Pi's transcript.
-		await waitUntil(() => since(beforeDetach).includes("detach with C-b d to come back to Pi"), "the hint", 10_000);
+		await waitUntil(() => since(beforeDetach).includes("detach with C-b d to come back to Pi"), "the hint");
 	}, 120_000);
 });

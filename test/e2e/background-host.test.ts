@@ -29,8 +29,8 @@ beforeAll(async () => {
 	mkdirSync(workDir, { recursive: true });
 });
 afterAll(async () => {
+	await home?.cleanup();
 	await server?.close();
-	home?.cleanup();
 });
 
 /**

@@ -29,7 +29,6 @@ describe("background job usage", () => {
 		await waitUntil(
 			() => env.session.branch().some((e) => e.type === "custom_message" && e.customType === JOB_MESSAGE_TYPE),
 			"the follow-up message",
-			15_000,
 		);
 		await env.session.waitForIdle();
 		const next = await env.session.callTool("subagent_jobs", {});

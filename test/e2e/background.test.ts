@@ -52,11 +52,7 @@ describe("background jobs", () => {
 		expect(listed.result.details.jobs.find((job) => job.id === jobId)?.status).toBe("running");
 		release();
 
-		await waitUntil(
-			() => deliveries().some((text) => text.includes("background answer")),
-			"the follow-up message",
-			15_000,
-		);
+		await waitUntil(() => deliveries().some((text) => text.includes("background answer")), "the follow-up message");
 		const message = deliveries().find((text) => text.includes("background answer")) as string;
 		expect(message).toContain(`Background job ${jobId} (echo: slow background work) completed. Usage: 1 turn ↑`);
 		expect(message).toMatch(/Usage: 1 turn ↑[\d.]+k? ↓\d+ \$0\.\d{4} [\d.]+k? in context\./);
@@ -80,8 +76,8 @@ describe("background jobs", () => {
 		expect(job.status).toBe("cancelled");
 		const pid = job.children[0]?.result?.pid as number;
 		expect(pid).toBeGreaterThan(0);
-		await waitUntil(() => !isAlive(pid) && groupMembers(pid).length === 0, "the child to die", 5_000);
-		await waitUntil(() => deliveries().some((text) => text.includes(`Background job ${jobId}`)), "the report", 10_000);
+		await waitUntil(() => !isAlive(pid) && groupMembers(pid).length === 0, "the child to die");
+		await waitUntil(() => deliveries().some((text) => text.includes(`Background job ${jobId}`)), "the report");
 		expect(deliveries().find((text) => text.includes(`Background job ${jobId}`))).toContain("cancelled");
 		await env.session.waitForIdle();
 		const again = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "cancel", job_id: jobId });
@@ -149,7 +145,7 @@ describe("background jobs", () => {
 			// The leader was reaped before shutdown resolved; the rest of its group was SIGKILLed then, and a
 			// killed process disappears asynchronously: wait for the final state instead of racing it.
 			expect(isAlive(pid)).toBe(false);
-			await waitUntil(() => groupMembers(pid).length === 0, "the child's group to be empty", 5_000);
+			await waitUntil(() => groupMembers(pid).length === 0, "the child's group to be empty");
 			// The model that started the job is told it was cancelled, in the session that started it.
 			expect(deliveries(session).find((text) => text.includes(`Background job ${jobId}`))).toContain(
 				"cancelled (the session ended; its children were stopped)",

@@ -162,7 +162,6 @@ describe("a real claude child", () => {
 		await waitUntil(
 			() => !isAlive(bg) && !isAlive(fg) && groupMembers(run.pid as number).length === 0,
 			"the group and the command's processes to die",
-			5_000,
 		);
 	});
 

@@ -222,7 +222,6 @@ describe("a real codex child", () => {
 				processesMatching(sleeps).length === 0 &&
 				sandbox.every((pid) => !isAlive(pid)),
 			"codex, its sandbox and the command's processes to die",
-			5_000,
 		);
 	});
 
@@ -244,7 +243,6 @@ describe("a real codex child", () => {
 		await waitUntil(
 			() => groupMembers(run.pid as number).length === 0 && processesMatching(sleeps).length === 0,
 			"codex and the command's processes to die",
-			5_000,
 		);
 	});
 
@@ -382,17 +380,18 @@ describe("codex against an unreachable model endpoint", () => {
 		});
 		const adapter = createCodexAdapter({ command: () => ({ file: CODEX_BIN, args: [] }), codexHome: home.codexHome });
 		try {
-			const started = Date.now();
 			const result = await runChild(spec, adapter, {
 				env: { ...(process.env as Record<string, string>), ...home.env },
 			});
+			// Ended by the limit, not before it (codex never gives up on the endpoint by itself: the test's own
+			// timeout is what catches a limit that does not fire; no upper bound on a loaded machine).
 			expect(result.status).toBe("timed_out");
-			expect(result.error).toMatch(/^timed out after \d+ ms/);
-			expect(Date.now() - started).toBeLessThan(8_000);
+			expect(result.error).toMatch(/^timed out after \d+ ms \(the limit is 3000 ms, setting limits\.timeout_ms\)/);
+			expect(result.durationMs).toBeGreaterThanOrEqual(3_000);
 			expect(result.nativeSessionId).toBeDefined();
-			await waitUntil(() => groupMembers(result.pid as number).length === 0, "the codex group to die", 3_000);
+			await waitUntil(() => groupMembers(result.pid as number).length === 0, "the codex group to die");
 		} finally {
-			home.cleanup();
+			await home.cleanup();
 		}
 	});
 });

@@ -29,8 +29,8 @@ afterAll(async () => {
 	// Held requests are answered so nothing waits on the server while it closes.
 	while (gate.held > 0) gate.releaseOne();
 	await host?.close();
+	await home?.cleanup();
 	await server?.close();
-	home?.cleanup();
 });
 
 const call = (args: Record<string, unknown>) => host.submit("pi", `TOOL:subagent:${JSON.stringify(args)}`);
@@ -46,7 +46,7 @@ const answered = (result: string) =>
 const elapsedOf = (text: string) => Number(/waiting for the model · (\d+\.\d)s/.exec(text)?.[1]);
 
 describe("live cards in Pi's TUI", () => {
-	it("a running child's elapsed time advances between two captures 2 s apart with no child event in between", async () => {
+	it("a running child's elapsed time advances by a second or more between two captures with no child event in between", async () => {
 		server.route(gate.rule("fleet tick", () => ({ text: "tick answer" })));
 		call({ agent_type: "pi", task: "fleet tick" });
 		await gate.waitHeld(1, 45_000);
@@ -56,9 +56,13 @@ describe("live cards in Pi's TUI", () => {
 			"the held child waiting for its model",
 		);
 		const requests = server.requests.length;
-		// The acceptance case itself: two captures 2 s apart; the model holds the child's only request.
-		await new Promise((resolve) => setTimeout(resolve, 2_000));
-		const second = host.screen("pi");
+		// The acceptance case itself: a later capture shows the time advanced by a second or more while the
+		// model holds the child's only request (waited for, not slept: a loaded machine renders late).
+		let second = first;
+		await waitUntil(() => {
+			second = host.screen("pi");
+			return elapsedOf(second) - elapsedOf(first) >= 1;
+		}, "the elapsed time to advance by a second");
 		expect(server.requests.length).toBe(requests);
 		expect(gate.held).toBe(1);
 		expect(elapsedOf(second) - elapsedOf(first)).toBeGreaterThanOrEqual(1);

@@ -28,6 +28,31 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
+describe("control characters in a project's files", () => {
+	it("escapes an agent name's control characters in the unknown-agent error the model and the screen get", async () => {
+		const dir = realpathSync(mkdtempSync(join(env.home.dir, "escapes-")));
+		mkdirSync(join(dir, ".pi", "agents"), { recursive: true });
+		// YAML double quotes: \x1b is ESC, \r a carriage return, \u202e a right-to-left override.
+		writeFileSync(
+			join(dir, ".pi", "agents", "evil.md"),
+			'---\nname: "evil\\x1b[2J\\rforged\\u202e"\ndescription: "d\\x1b[31m"\n---\nYou are evil.\n',
+		);
+		writeFileSync(join(dir, ".pi", "agents", "bell\u0007.md"), "not an agent file");
+		const session = await sessionIn(dir);
+		try {
+			const { result, isError } = await callProjectAgent(session, "nope", "anything");
+			expect(isError).toBe(true);
+			const text = textOf(result);
+			expect(text).toContain('unknown agent "nope"');
+			expect(text).toContain("evil\\u001b[2J\\u000dforged\\u202e");
+			expect(text).toContain("bell\\u0007.md");
+			for (const line of text.split("\n")) expect(line).not.toMatch(/[\p{Cc}\u202e]/u);
+		} finally {
+			session.dispose();
+		}
+	});
+});
+
 describe("codex project content", () => {
 	it("refuses a codex child in an untrusted project whose execpolicy rules codex would load", async () => {
 		const dir = realpathSync(mkdtempSync(join(env.home.dir, "codex-rules-")));

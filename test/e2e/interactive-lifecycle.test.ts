@@ -249,7 +249,7 @@ describe("interactive children over their lifetime", () => {
 			const info = run.interactive as NonNullable<typeof run.interactive>;
 			expect(isAlive(run.pid as number)).toBe(true);
 			await session.shutdown();
-			await waitUntil(() => !isAlive(run.pid as number), "the harness to exit", 10_000);
+			await waitUntil(() => !isAlive(run.pid as number), "the harness to exit");
 			expect(await tmuxSucceeds(info.socket, "list-sessions")).toBe(false);
 			expect(existsSync(dirname(info.socket))).toBe(false);
 		} finally {

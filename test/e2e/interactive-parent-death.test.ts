@@ -42,8 +42,8 @@ beforeAll(async () => {
 	server.route((request) => (request.lastUserText.includes(CHILD_TASK) ? { hang: true } : undefined));
 });
 afterAll(async () => {
+	await home?.cleanup();
 	await server?.close();
-	home?.cleanup();
 });
 afterEach(async () => {
 	// Whatever a failed test left behind: only what this test recorded, by pid and start time, and its socket.

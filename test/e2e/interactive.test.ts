@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
-import type { RunResult } from "../../src/core/run-result.ts";
+import type { RunResult, RunSnapshot } from "../../src/core/run-result.ts";
 import { type E2eEnv, runOf, textOf } from "../support/e2e-env.ts";
 import { scriptTui, startInteractiveE2eEnv, tmuxSucceeds } from "../support/interactive-env.ts";
 import { isAlive } from "../support/processes.ts";
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-async function expectGone(run: RunResult): Promise<void> {
+async function expectGone(run: RunSnapshot): Promise<void> {
 	const info = run.interactive;
 	if (!info) throw new Error("not an interactive run");
 	expect(await tmuxSucceeds(info.socket, "has-session", "-t", `=${info.session}`)).toBe(false);

@@ -45,8 +45,8 @@ beforeAll(async () => {
 	server.route((request) => (request.lastUserText === "next session" ? { text: "started" } : undefined));
 });
 afterAll(async () => {
+	await home?.cleanup();
 	await server?.close();
-	home?.cleanup();
 });
 
 function runPi(tmp: string, prompt: string) {

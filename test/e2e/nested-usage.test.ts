@@ -51,3 +51,31 @@ describe("usage of descendants", () => {
 		expect(result.usage?.cost.total).toBeGreaterThan(0);
 	});
 });
+
+describe("background calls of a nested child", () => {
+	it("refuses background: true in a pi child running in RPC mode up front, and starts no grandchild", async () => {
+		env.server.route((request) => {
+			if (!request.userTexts.some((text) => text.includes("delegate in the background"))) return undefined;
+			if (request.lastToolOutput !== undefined) return { text: `tool said: ${request.lastToolOutput}` };
+			return {
+				toolCalls: [
+					{ name: "subagent", arguments: { agent_type: "pi", task: "background grandchild", background: true } },
+				],
+			};
+		});
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "pi",
+			task: "delegate in the background",
+			resources: { extensions: [PACKAGE_DIR] },
+		});
+		expect(isError, textOf(result)).toBe(false);
+		const child = runOf(result.details);
+		expect(child.finalAnswer).toContain("tool said: subagent: nothing was started.");
+		expect(child.finalAnswer).toContain(
+			"this pi is a sub-agent at depth 1 in RPC mode, whose parent closes its input once this turn ends",
+		);
+		expect(env.server.requests.some((r) => r.userTexts.some((text) => text.includes("background grandchild")))).toBe(
+			false,
+		);
+	});
+});

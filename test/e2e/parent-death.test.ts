@@ -38,8 +38,8 @@ beforeAll(async () => {
 	});
 });
 afterAll(async () => {
+	await home?.cleanup();
 	await server?.close();
-	home?.cleanup();
 });
 afterEach(() => {
 	// Whatever a failed test left behind: only processes this test recorded, by pid and start time.

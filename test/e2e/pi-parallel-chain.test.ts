@@ -29,16 +29,35 @@ afterAll(async () => env?.close());
 
 describe("parallel calls", () => {
 	it("returns three distinct answers in task order, whatever order they finish in", async () => {
-		env.server.scriptFor("task alpha", { text: "answer A", delayMs: 600 });
-		env.server.scriptFor("task beta", { text: "answer B", delayMs: 300 });
-		env.server.scriptFor("task gamma", { text: "answer C" });
-		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+		const gate = new Gate();
+		const scripted: Record<string, string> = {
+			"task alpha": "answer A",
+			"task beta": "answer B",
+			"task gamma": "answer C",
+		};
+		const unroute = env.server.route(gate.rule("task ", (request) => ({ text: scripted[request.lastUserText] })));
+		const call = env.session.callTool<SubagentDetails>("subagent", {
 			tasks: [
 				{ agent: "echo", task: "task alpha", task_name: "first" },
 				{ agent: "echo", task: "task beta", task_name: "second" },
 				{ agent: "echo", task: "task gamma", task_name: "third" },
 			],
 		});
+		// They finish in reverse order for certain: each is let go only once the one after it has completed.
+		await gate.waitHeld(3);
+		for (const [index, task] of [
+			[2, "task gamma"],
+			[1, "task beta"],
+		] as const) {
+			const completed = env.session.waitForUpdate(
+				(partial) => (partial.details as SubagentDetails).children[index]?.phase === "completed",
+			);
+			gate.releaseText(task);
+			await completed;
+		}
+		gate.releaseText("task alpha");
+		const { result, isError } = await call;
+		unroute();
 		expect(isError).toBe(false);
 		const answers = result.details.children.map((child) => child.result?.finalAnswer);
 		expect(answers).toEqual(["answer A", "answer B", "answer C"]);
@@ -127,11 +146,7 @@ describe("parallel calls", () => {
 		expect(phases.filter((p) => p === "skipped")).toHaveLength(2);
 		const pids = result.details.children.flatMap((child) => (child.result?.pid ? [child.result.pid] : []));
 		expect(pids).toHaveLength(4);
-		await waitUntil(
-			() => pids.every((pid) => !isAlive(pid) && groupMembers(pid).length === 0),
-			"children to die",
-			5_000,
-		);
+		await waitUntil(() => pids.every((pid) => !isAlive(pid) && groupMembers(pid).length === 0), "children to die");
 		expect(env.server.requests.length - before).toBe(4);
 		const text = textOf(result);
 		expect(text).toContain("0/6 tasks completed");

@@ -113,9 +113,11 @@ describe("a real pi child in single mode", () => {
 		await waitUntil(
 			() => !isAlive(bg) && !isAlive(fg) && groupMembers(run.pid as number).length === 0,
 			"the group to die",
-			5_000,
 		);
-		expect(run.tools[0]).toMatchObject({ toolName: "bash", pending: true });
+		// The tool call is recorded; whether pi reported the killed command's end before it died itself is
+		// the order of two reactions to one signal, so `pending` may be either.
+		expect(run.tools).toHaveLength(1);
+		expect(run.tools[0]).toMatchObject({ toolName: "bash", args: { command } });
 		expect(run.finalAnswer).toBe("Starting the sleeps now.");
 	});
 

@@ -7,6 +7,7 @@ import { LAUNCH_RECORD_TYPE, type LaunchRecord } from "../../src/sessions/launch
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
+import { Gate } from "../support/gate.ts";
 
 let env: E2eEnv;
 let rosterDir: string;
@@ -200,11 +201,19 @@ describe("resuming a child session", () => {
 		);
 		expect(env.server.requests.length).toBe(before);
 
-		env.server.scriptFor("turn resume", { text: "resumed once", delayMs: 300 });
-		const [first, second] = await env.session.callTools([
+		// The resume that runs is held at the model until the other call of the turn has been refused.
+		const gate = new Gate();
+		const unroute = env.server.route(gate.rule("turn resume", () => ({ text: "resumed once" })));
+		const refusal = env.session.waitForToolEnd((end) => end.isError);
+		const turn = env.session.callTools([
 			{ name: "subagent", args: { resume_session_id: id, task: "turn resume" } },
 			{ name: "subagent", args: { resume_session_id: id, task: "turn resume" } },
 		]);
+		await gate.waitHeld(1);
+		await refusal;
+		gate.releaseOne();
+		const [first, second] = await turn;
+		unroute();
 		const outcomes = [first, second].map((o) => o.isError);
 		expect(outcomes.sort()).toEqual([false, true]);
 		const refused = [first, second].find((o) => o.isError);

@@ -62,7 +62,9 @@ describe("sending to claude and codex children", () => {
 		});
 		const run = (stopped.result.details.jobs[0] as Job).children[0]?.result;
 		expect(run?.status).toBe("aborted");
-		expect(run?.finalAnswer).toBe("claude looked first");
+		// The stopped turn (the follow-up) said nothing; the first turn's answer is kept as the answer before it.
+		expect(run?.finalAnswer).toBe("");
+		expect(run?.inputs?.[0]).toMatchObject({ status: "delivered", answerBefore: "claude looked first" });
 		expect(run?.usage).toMatchObject({ inputTokens: 30, outputTokens: 6 });
 		expect(run?.signal).toBeNull();
 	});

@@ -84,6 +84,31 @@ describe("sending to a running pi child", () => {
 		expect(delivered).toContain("answer two");
 	});
 
+	it("reports only a failed follow-up turn's own text: the previous answer is not repeated as the last answer", async () => {
+		const held = gate();
+		env.server.scriptFor(
+			"pi failing follow-up task",
+			async () => {
+				await held.wait;
+				return { text: "answer before the failure" };
+			},
+			{ error: { status: 400, message: "the follow-up turn broke" } },
+		);
+		const jobId = await h.startJob({ agent: "echo", task: "pi failing follow-up task" });
+		await env.server.waitFor((requests) => requests.some((r) => r.lastUserText === "pi failing follow-up task"));
+		await h.jobs({ action: "send", job_id: jobId, text: "and now fail", mode: "follow_up" });
+		held.open();
+		const job = await h.finished(jobId);
+		const run = job.children[0]?.result;
+		expect(job.status).toBe("failed");
+		expect(run?.inputs?.[0]).toMatchObject({ status: "delivered", answerBefore: "answer before the failure" });
+		expect(run?.finalAnswer).toBe("");
+		const delivered = h.deliveries().find((text) => text.includes(`Background job ${jobId} `)) ?? "";
+		expect(delivered).toContain("the follow-up turn broke");
+		expect(delivered).toContain("Answer after the last follow-up:\n(no text answer)");
+		expect(delivered.split("answer before the failure")).toHaveLength(2);
+	});
+
 	it("refuses a send to a child that has finished while its job still runs", async () => {
 		const held = gate();
 		env.server.scriptFor("quick child", { text: "quick done" });

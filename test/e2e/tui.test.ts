@@ -37,9 +37,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await host?.close();
+	// Pi writes its compile cache into the home while it exits: each home goes only once no process uses it.
+	await home?.cleanup();
+	await silentHome?.cleanup();
 	await server?.close();
-	home?.cleanup();
-	silentHome?.cleanup();
 });
 
 describe("the TUI", () => {

@@ -11,8 +11,8 @@ beforeEach(async () => {
 	home = createPiHome(server);
 });
 afterEach(async () => {
+	await home.cleanup();
 	await server.close();
-	home.cleanup();
 });
 
 describe("real pi against the fake model server", () => {

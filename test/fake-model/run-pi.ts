@@ -1,15 +1,11 @@
 /**
- * Spawn the real pi CLI (Node 22 from `node_modules/.bin/node`) in json mode for these tests.
- * Deliberately minimal: the project's own process layer lives in `src/process/`.
+ * Spawn the real pi CLI in json mode for these tests (test/support/pi-cli.ts). Deliberately minimal: the
+ * project's own process layer lives in `src/process/`.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { type PiCliRun, runPiCli as runPiCommand } from "../support/pi-cli.ts";
 import type { PiHome } from "../support/pi-home.ts";
-
-const root = join(import.meta.dirname, "..", "..");
-const node = join(root, "node_modules", ".bin", "node");
-const piCli = join(root, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 
 /** One parsed JSONL record of pi's `--mode json` stream (see docs/json.md). */
 export type PiEvent = { type: string } & Record<string, unknown>;
@@ -39,14 +35,6 @@ export interface AssistantMessage {
 	};
 }
 
-/** How a pi CLI run ended and its raw output. */
-export interface PiCliRun {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-	stdout: string;
-	stderr: string;
-}
-
 /**
  * Run the pi CLI with exactly `args`, `home.env` over the current environment, cwd `<home.dir>/work`, stdin
  * ignored. Resolves on exit; never rejects for a non-zero exit.
@@ -54,23 +42,7 @@ export interface PiCliRun {
 export function runPiCli(home: PiHome, args: string[]): Promise<PiCliRun> {
 	const cwd = join(home.dir, "work");
 	mkdirSync(cwd, { recursive: true });
-	const child = spawn(node, [piCli, ...args], {
-		cwd,
-		env: { ...process.env, ...home.env },
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.setEncoding("utf8").on("data", (data: string) => {
-		stdout += data;
-	});
-	child.stderr.setEncoding("utf8").on("data", (data: string) => {
-		stderr += data;
-	});
-	return new Promise((resolve, reject) => {
-		child.on("error", reject);
-		child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-	});
+	return runPiCommand(args, { cwd, env: { ...process.env, ...home.env } });
 }
 
 /** Run `pi --mode json -p --no-session <args>` as `runPiCli` does, with its JSONL events parsed. */

@@ -28,8 +28,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await host?.close();
+	for (const home of homes) await home.cleanup();
 	await server?.close();
-	for (const home of homes) home.cleanup();
 });
 
 /** A fresh claude home with only onboarding done (without it, claude checks api.anthropic.com and exits offline). */

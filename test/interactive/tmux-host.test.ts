@@ -27,10 +27,10 @@ describe("the tmux host of a parent session", () => {
 		expect(pane.dead).toBe(false);
 		expect(isAlive(pane.pid)).toBe(true);
 		await host.sendText("typing", "hello from the parent");
-		let screen = "";
-		const deadline = Date.now() + 5000;
-		while (!screen.includes("hello from the parent") && Date.now() < deadline) screen = await host.capture("typing");
-		expect(screen).toContain("hello from the parent");
+		await waitUntil(
+			async () => (await host.capture("typing")).includes("hello from the parent"),
+			"the pasted text on the pane",
+		);
 		await host.killSession("typing", 500);
 		expect(await host.pane("typing")).toBeUndefined();
 		await waitUntil(() => !isAlive(pane.pid), "cat to exit");
@@ -38,10 +38,8 @@ describe("the tmux host of a parent session", () => {
 
 	it("refuses to send text to a pane whose process has exited", async () => {
 		await session("exited", ["/bin/sh", "-c", "exit 3"]);
-		let pane = await host.pane("exited");
-		const deadline = Date.now() + 5000;
-		while (pane && !pane.dead && Date.now() < deadline) pane = await host.pane("exited");
-		expect(pane).toMatchObject({ dead: true, exitStatus: 3 });
+		await waitUntil(async () => (await host.pane("exited"))?.dead === true, "the pane's process to exit");
+		expect(await host.pane("exited")).toMatchObject({ dead: true, exitStatus: 3 });
 		await expect(host.sendText("exited", "lost keystrokes")).rejects.toThrow(/has exited; nothing was sent/);
 		await host.killSession("exited", 500);
 	});

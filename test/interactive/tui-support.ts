@@ -17,6 +17,7 @@ import { createCodexHome, seedCodexTui } from "../support/codex-home.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { CLAUDE_BIN, CODEX_BIN } from "../support/native-homes.ts";
 import { createPiHome } from "../support/pi-home.ts";
+import { releaseDirectories } from "../support/teardown.ts";
 
 export interface TuiEnv {
 	server: FakeModelServer;
@@ -60,10 +61,11 @@ export async function startTuiEnv(): Promise<TuiEnv> {
 		env,
 		async close() {
 			await host.close();
-			await server.close();
-			pi.cleanup();
-			codex.cleanup();
-			claude.cleanup();
+			try {
+				await releaseDirectories([pi.dir, codex.dir, claude.dir]);
+			} finally {
+				await server.close();
+			}
 		},
 	};
 }

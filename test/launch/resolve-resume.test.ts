@@ -1,9 +1,12 @@
-import { mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ChildCall } from "../../src/launch/child-call.ts";
+import { Problems } from "../../src/core/problems.ts";
+import type { ResumeCall } from "../../src/launch/child-call.ts";
 import type { LaunchContext } from "../../src/launch/launch-context.ts";
+import { resolveChildCalls } from "../../src/launch/resolve-calls.ts";
 import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 import { resolveResumeCall } from "../../src/launch/resolve-resume.ts";
 import { ConsentRecord } from "../../src/launch/trust.ts";
@@ -24,10 +27,10 @@ const context: LaunchContext = {
 	limits: UNUSED_LIMITS,
 };
 
-function resolve(call: Partial<ChildCall>, records: LaunchRecords) {
+function resolve(call: Partial<ResumeCall> & Pick<ResumeCall, "resumeSessionId">, records: LaunchRecords) {
 	const { value: spec, problems } = collect((found) =>
 		resolveResumeCall(
-			{ task: "next", ...call } as ChildCall,
+			{ kind: "resume", task: "next", ...call },
 			records,
 			{ enabled: false },
 			context,
@@ -45,16 +48,6 @@ function withRecord(record: LaunchRecord): LaunchRecords {
 }
 
 describe("resume policy", () => {
-	it("refuses a session that is running now", () => {
-		const records = withRecord(recordFor(launchSpec({ harness: "pi", cwd }), "live"));
-		records.claim("live");
-		const { spec, problems } = resolve({ resumeSessionId: "live" }, records);
-		expect(spec).toBeUndefined();
-		expect(problems).toEqual([
-			'resume_session_id "live": that session is running now; resume it after it has finished',
-		]);
-	});
-
 	it("reuses the saved cwd, harness and model of a plain session, taking tool controls from this call only", () => {
 		const saved = recordFor(
 			launchSpec({ harness: "codex", cwd, model: "m1", effort: "low", autoApprove: true, disallowedTools: ["x"] }),
@@ -98,10 +91,78 @@ describe("resume policy", () => {
 
 	it("refuses a roster-selected session when the roster is not loaded", () => {
 		const saved = recordFor(
-			launchSpec({ harness: "pi", cwd, provenance: { rosterEntry: "owner", rosterSource: "/r.json" } }),
+			launchSpec({
+				harness: "pi",
+				cwd,
+				provenance: { kind: "roster_entry", rosterEntry: "owner", rosterSource: "/r.json" },
+			}),
 			"ros-1",
 		);
 		const { problems } = resolve({ resumeSessionId: "ros-1" }, withRecord(saved));
-		expect(problems).toEqual(['resume_session_id "ros-1": the roster could not be loaded: no roster']);
+		expect(problems).toEqual([
+			'resume_session_id "ros-1": roster entry "owner": the roster could not be loaded: no roster',
+		]);
+	});
+
+	it("refuses a roster entry that cannot be used in the same words for a new call and a resume", async () => {
+		const entry = { name: "owner", description: "", harness: "pi" as const, model: "m", effort: "low", digest: "d" };
+		const roster = { source: "/r.json", format: "inline" as const, enabled: false, entries: [entry] };
+		const disabled = { roster, enabled: false };
+		const saved = recordFor(
+			launchSpec({
+				harness: "pi",
+				cwd,
+				provenance: { kind: "roster_entry", rosterEntry: "owner", rosterSource: "/r.json" },
+			}),
+			"ros-2",
+		);
+		const resumed = collect((found) =>
+			resolveResumeCall(
+				{ kind: "resume", task: "next", resumeSessionId: "ros-2" },
+				withRecord(saved),
+				disabled,
+				context,
+				found,
+				() => undefined,
+			),
+		).problems;
+		const started = new Problems();
+		await resolveChildCalls(
+			[{ kind: "roster_entry", task: "t", rosterEntry: "owner" }],
+			[""],
+			"user",
+			context,
+			disabled,
+			new LaunchRecords(),
+			started,
+		);
+		const refusal = 'roster entry "owner": the roster (/r.json) is disabled; enable it with /agentshell-roster';
+		expect(resumed).toEqual([`resume_session_id "ros-2": ${refusal}`]);
+		expect(started.list).toEqual([refusal]);
+	});
+
+	it("refuses a resume whose agent file became a FIFO or a symlink to a device, without reading it", () => {
+		const fifo = join(cwd, "scout-fifo.md");
+		execFileSync("mkfifo", [fifo]);
+		const linked = join(cwd, "scout-stdin.md");
+		symlinkSync("/dev/null", linked);
+		for (const [file, id, kind] of [
+			[fifo, "agent-fifo", "a FIFO"],
+			[linked, "agent-device", "a character device"],
+		]) {
+			const saved = recordFor(
+				launchSpec({
+					harness: "pi",
+					cwd,
+					provenance: { kind: "agent", agentName: "scout", agentFile: file, agentSource: "project" },
+				}),
+				id,
+			);
+			const { spec, problems } = resolve({ resumeSessionId: id }, withRecord(saved));
+			expect(spec).toBeUndefined();
+			expect(problems).toEqual([
+				`resume_session_id "${id}": the session's agent definition ${file} cannot be read (it is not a regular file (${kind})); start a new session`,
+			]);
+		}
 	});
 });

@@ -27,13 +27,13 @@ describe("checkHarnessesAccept", () => {
 				harness: "codex",
 				cwd: "/w",
 				allowedTools: ["read"],
-				provenance: { agentName: "scout", agentFile: "/a/agents/scout.md" },
+				provenance: { kind: "agent", agentName: "scout", agentFile: "/a/agents/scout.md", agentSource: "user" },
 			}),
 			launchSpec({
 				harness: "codex",
 				cwd: "/w",
 				disallowedTools: ["bash"],
-				provenance: { rosterEntry: "fixer", rosterSource: "settings" },
+				provenance: { kind: "roster_entry", rosterEntry: "fixer", rosterSource: "settings" },
 			}),
 			launchSpec({ harness: "claude_code", cwd: "/w" }),
 		];

@@ -87,7 +87,7 @@ describe("parent-death watchdog", () => {
 				emptyLooks = processesWithEnv(tag).length === 0 ? emptyLooks + 1 : 0;
 				return emptyLooks >= 10;
 			};
-			await waitUntil(gone, "ten looks at /proc in a row without the hopper", 5000);
+			await waitUntil(gone, "ten looks at /proc in a row without the hopper");
 		} finally {
 			freezeAndKill(tag);
 		}
@@ -140,14 +140,14 @@ describe("lifeline", () => {
 			const warnings: string[] = [];
 			const lifeline = new WatchdogLifeline({ command: [command], warn: (message) => warnings.push(message) });
 			lifeline.register({ pgid: 1_000_001 });
-			await waitUntil(() => warnings.length > 0, "a warning about the missing watchdog", 5000);
+			await waitUntil(() => warnings.length > 0, "a warning about the missing watchdog");
 			expect(warnings[0]).toContain(command);
 			expect(warnings[0]).toContain("ENOENT");
 			// Now a watchdog can start: it records its pid and what it is told until its pipe closes.
 			writeFileSync(command, `#!/bin/sh\necho $$ > '${dir}/pid'\nexec cat > '${received}'\n`, { mode: 0o755 });
 			lifeline.register({ pgid: 1_000_002 });
 			const told = () => (existsSync(received) ? readFileSync(received, "utf8") : "");
-			await waitUntil(() => told().includes('"add":2'), "the started watchdog told both registrations", 5000);
+			await waitUntil(() => told().includes('"add":2'), "the started watchdog told both registrations");
 			strays.push(Number(readFileSync(join(dir, "pid"), "utf8")));
 			expect(told()).toContain('{"add":1,"pgid":1000001}');
 			expect(warnings).toHaveLength(1);
@@ -160,7 +160,7 @@ describe("lifeline", () => {
 		const warnings: string[] = [];
 		const lifeline = new WatchdogLifeline({ command: ["true"], warn: (message) => warnings.push(message) });
 		const unregister = lifeline.register({ pgid: 1_000_001 });
-		await waitUntil(() => warnings.length > 0, "a warning about the exiting watchdog", 5000);
+		await waitUntil(() => warnings.length > 0, "a warning about the exiting watchdog");
 		unregister();
 		expect(warnings).toEqual([
 			"pi-native-subagents: parent-death watchdog (true) was started 11 times and is not started again; children may outlive Pi",

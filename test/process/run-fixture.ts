@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { startProcess } from "../../src/process/start-process.ts";
 import type { ChildCommand, ProcessOptions, ProcessOutcome, RunningProcess } from "../../src/process/types.ts";
 import { SCRIPTED_LIMITS } from "../support/launch-spec.ts";
-import { isAlive } from "../support/processes.ts";
+import { isAlive, WAIT_LIMIT_MS, waitUntil } from "../support/processes.ts";
 
 export { isAlive };
 
@@ -88,10 +88,6 @@ export const ofType =
  * Resolves once `pid` is gone; rejects after `timeoutMs`. A SIGKILLed process disappears asynchronously
  * (the kernel tears it down, then its new parent reaps it) and no event announces that, so this polls.
  */
-export async function waitUntilGone(pid: number, timeoutMs = 3000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (isAlive(pid)) {
-		if (Date.now() > deadline) throw new Error(`process ${pid} is still alive after ${timeoutMs} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
+export function waitUntilGone(pid: number, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
+	return waitUntil(() => !isAlive(pid), `process ${pid} to be gone`, timeoutMs);
 }

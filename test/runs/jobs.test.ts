@@ -22,6 +22,17 @@ function controllable() {
 	return { run, end: (phase: ChildRun["phase"]) => end(phase) };
 }
 
+/** Starts `count` jobs that complete at once. */
+function startQuickJobs(jobs: JobRegistry, count: number): void {
+	for (let i = 0; i < count; i++)
+		jobs.start(
+			"single",
+			`j${i}`,
+			async () => [child("completed")],
+			() => "done",
+		);
+}
+
 describe("job registry", () => {
 	it("reports completion through finish, once, with the final children", async () => {
 		const jobs = new JobRegistry(logger());
@@ -139,14 +150,37 @@ describe("job registry", () => {
 
 	it("keeps a bounded number of finished jobs", async () => {
 		const jobs = new JobRegistry(logger());
-		for (let i = 0; i < MAX_FINISHED_JOBS + 5; i++)
-			jobs.start(
-				"single",
-				`j${i}`,
-				async () => [child("completed")],
-				() => "done",
-			);
+		startQuickJobs(jobs, MAX_FINISHED_JOBS + 5);
 		await vi.waitFor(() => expect(jobs.list().every((job) => job.status === "completed")).toBe(true));
 		expect(jobs.list()).toHaveLength(MAX_FINISHED_JOBS);
+	});
+
+	it("prunes finished jobs by finish time: a long job that ends after 20 newer ones stays retrievable", async () => {
+		const jobs = new JobRegistry(logger());
+		const long = controllable();
+		const job = jobs.start("single", "long", long.run, () => "long result");
+		startQuickJobs(jobs, MAX_FINISHED_JOBS + 1);
+		await vi.waitFor(() => expect(jobs.list().filter((j) => j.status === "completed")).toHaveLength(MAX_FINISHED_JOBS));
+		long.end("completed");
+		const waited = await jobs.wait(job.id, 5_000);
+		expect(waited?.status).toBe("completed");
+		expect(jobs.readResult(job.id)?.resultText).toBe("long result");
+		expect(jobs.list()).toHaveLength(MAX_FINISHED_JOBS);
+	});
+
+	it("keeps a job whose result a wait promised until the result is read", async () => {
+		const jobs = new JobRegistry(logger());
+		const job = jobs.start(
+			"single",
+			"promised",
+			async () => [child("completed")],
+			() => "promised result",
+		);
+		expect((await jobs.wait(job.id, 5_000))?.status).toBe("completed");
+		startQuickJobs(jobs, MAX_FINISHED_JOBS + 3);
+		await vi.waitFor(() => expect(jobs.list().every((j) => j.status === "completed")).toBe(true));
+		expect(jobs.readResult(job.id)?.resultText).toBe("promised result");
+		startQuickJobs(jobs, 1);
+		await vi.waitFor(() => expect(jobs.get(job.id)).toBeUndefined());
 	});
 });

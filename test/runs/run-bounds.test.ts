@@ -7,8 +7,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../../src/core/run-result.ts";
+import { REPORTED_LIMITS } from "../../src/core/bounds.ts";
+import type { ChildRun } from "../../src/core/child-run.ts";
+import type { LiveRun, RunReport, RunResult } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
+import { childDetails, MAX_CHILD_DETAILS_BYTES } from "../../src/runs/child-details.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import {
 	MAX_DIAGNOSTICS,
@@ -18,6 +21,7 @@ import {
 	MAX_TRANSCRIPT_ITEMS,
 	MAX_TRANSCRIPT_TEXT_CHARS,
 } from "../../src/runs/run-state.ts";
+import { buildResultText } from "../../src/tools/result-text.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../support/fault-cli/pi-script.mjs");
@@ -27,7 +31,7 @@ const settled = { emit: { type: "agent_settled", aborted: false } };
 /** Room for the "… [N more characters]" note after a cut. */
 const NOTE = 40;
 
-function run(actions: unknown[], onUpdate?: (partial: RunResult) => void): Promise<RunResult> {
+function run(actions: unknown[], onUpdate?: (partial: LiveRun) => void): Promise<RunResult> {
 	const adapter = createPiAdapter({
 		invocation: () => ({ file: process.execPath, args: [FIXTURE, JSON.stringify(actions)] }),
 		sessionDir: join(scratch, "sessions"),
@@ -44,7 +48,7 @@ function run(actions: unknown[], onUpdate?: (partial: RunResult) => void): Promi
 }
 
 /** Characters held by the retained buffers of a live result. */
-function retained(result: RunResult) {
+function retained(result: RunReport) {
 	return {
 		transcriptItems: result.transcript.length,
 		longestTranscriptText: Math.max(
@@ -61,7 +65,7 @@ describe("bounded run buffers", () => {
 	it("keeps transcript, tool outputs, diagnostics and stderr under their caps while 300 messages stream", {
 		timeout: 60_000,
 	}, async () => {
-		let worst = retained({ transcript: [], tools: [], diagnostics: [] } as unknown as RunResult);
+		let worst = retained({ transcript: [], tools: [], diagnostics: [] } as unknown as RunReport);
 		const result = await run(
 			[
 				session,
@@ -106,5 +110,26 @@ describe("bounded run buffers", () => {
 		expect(result.finalAnswer.length).toBeLessThanOrEqual(MAX_PARTIAL_TEXT_CHARS + NOTE);
 		expect(result.finalAnswer.endsWith(`… [${5_000_000 - MAX_PARTIAL_TEXT_CHARS} more characters]`)).toBe(true);
 		expect(result.finalAnswerWarning).toContain(`first ${MAX_PARTIAL_TEXT_CHARS} characters`);
+	});
+
+	it("bounds every string a hostile child prints (model, session id, tool names and ids) in details and the result text", {
+		timeout: 60_000,
+	}, async () => {
+		const result = await run([{ longFields: 100_000 }, settled]);
+		expect(result.status).toBe("completed");
+		expect(result.finalAnswer).toBe("long fields done");
+		// A cut id would name another session: it is dropped, and the diagnostic says so.
+		expect(result.nativeSessionId).toBeUndefined();
+		expect(result.diagnostics.join("\n")).toContain("native session id of 100000 characters");
+		expect(result.model?.length).toBeLessThanOrEqual(REPORTED_LIMITS.model + NOTE);
+		for (const tool of result.tools) {
+			expect(tool.toolName.length).toBeLessThanOrEqual(REPORTED_LIMITS.toolName + NOTE);
+			expect(tool.toolCallId.length).toBeLessThanOrEqual(REPORTED_LIMITS.toolCallId + NOTE);
+			expect(tool.pending).toBe(false);
+		}
+		const child: ChildRun = { index: 0, harness: "pi", task: "t", phase: "completed", result };
+		expect(Buffer.byteLength(JSON.stringify(childDetails(child)))).toBeLessThanOrEqual(MAX_CHILD_DETAILS_BYTES);
+		const text = buildResultText("single", [child], { maxBytes: 50 * 1024, maxLines: 2000 }, scratch, "bounds");
+		expect(text).toBe("long fields done");
 	});
 });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
-import type { RunResult } from "../../src/core/run-result.ts";
+import type { LiveRun } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
@@ -31,7 +31,7 @@ function run(
 	options: {
 		limits?: Partial<LaunchSpec["limits"]>;
 		signal?: AbortSignal;
-		onUpdate?: (partial: RunResult) => void;
+		onUpdate?: (partial: LiveRun) => void;
 	} = {},
 ) {
 	const adapter = createPiAdapter({
@@ -52,7 +52,7 @@ describe("run results of faulty children", () => {
 		expect(result.status).toBe("completed");
 		expect(result.finalAnswer).toBe("all done");
 		expect(result.signal).toBe("SIGTERM");
-		await waitUntil(() => !isAlive(result.pid as number), "the child to be gone", 2_000);
+		await waitUntil(() => !isAlive(result.pid as number), "the child to be gone");
 	});
 
 	it("kills a child that ignores SIGTERM on abort", async () => {
@@ -137,7 +137,7 @@ describe("run results of faulty children", () => {
 		expect(result.error).toMatch(
 			/^timed out after \d+ ms \(the limit is 500 ms, setting limits\.timeout_ms\); the child's process group was killed$/,
 		);
-		await waitUntil(() => groupMembers(result.pid as number).length === 0, "the group to be gone", 2_000);
+		await waitUntil(() => groupMembers(result.pid as number).length === 0, "the group to be gone");
 	});
 
 	it("fails naming the harness, command, cwd and override variable when the binary is missing", async () => {

@@ -10,16 +10,16 @@ describe("run state", () => {
 		for (let i = 0; i < MAX_TOOLS + 5; i++) {
 			run.apply({ type: "tool_start", toolCallId: `t${i}`, toolName: "bash", args: { command: `echo ${i}` } });
 		}
-		expect(run.result.tools).toHaveLength(MAX_TOOLS);
-		expect(run.result.tools[0].toolCallId).toBe("t5");
-		expect(run.result.toolsDropped).toBe(5);
+		expect(run.live.tools).toHaveLength(MAX_TOOLS);
+		expect(run.live.tools[0].toolCallId).toBe("t5");
+		expect(run.live.toolsDropped).toBe(5);
 	});
 
 	it("keeps large tool arguments as a bounded preview", () => {
 		const run = state();
 		const content = "x".repeat(100_000);
 		run.apply({ type: "tool_start", toolCallId: "w", toolName: "write", args: { path: "/f", content } });
-		const args = run.result.tools[0].args as string;
+		const args = run.live.tools[0].args as string;
 		expect(typeof args).toBe("string");
 		expect(args.length).toBeLessThan(MAX_TOOL_ARGS_CHARS + 100);
 		expect(args).toMatch(/^\{"path":"\/f","content":"x+… \[\d+ more characters\]$/);
@@ -31,13 +31,13 @@ describe("run state", () => {
 		run.apply({ type: "tool_start", toolCallId: "a", toolName: "read", args: { path: "x" } });
 		run.apply({ type: "tool_end", toolCallId: "a", toolName: "read", output: "data", isError: false });
 		run.apply({ type: "assistant_text", text: "Done.", final: true });
-		expect(run.result.transcript).toEqual([
+		expect(run.live.transcript).toEqual([
 			{ kind: "text", text: "Looking." },
 			{ kind: "tool", toolCallId: "a" },
 			{ kind: "text", text: "Done." },
 		]);
-		expect(run.result.tools[0]).toMatchObject({ toolCallId: "a", output: "data", pending: false });
-		expect(run.result.finalAnswer).toBe("Done.");
+		expect(run.live.tools[0]).toMatchObject({ toolCallId: "a", output: "data", pending: false });
+		expect(run.live.finalAnswer).toBe("Done.");
 	});
 
 	it("falls back to the partial text of an unfinished message, with a warning", () => {
@@ -45,8 +45,8 @@ describe("run state", () => {
 		run.apply({ type: "assistant_text", text: "half ", final: false });
 		run.apply({ type: "assistant_text", text: "done", final: false });
 		run.settleAnswer();
-		expect(run.result.finalAnswer).toBe("half done");
-		expect(run.result.finalAnswerWarning).toContain("did not finish");
+		expect(run.live.finalAnswer).toBe("half done");
+		expect(run.live.finalAnswerWarning).toContain("did not finish");
 	});
 
 	it("keeps a reported failure when the harness later says completed", () => {

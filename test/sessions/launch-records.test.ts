@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Problems } from "../../src/core/problems.ts";
 import { LAUNCH_RECORD_TYPE, type LaunchRecord, recordFor } from "../../src/sessions/launch-record.ts";
 import { LaunchRecords } from "../../src/sessions/launch-records.ts";
 import { launchSpec, resources } from "../support/launch-spec.ts";
@@ -58,19 +59,38 @@ describe("launch records", () => {
 		expect(records.isActive("s")).toBe(false);
 	});
 
+	it("refuses, where it claims them, a session that is running now and one resumed twice in a call, keeping nothing claimed", () => {
+		const records = new LaunchRecords();
+		records.claim("live");
+		const problems = new Problems();
+		expect(records.claimResumes(["free", "live", "twice", "twice"], problems)).toBeUndefined();
+		expect(problems.list).toEqual([
+			'resume_session_id "live": that session is running now (or is resumed twice in this call); resume it after it has finished',
+			'resume_session_id "twice": that session is running now (or is resumed twice in this call); resume it after it has finished',
+		]);
+		expect(records.isActive("free")).toBe(false);
+		expect(records.isActive("twice")).toBe(false);
+		expect(records.claimResumes(["free", "twice"], new Problems())).toEqual(["free", "twice"]);
+		expect(records.isActive("free")).toBe(true);
+	});
+
 	it("records what a launch locks: roster entries, selections, or nothing but harness and cwd", () => {
 		const base = { harness: "pi" as const, cwd: "/w" };
 		expect(recordFor(launchSpec(base), "p").kind).toBe("plain");
 		expect(recordFor(launchSpec({ ...base, rosterFile: "/r.json" }), "s").kind).toBe("selected");
-		expect(recordFor(launchSpec({ ...base, provenance: { rosterEntry: "x", rosterSource: "/r" } }), "r").kind).toBe(
-			"roster",
-		);
+		expect(
+			recordFor(
+				launchSpec({ ...base, provenance: { kind: "roster_entry", rosterEntry: "x", rosterSource: "/r" } }),
+				"r",
+			).kind,
+		).toBe("roster");
 		const withControls = recordFor(launchSpec({ ...base, autoApprove: true, allowedTools: ["read"] }), "c");
 		expect(withControls.previousControls).toEqual({ autoApprove: true, allowedTools: ["read"] });
 	});
 
 	it("embeds the launch's provenance in the record as the spec carried it, without unset fields", () => {
 		const provenance = {
+			kind: "roster_entry" as const,
 			rosterEntry: "x",
 			rosterSource: "/r.json",
 			definitionDigest: "d1",
@@ -78,7 +98,12 @@ describe("launch records", () => {
 		};
 		const stored = recordFor(launchSpec({ harness: "pi", cwd: "/w", provenance }), "r");
 		expect(stored.version).toBe(2);
-		expect(stored.provenance).toEqual({ rosterEntry: "x", rosterSource: "/r.json", definitionDigest: "d1" });
+		expect(stored.provenance).toEqual({
+			kind: "roster_entry",
+			rosterEntry: "x",
+			rosterSource: "/r.json",
+			definitionDigest: "d1",
+		});
 		expect(Object.keys(stored.provenance)).not.toContain("agentDefinitionFile");
 		expect(Object.keys(stored)).not.toContain("model");
 	});
@@ -104,7 +129,21 @@ describe("launch records", () => {
 		expect(records.get("old")).toEqual({
 			...launch,
 			version: 2,
-			provenance: { rosterSource, rosterEntry, definitionDigest, childRosterDigest },
+			provenance: { kind: "roster_entry", rosterSource, rosterEntry, definitionDigest, childRosterDigest },
+		});
+	});
+
+	it("reads a stored provenance's kind from what it names, so records written without one read alike", () => {
+		const records = new LaunchRecords();
+		const plain = { ...record("p", "m"), provenance: { childRosterDigest: "c" } };
+		const agent = { ...record("a", "m"), provenance: { agentName: "scout", agentFile: "/a/scout.md" } };
+		records.rebuild([entry(plain), entry(agent)]);
+		expect(records.get("p")?.provenance).toEqual({ kind: "ad_hoc", childRosterDigest: "c" });
+		expect(records.get("a")?.provenance).toEqual({
+			kind: "agent",
+			agentName: "scout",
+			agentFile: "/a/scout.md",
+			agentSource: "user",
 		});
 	});
 });

@@ -2,7 +2,7 @@
  * Per-test-file setup for end-to-end tests: a fake model server, an isolated pi home laid over
  * `process.env` (children inherit it), a work directory, and a Pi session with this extension loaded.
  * With `nativeHomes`, isolated codex and claude homes (and the pinned binaries) are laid over it too,
- * before the extension loads.
+ * before the extension loads. `close()` owns the teardown: nothing the environment started outlives it.
  */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { createExtensionSession, type ExtensionSession } from "./extension-sessi
 import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
 import { createNativeHomes, type NativeHomes } from "./native-homes.ts";
 import { createPiHome, type PiHome, type PiHomeOptions } from "./pi-home.ts";
+import { releaseDirectories } from "./teardown.ts";
 
 export interface E2eEnv {
 	server: FakeModelServer;
@@ -24,6 +25,11 @@ export interface E2eEnv {
 	session: ExtensionSession;
 	/** Set with the `nativeHomes` option. */
 	native?: NativeHomes;
+	/**
+	 * Shuts the session down (`session_shutdown`, as Pi does when it exits: jobs cancelled and awaited),
+	 * waits until no process uses the homes (`releaseDirectories`), removes them, stops the server and
+	 * restores `process.env`. Rejects naming any process that outlived the session (after killing it).
+	 */
 	close(): Promise<void>;
 }
 
@@ -52,23 +58,29 @@ export async function startE2eEnv(
 		mode: options.mode,
 		keepUpdates: options.keepUpdates,
 	});
-	return {
+	const env: E2eEnv = {
 		server,
 		home,
 		workDir,
 		session,
 		native,
 		async close() {
-			session.dispose();
-			await server.close();
-			for (const key of Object.keys(overlay)) {
-				if (saved[key] === undefined) delete process.env[key];
-				else process.env[key] = saved[key];
+			try {
+				// As Pi does when it exits: running jobs are cancelled and awaited, the tmux server goes. The
+				// session now in use: a test may have replaced the first one.
+				await env.session.shutdown();
+				env.session.dispose();
+				await releaseDirectories([home.dir, ...(native?.dirs ?? [])]);
+			} finally {
+				await server.close();
+				for (const key of Object.keys(overlay)) {
+					if (saved[key] === undefined) delete process.env[key];
+					else process.env[key] = saved[key];
+				}
 			}
-			home.cleanup();
-			native?.cleanup();
 		},
 	};
+	return env;
 }
 
 /** The text content of a tool result, joined. */

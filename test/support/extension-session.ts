@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import type { AgentToolResult } from "@earendil-works/pi-agent-core";
 import { fauxAssistantMessage, fauxProvider, fauxToolCall, type JsonObject } from "@earendil-works/pi-ai";
 import {
+	type AgentSession,
 	createAgentSession,
 	DefaultResourceLoader,
 	type ExtensionContext,
@@ -55,6 +56,13 @@ export interface ToolCallOutcome<T = unknown> {
 	updates: AgentToolResult<T>[];
 }
 
+/** A tool call that ended: its provider id, result and whether it is an error. */
+export interface ToolCallEnd {
+	toolCallId: string;
+	result: AgentToolResult<unknown>;
+	isError: boolean;
+}
+
 export interface ToolCallRequest {
 	name: string;
 	args: unknown;
@@ -79,6 +87,11 @@ export interface ExtensionSession {
 	 * `predicate`: a latch on what the tool reports, instead of a delay.
 	 */
 	waitForUpdate(predicate: (partial: AgentToolResult<unknown>) => boolean): Promise<AgentToolResult<unknown>>;
+	/**
+	 * Resolves with the first tool call (of any tool, from now on) that ends satisfying `predicate`, while the
+	 * turn may still run: e.g. a refusal known before another call of the same turn is let go on.
+	 */
+	waitForToolEnd(predicate: (end: ToolCallEnd) => boolean): Promise<ToolCallEnd>;
 	/** Resolves when the session has no run in progress (e.g. one a follow-up message started). */
 	waitForIdle(): Promise<void>;
 	/** Emits `session_shutdown` (reason "quit") to the extension, as Pi does when it exits. */
@@ -185,18 +198,25 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 			session.subscribe((event) => {
 				if (event.type === "tool_execution_update") listener(event.partialResult as AgentToolResult<unknown>);
 			}),
-		waitForUpdate(predicate) {
-			return new Promise((resolve) => {
-				const unsubscribe = session.subscribe((event) => {
-					if (event.type !== "tool_execution_update") return;
-					const partial = event.partialResult as AgentToolResult<unknown>;
-					if (!predicate(partial)) return;
-					// Not during the dispatch: removing a listener there would make Pi skip the next one.
-					queueMicrotask(unsubscribe);
-					resolve(partial);
-				});
-			});
-		},
+		waitForUpdate: (predicate) =>
+			latch(session, (event) =>
+				event.type === "tool_execution_update"
+					? pick(event.partialResult as AgentToolResult<unknown>, predicate)
+					: undefined,
+			),
+		waitForToolEnd: (predicate) =>
+			latch(session, (event) =>
+				event.type === "tool_execution_end"
+					? pick(
+							{
+								toolCallId: event.toolCallId,
+								result: event.result as AgentToolResult<unknown>,
+								isError: event.isError,
+							},
+							predicate,
+						)
+					: undefined,
+			),
 		prompt: (text) => session.prompt(text),
 		branch: () => session.sessionManager.getBranch(),
 		sessionFile: () => session.sessionManager.getSessionFile(),
@@ -207,6 +227,24 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		toolDefinition: (name) => runner.getToolDefinition(name),
 		dispose: () => session.dispose(),
 	};
+}
+
+type SessionEvent = Parameters<Parameters<AgentSession["subscribe"]>[0]>[0];
+
+/** `value` when it satisfies `predicate`, else `undefined`. */
+const pick = <T>(value: T, predicate: (value: T) => boolean): T | undefined => (predicate(value) ? value : undefined);
+
+/** Resolves with the first value `match` returns for a session event from now on. */
+function latch<T>(session: AgentSession, match: (event: SessionEvent) => T | undefined): Promise<T> {
+	return new Promise((resolve) => {
+		const unsubscribe = session.subscribe((event) => {
+			const value = match(event);
+			if (value === undefined) return;
+			// Not during the dispatch: removing a listener there would make Pi skip the next one.
+			queueMicrotask(unsubscribe);
+			resolve(value);
+		});
+	});
 }
 
 /** A UI whose `notify` and `setStatus` record into `log`; dialogs answer "no", everything else does nothing. */

@@ -6,7 +6,7 @@
 import type { RecordedRequest, RouteRule, StepData } from "./fake-model/index.ts";
 
 export class Gate {
-	readonly #held: Array<() => void> = [];
+	readonly #held: Array<{ request: RecordedRequest; release: () => void }> = [];
 	readonly #waiters = new Set<() => void>();
 
 	/**
@@ -17,7 +17,7 @@ export class Gate {
 		return (request) => {
 			if (!request.lastUserText.startsWith(prefix)) return undefined;
 			return new Promise<StepData>((resolve) => {
-				this.#held.push(() => resolve(answer(request)));
+				this.#held.push({ request, release: () => resolve(answer(request)) });
 				for (const waiter of [...this.#waiters]) waiter();
 			});
 		};
@@ -30,9 +30,17 @@ export class Gate {
 
 	/** Answers the request held longest; throws when none is held. */
 	releaseOne(): void {
-		const release = this.#held.shift();
-		if (!release) throw new Error("gate: no request is held");
-		release();
+		const held = this.#held.shift();
+		if (!held) throw new Error("gate: no request is held");
+		held.release();
+	}
+
+	/** Answers the held request whose last user text is `text` (the longest held of them); throws when none is. */
+	releaseText(text: string): void {
+		const index = this.#held.findIndex((held) => held.request.lastUserText === text);
+		if (index < 0) throw new Error(`gate: no request with the text ${JSON.stringify(text)} is held`);
+		const [held] = this.#held.splice(index, 1);
+		held.release();
 	}
 
 	/** Resolves once `count` requests are held at the same time; rejects after `timeoutMs` (default 20 000). */

@@ -16,12 +16,7 @@ export async function startInteractiveE2eEnv(): Promise<E2eEnv> {
 	const native = env.native as NonNullable<E2eEnv["native"]>;
 	seedClaudeTui(native.claude, [env.workDir]);
 	seedCodexTui(native.codex);
-	// The parent session's shutdown is what removes its tmux server: run it before the homes go.
-	const close = env.close;
-	env.close = async () => {
-		await env.session.shutdown();
-		await close();
-	};
+	// `close()` shuts the session down first, which removes its tmux server, before the homes go.
 	return env;
 }
 

@@ -1,12 +1,13 @@
 /**
  * The one builder behind the isolated pi, codex and claude homes: a fresh temp dir with named
  * subdirectories, the variables that point a binary at them (plus the caller's extra variables, which
- * win), and a cleanup that removes it all. Nothing under the real `~/.pi`, `~/.codex` or `~/.claude` is
+ * win), and a cleanup that waits until nothing started with them runs, then removes it all. Nothing under the real `~/.pi`, `~/.codex` or `~/.claude` is
  * ever read or written by a binary started with `env`.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { releaseDirectories } from "./teardown.ts";
 
 /** A home: `dir`, one absolute path per named subdirectory, `env` and `cleanup()`. */
 export type IsolatedHome<Name extends string> = Record<Name, string> & {
@@ -14,8 +15,12 @@ export type IsolatedHome<Name extends string> = Record<Name, string> & {
 	dir: string;
 	/** Variables to lay over the parent's environment when spawning the binary. */
 	env: Record<string, string>;
-	/** Remove `dir` (recursive, ignores a missing dir). */
-	cleanup(): void;
+	/**
+	 * Waits until no process uses `dir` (by an environment entry or its working directory: whatever was
+	 * started with `env`, wherever it went), then removes `dir` (a missing one is fine). Rejects, naming
+	 * them, when processes are still there after the teardown deadline (they are SIGKILLed, `dir` still goes).
+	 */
+	cleanup(): Promise<void>;
 };
 
 /**
@@ -37,7 +42,6 @@ export function createIsolatedHome<Name extends string>(
 		...paths,
 		dir,
 		env: { ...env(paths), ...extraEnv },
-		// A binary killed a moment ago may still be writing (pi: its compile cache): retry ENOTEMPTY a few times.
-		cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+		cleanup: () => releaseDirectories([dir]),
 	};
 }

@@ -49,7 +49,6 @@ export function jobHelpers(env: E2eEnv) {
 		await waitUntil(
 			() => deliveries().some((text) => text.includes(`Background job ${jobId} `)),
 			`job ${jobId}'s result message`,
-			20_000,
 		);
 		await env.session.waitForIdle();
 		const listed = await jobs({});
@@ -57,15 +56,11 @@ export function jobHelpers(env: E2eEnv) {
 	};
 
 	/** Lists the jobs until `check` holds for job `jobId` (one call at a time; the job must not end meanwhile). */
-	const pollJob = async (jobId: string, check: (job: Job) => boolean, what: string): Promise<void> => {
-		const deadline = Date.now() + 10_000;
-		for (;;) {
+	const pollJob = (jobId: string, check: (job: Job) => boolean, what: string): Promise<void> =>
+		waitUntil(async () => {
 			const job = (await jobs({})).result.details.jobs.find((j) => j.id === jobId);
-			if (job && check(job)) return;
-			if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-			await new Promise((resolve) => setTimeout(resolve, 50));
-		}
-	};
+			return job !== undefined && check(job);
+		}, what);
 
 	return { jobs, startJob, deliveries, finished, pollJob };
 }

@@ -41,7 +41,7 @@ export function launchSpec(fields: Pick<LaunchSpec, "harness" | "cwd"> & Partial
 		session: { kind: "new" },
 		depth: 1,
 		limits: UNUSED_LIMITS,
-		provenance: {},
+		provenance: { kind: "ad_hoc" },
 		...fields,
 	};
 }

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { CLAUDE_COMMAND_ENV, CODEX_COMMAND_ENV } from "../../src/harness/native-command.ts";
 import { type ClaudeHome, createClaudeHome } from "./claude-home.ts";
 import { type CodexHome, createCodexHome } from "./codex-home.ts";
+import { releaseDirectories } from "./teardown.ts";
 
 const BIN = resolve(import.meta.dirname, "../../node_modules/.bin");
 
@@ -21,8 +22,10 @@ export interface NativeHomes {
 	 * `PI_NATIVE_SUBAGENTS_CLAUDE_COMMAND` naming the pinned binaries.
 	 */
 	env: Record<string, string>;
-	/** Remove both homes. */
-	cleanup(): void;
+	/** Both homes' directories. */
+	dirs: string[];
+	/** Waits until no process uses either home, then removes both (as `IsolatedHome.cleanup`). */
+	cleanup(): Promise<void>;
 }
 
 /** Create both homes for `server` (`url` for claude, `baseUrl` for codex). */
@@ -38,9 +41,7 @@ export function createNativeHomes(server: { url: string; baseUrl: string }): Nat
 			[CODEX_COMMAND_ENV]: JSON.stringify([CODEX_BIN]),
 			[CLAUDE_COMMAND_ENV]: JSON.stringify([CLAUDE_BIN]),
 		},
-		cleanup() {
-			codex.cleanup();
-			claude.cleanup();
-		},
+		dirs: [codex.dir, claude.dir],
+		cleanup: () => releaseDirectories([codex.dir, claude.dir]),
 	};
 }

@@ -4,11 +4,12 @@
  * with `capture-pane`; keys are typed with `send-keys`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PiHome } from "./pi-home.ts";
 import { isRunning, processTree, waitUntil } from "./processes.ts";
+import { removeTree } from "./teardown.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -80,12 +81,8 @@ export class PiTuiHost {
 		} catch {
 			// Already gone.
 		}
-		await waitUntil(
-			() => tree.every((target) => !isRunning(target)),
-			"the tmux-run pi and its descendants to exit",
-			15_000,
-		);
-		rmSync(this.dir, { recursive: true, force: true });
+		await waitUntil(() => tree.every((target) => !isRunning(target)), "the tmux-run pi and its descendants to exit");
+		await removeTree(this.dir);
 	}
 
 	/** The pid of a pane's process (pi: the pane's script execs it), or `undefined` when the pane is gone. */

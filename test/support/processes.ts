@@ -1,7 +1,13 @@
 /** Process liveness checks for tests that prove nothing survives. */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { type ProcStat, processTable, readStat } from "../../src/process/proc-table.mjs";
+
+/**
+ * How long a test waits for something that must happen (a process gone, a file written) before it fails
+ * naming it, in ms. Not a claim about speed: well under the test timeout, well over a loaded machine's delays.
+ */
+export const WAIT_LIMIT_MS = 20_000;
 
 /** True while `pid` exists and is not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped). */
 export function isAlive(pid: number): boolean {
@@ -65,7 +71,7 @@ export function processesMatching(pattern: string | RegExp): number[] {
 	for (const entry of readdirSafe("/proc")) {
 		if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
 		try {
-			const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0$/, "").split("\0").join(" ");
+			const cmdline = readCommandLine(entry);
 			const matches = typeof pattern === "string" ? cmdline.includes(pattern) : pattern.test(cmdline);
 			if (matches && isAlive(Number(entry))) pids.push(Number(entry));
 		} catch {
@@ -91,10 +97,63 @@ export function processesWithEnv(entry: string): number[] {
 	return pids;
 }
 
-/** Waits until `check()` is true, polling every 50 ms; rejects with `what` after `timeoutMs`. */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * pids of every live process (other than this one) that uses one of the directories `dirs`: an entry of its
+ * environment names a path in one of them (as the variables of an isolated home do, inherited by everything
+ * a binary started with them runs), or its working directory is inside one. This is how a test finds what it
+ * started wherever it went in the process tree, even re-parented or in another session.
+ */
+export function processesUsing(dirs: readonly string[]): number[] {
+	const roots = [...new Set(dirs.flatMap((dir) => [dir, realpathOr(dir)]))];
+	const inside = (path: string) => roots.some((root) => path === root || path.startsWith(`${root}/`));
+	const mentions = (value: string) => roots.some((root) => value === root || value.includes(`${root}/`));
+	const pids: number[] = [];
+	for (const entry of readdirSafe("/proc")) {
+		if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+		try {
+			const environ = readFileSync(`/proc/${entry}/environ`, "latin1").split("\0");
+			const uses = environ.some((line) => mentions(line.slice(line.indexOf("=") + 1)));
+			if ((uses || inside(readlinkSync(`/proc/${entry}/cwd`))) && isAlive(Number(entry))) pids.push(Number(entry));
+		} catch {
+			// The process ended while we looked, or is not ours to read.
+		}
+	}
+	return pids;
+}
+
+/** The command line of `pid` (arguments joined by spaces), or "(gone)". */
+export function commandLineOf(pid: number): string {
+	try {
+		return readCommandLine(pid);
+	} catch {
+		return "(gone)";
+	}
+}
+
+/** @throws when the process is gone */
+function readCommandLine(pid: number | string): string {
+	return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0$/, "").split("\0").join(" ");
+}
+
+function realpathOr(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}
+
+/**
+ * Waits until `check()` (which may be async) is true, polling every 50 ms; rejects with `what` after `timeoutMs`. The default is
+ * generous on purpose: it only turns a hang into a named failure, and a loaded machine is slow, not broken.
+ */
+export async function waitUntil(
+	check: () => boolean | Promise<boolean>,
+	what: string,
+	timeoutMs = WAIT_LIMIT_MS,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
+	while (!(await check())) {
 		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}

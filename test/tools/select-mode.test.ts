@@ -25,6 +25,28 @@ function refusal(args: SubagentArgs): string {
 }
 
 describe("selectMode", () => {
+	it("refuses caller strings over their bound at the tool boundary, naming each field, without quoting them", () => {
+		const message = refusal({
+			tasks: [
+				{ agent_type: "pi", task: "a", task_name: "n".repeat(200_000) },
+				{
+					agent_type: "pi",
+					task: "b",
+					model: "m".repeat(100_000),
+					allowed_tools: ["read", "t".repeat(5_000)],
+					resources: { skills: ["s".repeat(10_000)] },
+				},
+			],
+		});
+		expect(message.split("\n")).toEqual([
+			"4 problems:",
+			"- task 1: task_name: 200000 characters, more than the limit of 200",
+			"- task 2: model: 100000 characters, more than the limit of 200",
+			"- task 2: allowed_tools[1]: 5000 characters, more than the limit of 1000",
+			"- task 2: resources.skills[0]: 10000 characters, more than the limit of 4096",
+		]);
+	});
+
 	it("selects single mode with an empty label and maps snake_case fields to the child call", () => {
 		const selected = select({
 			agent: "scout",
@@ -55,7 +77,10 @@ describe("selectMode", () => {
 		});
 		expect(tasks.mode).toBe("parallel");
 		expect(tasks.labels).toEqual(["task 1", "task 2"]);
-		expect(tasks.calls.map((call) => call.agentType ?? call.agent)).toEqual(["a", "pi"]);
+		expect(tasks.calls).toMatchObject([
+			{ kind: "agent", agent: "a" },
+			{ kind: "ad_hoc", agentType: "pi" },
+		]);
 		const chain = select({
 			chain: [
 				{ agent: "a", task: "one" },

@@ -5,7 +5,13 @@
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
 import { CLAUDE_COMMAND_ENV } from "../native-command.ts";
-import { buildClaudeCommand, type ClaudeAdapterOptions, claudeRefusals } from "./command.ts";
+import {
+	buildClaudeCommand,
+	buildClaudeTuiCommand,
+	type ClaudeAdapterOptions,
+	claudeRefusals,
+	claudeTuiRefusals,
+} from "./command.ts";
 import { ClaudeEventParser } from "./events.ts";
 import { claudeConfigDir, findClaudeTranscript, readClaudeSessionCwd } from "./transcript.ts";
 
@@ -15,11 +21,18 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 		harness: "claude_code",
 		commandEnv: CLAUDE_COMMAND_ENV,
 		buildCommand: (spec, runDir) => buildClaudeCommand(spec, runDir, options),
+		buildTuiCommand: (spec, runDir) => buildClaudeTuiCommand(spec, runDir, options),
 		// --json-schema: claude offers the model a StructuredOutput tool; `result.structured_output` carries it.
 		structuredResult: { inText: false, howToSubmit: "Call the StructuredOutput tool with your result." },
 		createParser: (spec) => new ClaudeEventParser(spec.allowedTools),
 		validate: (spec, problems) =>
-			checkCanLaunch("claude_code", options.command, problems, (refused) => claudeRefusals(spec, options, refused)),
+			checkCanLaunch(
+				spec,
+				options.command,
+				problems,
+				(refused) => claudeRefusals(spec, options, refused),
+				(refused, clean) => claudeTuiRefusals(spec, options, refused, clean),
+			),
 		sessionCwd: (id) => readClaudeSessionCwd(options.configDir ?? claudeConfigDir(process.env), id),
 		sessionFile: (id) => findClaudeTranscript(options.configDir ?? claudeConfigDir(process.env), id),
 	};

@@ -1,18 +1,24 @@
 /**
- * The claude command builder (flags from `claude --help` of Claude Code 2.1.332, facts in
- * docs/harness-support.md §How each CLI is driven): LaunchSpec → `claude -p --output-format stream-json …`, each
- * argument's flag named next to it, and what claude cannot honour.
+ * The claude command builders (flags from `claude --help` of Claude Code 2.1.332, facts in
+ * docs/harness-support.md §How each CLI is driven): LaunchSpec → `claude -p --output-format stream-json …`
+ * (headless) and `claude … -- <task>` (its TUI), both from one set of launch arguments, each argument's
+ * flag named next to it; and what claude cannot honour.
  */
 import { randomUUID } from "node:crypto";
-import type { HarnessCommand } from "../../core/harness-adapter.ts";
+import type { HarnessCommand, TuiCommand } from "../../core/harness-adapter.ts";
 import type { LaunchSpec, Resources } from "../../core/launch-spec.ts";
 import type { Problems } from "../../core/problems.ts";
+import { tryBuild } from "../adapter.ts";
 import type { NativeCommand } from "../native-command.ts";
 import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
 import { appendSkillReferences } from "../skill-references.ts";
-import { writeRunFile, writeSystemPromptFile } from "../system-prompt-file.ts";
+import { dryRunFiles, type RunFiles, runFilesIn, systemPromptFile } from "../system-prompt-file.ts";
 import { ruleToolName } from "../tool-names.ts";
+import { addTuiPromptProblems } from "../tui-prompt.ts";
+import { answerClaudeFirstRun } from "./first-run.ts";
 import { createClaudeInputCodec } from "./stream-input.ts";
+import { claudeConfigDir } from "./transcript.ts";
+import { claudeRecordReader } from "./tui-records.ts";
 
 export interface ClaudeAdapterOptions {
 	/**
@@ -42,73 +48,135 @@ export function claudeBypassRefusal(env: NodeJS.ProcessEnv, uid: number | undefi
 	return `claude refuses --dangerously-skip-permissions as root unless IS_SANDBOX=1 is set in the environment (${current}; set it only on a sandboxed machine)`;
 }
 
+/** What claude's headless and TUI commands share: the executable, its leading arguments, the launch arguments. */
+interface ClaudeLaunch {
+	file: string;
+	/** The command override's own leading arguments. */
+	lead: string[];
+	/** The launch arguments both commands carry, in one order. */
+	shared: string[];
+	env: Record<string, string | undefined>;
+	/** Chosen here (`--session-id`) or resumed (`--resume`): known even if the child dies early. */
+	nativeSessionId: string;
+}
+
 /**
- * `claude -p` arguments for `spec`, field by field. Values go in `--flag=value` form: a value starting with
- * `-` is never read as a flag, and variadic flags (`--allowedTools <tools...>`) take exactly one value each.
- * A new session gets a fresh UUID through `--session-id`.
+ * The launch arguments of `spec` that claude's headless and TUI commands share, field by field. Values go
+ * in `--flag=value` form: a value starting with `-` is never read as a flag, and variadic flags
+ * (`--allowedTools <tools...>`) take exactly one value each. A new session gets a fresh UUID through
+ * `--session-id`. The spec has passed `validate` (see {@link claudeRefusals}).
+ */
+function claudeLaunch(spec: LaunchSpec, options: ClaudeAdapterOptions, files: RunFiles): ClaudeLaunch {
+	const command = options.command();
+	const env: Record<string, string | undefined> = {};
+	const nativeSessionId = spec.session.kind === "resume" ? spec.session.nativeSessionId : randomUUID();
+	// --session-id / --resume: the id is chosen here, so it is known even if the child dies early.
+	const shared = [spec.session.kind === "resume" ? `--resume=${nativeSessionId}` : `--session-id=${nativeSessionId}`];
+	if (spec.model) shared.push(`--model=${spec.model}`);
+	// --effort: sent as `output_config.effort` on models with adaptive thinking; others ignore it.
+	if (spec.effort) shared.push(`--effort=${spec.effort}`);
+	// --append-system-prompt-file (named in `--bare`'s help): the agent body; --system-prompt-file replaces
+	// claude's prompt with it (pi-subagents `systemPromptMode: replace`).
+	if (spec.systemPromptAddition) {
+		const flag = spec.replaceSystemPrompt ? "--system-prompt-file" : "--append-system-prompt-file";
+		shared.push(`${flag}=${systemPromptFile(files, spec.systemPromptAddition)}`);
+	}
+	// --agents <file> defines a Claude Code agent file's agent (with --print it may be a file path), --agent
+	// selects it for the session: claude's own custom-agent mechanism (docs/agent-libraries.md).
+	if (spec.claudeAgent) {
+		const definition = JSON.stringify({ [spec.claudeAgent.name]: spec.claudeAgent.definition });
+		shared.push(`--agents=${files("agents.json", definition)}`, `--agent=${spec.claudeAgent.name}`);
+	}
+	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
+	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
+	if (spec.allowedTools) shared.push(`--tools=${[...new Set(spec.allowedTools.map(ruleToolName))].join(",")}`);
+	for (const tool of spec.allowedTools ?? []) shared.push(`--allowedTools=${tool}`);
+	// --disallowedTools: `Bash` removes the tool, `Bash(echo *)` denies matching calls.
+	for (const tool of spec.disallowedTools ?? []) shared.push(`--disallowedTools=${tool}`);
+	// auto_approve → --dangerously-skip-permissions; otherwise claude's default permission mode, in which
+	// -p denies whatever would prompt (reported in result.permission_denials).
+	if (spec.autoApprove) shared.push("--dangerously-skip-permissions");
+	// An untrusted cwd loads no project or local settings (hooks, MCP servers from .mcp.json, agents,
+	// CLAUDE.md): --setting-sources without project and local.
+	const sources = settingSources(spec.resources, spec.projectTrusted);
+	if (sources !== undefined) shared.push(`--setting-sources=${sources}`);
+	if (spec.resources) shared.push(...claudeResourceArgs(spec.resources, env));
+	return { file: command.file, lead: command.args, shared, env, nativeSessionId };
+}
+
+/** The first prompt claude gets: the task with the selected skill references. */
+function claudePrompt(spec: LaunchSpec): string {
+	return appendSkillReferences(spec.task, spec.skillReferences);
+}
+
+/**
+ * `claude -p` for `spec`: the headless-only arguments, then the shared launch arguments (see
+ * {@link claudeLaunch}). The task is the first stream-json user message: no argv limit, no flag parsing,
+ * byte-exact.
  * @param runDir private directory for the system-prompt file.
- * The spec has passed `validate` (see {@link claudeRefusals}).
  */
 export function buildClaudeCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): HarnessCommand {
-	const command = options.command();
-	// -p with stream-json input: user messages as JSON lines on stdin, replayed once claude takes them
-	// (the delivery receipt); stream-json output requires --verbose.
-	const args = [
-		...command.args,
+	const launch = claudeLaunch(spec, options, runFilesIn(runDir));
+	// Headless only: -p with stream-json input, user messages as JSON lines on stdin, replayed once claude
+	// takes them (the delivery receipt); stream-json output requires --verbose.
+	const headlessOnly = [
 		"-p",
 		"--input-format=stream-json",
 		"--output-format=stream-json",
 		"--verbose",
 		"--replay-user-messages",
 	];
-	const env: Record<string, string | undefined> = {};
-	// --session-id / --resume: the id is chosen here, so it is known even if the child dies early.
-	args.push(
-		spec.session.kind === "resume" ? `--resume=${spec.session.nativeSessionId}` : `--session-id=${randomUUID()}`,
-	);
-	if (spec.model) args.push(`--model=${spec.model}`);
-	// --effort: sent as `output_config.effort` on models with adaptive thinking; others ignore it.
-	if (spec.effort) args.push(`--effort=${spec.effort}`);
-	// --append-system-prompt-file (named in `--bare`'s help): the agent body; --system-prompt-file replaces
-	// claude's prompt with it (pi-subagents `systemPromptMode: replace`).
-	if (spec.systemPromptAddition) {
-		const flag = spec.replaceSystemPrompt ? "--system-prompt-file" : "--append-system-prompt-file";
-		args.push(`${flag}=${writeSystemPromptFile(runDir, spec.systemPromptAddition)}`);
-	}
-	// --agents <file> defines a Claude Code agent file's agent (with --print it may be a file path), --agent
-	// selects it for the session: claude's own custom-agent mechanism (docs/agent-libraries.md).
-	if (spec.claudeAgent) {
-		const file = writeRunFile(
-			runDir,
-			"agents.json",
-			JSON.stringify({ [spec.claudeAgent.name]: spec.claudeAgent.definition }),
-		);
-		args.push(`--agents=${file}`, `--agent=${spec.claudeAgent.name}`);
-	}
-	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
-	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
-	if (spec.allowedTools) args.push(`--tools=${[...new Set(spec.allowedTools.map(ruleToolName))].join(",")}`);
-	for (const tool of spec.allowedTools ?? []) args.push(`--allowedTools=${tool}`);
-	// --disallowedTools: `Bash` removes the tool, `Bash(echo *)` denies matching calls.
-	for (const tool of spec.disallowedTools ?? []) args.push(`--disallowedTools=${tool}`);
-	// auto_approve → --dangerously-skip-permissions; otherwise claude's default permission mode, in which
-	// -p denies whatever would prompt (reported in result.permission_denials).
-	if (spec.autoApprove) args.push("--dangerously-skip-permissions");
-	// --json-schema: claude offers the model a StructuredOutput tool of this schema (even beside --tools) and
-	// validates its input itself; the `result` record's `structured_output` is the result.
-	if (spec.outputSchema) args.push(`--json-schema=${JSON.stringify(spec.outputSchema)}`);
-	// An untrusted cwd loads no project or local settings (hooks, MCP servers from .mcp.json, agents,
-	// CLAUDE.md): --setting-sources without project and local.
-	const sources = settingSources(spec.resources, spec.projectTrusted);
-	if (sources !== undefined) args.push(`--setting-sources=${sources}`);
-	if (spec.resources) args.push(...claudeResourceArgs(spec.resources, env));
-	// The task is the first stream-json user message: no argv limit, no flag parsing, byte-exact.
+	// Headless only (output_schema is refused with interactive): --json-schema, claude offers the model a
+	// StructuredOutput tool of this schema (even beside --tools) and validates its input itself; the `result`
+	// record's `structured_output` is the result.
+	const structured = spec.outputSchema ? [`--json-schema=${JSON.stringify(spec.outputSchema)}`] : [];
 	return {
-		file: command.file,
-		args,
-		env,
-		conversation: createClaudeInputCodec(appendSkillReferences(spec.task, spec.skillReferences)),
+		file: launch.file,
+		args: [...launch.lead, ...headlessOnly, ...launch.shared, ...structured],
+		env: launch.env,
+		conversation: createClaudeInputCodec(claudePrompt(spec)),
 	};
+}
+
+/**
+ * claude's TUI for `spec`: the shared launch arguments (see {@link claudeLaunch}), the TUI-only ones and
+ * the task as the first prompt. Its records are the session's transcript (see `claudeRecordReader`).
+ * @param runDir private directory for the system-prompt file.
+ */
+export function buildClaudeTuiCommand(spec: LaunchSpec, runDir: string, options: ClaudeAdapterOptions): TuiCommand {
+	return claudeTui(spec, options, runFilesIn(runDir));
+}
+
+function claudeTui(spec: LaunchSpec, options: ClaudeAdapterOptions, files: RunFiles): TuiCommand {
+	const launch = claudeLaunch(spec, options, files);
+	// TUI only: the TUI's own default is "auto" mode; `-p`'s is "default" (prompts become denials there,
+	// questions here).
+	const tuiOnly = spec.autoApprove ? [] : ["--permission-mode=default"];
+	tuiOnly.push("--", claudePrompt(spec));
+	const resumed = spec.session.kind === "resume";
+	return {
+		file: launch.file,
+		args: [...launch.lead, ...launch.shared, ...tuiOnly],
+		env: launch.env,
+		nativeSessionId: launch.nativeSessionId,
+		// claude's first-run dialogs the parent has answered already (docs/interactive.md "First-run dialogs").
+		beforeStart: (env) => answerClaudeFirstRun(env, spec.cwd, spec.projectTrusted),
+		openRecords: (run) => claudeRecordReader(claudeConfigDir(run.env), launch.nativeSessionId, resumed),
+	};
+}
+
+/**
+ * Adds what claude's TUI cannot take for `spec` (its first prompt), then builds the TUI command without
+ * writing a file when nothing else refused the spec (`checkedClean`).
+ */
+export function claudeTuiRefusals(
+	spec: LaunchSpec,
+	options: ClaudeAdapterOptions,
+	problems: Problems,
+	checkedClean: boolean,
+): void {
+	addTuiPromptProblems(claudePrompt(spec), problems);
+	if (checkedClean) tryBuild(() => claudeTui(spec, options, dryRunFiles), problems);
 }
 
 /**

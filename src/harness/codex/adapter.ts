@@ -1,9 +1,15 @@
+/**
+ * The codex harness adapter (docs/harness-support.md): the command builder (`command.ts`), the record parser
+ * (`events.ts`) and the rollout reader (`rollout.ts`) behind the shared adapter contract.
+ */
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
-import { buildCodexCommand, codexRefusals } from "./command.ts";
+import { buildCodexCommand, buildCodexTuiCommand, codexRefusals, codexTuiRefusals } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
 import { findThreadRollout, readRolloutCwd, readThreadUsage } from "./rollout.ts";
+
+export { codexHomeDir } from "../../core/native-homes.ts";
 
 export interface CodexAdapterOptions {
 	/**
@@ -13,13 +19,11 @@ export interface CodexAdapterOptions {
 	 */
 	command: () => NativeCommand;
 	/**
-	 * The `CODEX_HOME` children use (see {@link codexHomeDir}). Read only when a thread is resumed, to find
+	 * The `CODEX_HOME` children use (see `codexHomeDir`). Read only when a thread is resumed, to find
 	 * the thread's earlier usage total in its rollout file.
 	 */
 	codexHome: string;
 }
-
-export { codexHomeDir } from "../../core/native-homes.ts";
 
 /**
  * Why a running codex child takes no input (docs/background-jobs.md §Talking to running children): `codex exec` reads
@@ -37,6 +41,7 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 		buildCommand: (spec, runDir) => buildCodexCommand(spec, runDir, options.command()),
 		// --output-schema: the final agent message is the JSON document.
 		structuredResult: { inText: true, howToSubmit: "Answer with only the JSON document of your result." },
+		buildTuiCommand: (spec) => buildCodexTuiCommand(spec, options.command()),
 		createParser: (spec) =>
 			new CodexEventParser(
 				spec.session.kind === "resume"
@@ -48,7 +53,13 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 				(threadId) => readThreadUsage(options.codexHome, threadId),
 			),
 		validate: (spec, problems) =>
-			checkCanLaunch("codex", options.command, problems, (refused) => codexRefusals(spec, refused)),
+			checkCanLaunch(
+				spec,
+				options.command,
+				problems,
+				(refused) => codexRefusals(spec, refused),
+				(refused, clean) => codexTuiRefusals(spec, options.command, refused, clean),
+			),
 		sessionCwd: (id) => readRolloutCwd(options.codexHome, id),
 		sessionFile: (id) => findThreadRollout(options.codexHome, id),
 	};

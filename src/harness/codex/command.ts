@@ -1,19 +1,24 @@
 /**
  * The codex command builder (flags from `codex exec --help` of codex-cli 0.171.0, facts in
- * docs/harness-support.md §How each CLI is driven): LaunchSpec → `codex exec --json …`, each argument's flag named
- * next to it, and what codex cannot honour.
+ * docs/harness-support.md §How each CLI is driven): LaunchSpec → `codex exec --json …` (headless) and
+ * `codex … -- <task>` (its TUI), both from one set of launch arguments, each argument's flag named next to
+ * it; and what codex cannot honour.
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { HarnessCommand } from "../../core/harness-adapter.ts";
-
+import type { HarnessCommand, TuiCommand } from "../../core/harness-adapter.ts";
 import type { LaunchSpec } from "../../core/launch-spec.ts";
+import { codexHomeDir } from "../../core/native-homes.ts";
 import type { Problems } from "../../core/problems.ts";
+import { tryBuild } from "../adapter.ts";
 import type { NativeCommand } from "../native-command.ts";
 import { writeOutputSchemaFile } from "../output-schema-file.ts";
 import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
 import { appendSkillReferences } from "../skill-references.ts";
+import { addTuiPromptProblems } from "../tui-prompt.ts";
+import { findThreadRollout } from "./rollout.ts";
+import { codexRecordReader, rolloutOpenedBy } from "./tui-records.ts";
 
 /**
  * Longest single argv string Linux accepts (MAX_ARG_STRLEN, 32 pages of 4 KiB), bytes. The agent body
@@ -22,48 +27,104 @@ import { appendSkillReferences } from "../skill-references.ts";
 const MAX_ARGUMENT_BYTES = 128 * 1024;
 
 /**
- * `codex exec` arguments for `spec`, field by field. Values go in `--flag=value` form so a value starting
- * with `-` is never read as a flag.
- * @param runDir private directory for the output schema file.
+ * The launch arguments of `spec` that codex's headless (`codex exec`) and TUI commands share, field by
+ * field. Values go in `--flag=value` form so a value starting with `-` is never read as a flag.
  * The spec has passed `validate` (see {@link codexRefusals}).
  */
-export function buildCodexCommand(spec: LaunchSpec, runDir: string, command: NativeCommand): HarnessCommand {
-	const args = [...command.args, "exec", "--json"];
+function codexLaunchArgs(spec: LaunchSpec): string[] {
 	// --cd: explicit, because a resumed thread otherwise takes the spawn cwd.
-	args.push(`--cd=${spec.cwd}`);
-	// --skip-git-repo-check: a child's cwd need not be a git repository.
-	args.push("--skip-git-repo-check");
-	if (spec.model) args.push(`--model=${spec.model}`);
+	const shared = [`--cd=${spec.cwd}`];
+	if (spec.model) shared.push(`--model=${spec.model}`);
 	// -c model_reasoning_effort: sent verbatim as `reasoning.effort`; codex does not validate it.
-	if (spec.effort) args.push("-c", `model_reasoning_effort=${tomlString(spec.effort)}`);
+	if (spec.effort) shared.push("-c", `model_reasoning_effort=${tomlString(spec.effort)}`);
 	// -c developer_instructions: a separate developer message after codex's base prompt (no append flag exists).
 	if (spec.systemPromptAddition) {
-		args.push("-c", `developer_instructions=${tomlString(spec.systemPromptAddition)}`);
+		shared.push("-c", `developer_instructions=${tomlString(spec.systemPromptAddition)}`);
 	}
 	// An untrusted cwd: project_doc_max_bytes=0 drops the project's AGENTS.md files (not $CODEX_HOME's);
 	// project config and skills are refused before launch (see codexUntrustedProblems).
-	if (!spec.projectTrusted) args.push("-c", "project_doc_max_bytes=0");
+	if (!spec.projectTrusted) shared.push("-c", "project_doc_max_bytes=0");
 	// A codex custom agent's settings (docs/agent-libraries.md §codex format).
 	const agent = spec.codexAgent;
 	// -c mcp_servers.<name>={…}: one server table per server, merged over the configured ones.
 	for (const [name, server] of Object.entries(agent?.mcpServers ?? {})) {
-		args.push("-c", `mcp_servers.${tomlKey(name)}=${tomlInline(server)}`);
+		shared.push("-c", `mcp_servers.${tomlKey(name)}=${tomlInline(server)}`);
 	}
 	// -c skills={…}: the agent's skills table.
-	if (agent?.skills !== undefined) args.push("-c", `skills=${tomlInline(agent.skills)}`);
+	if (agent?.skills !== undefined) shared.push("-c", `skills=${tomlInline(agent.skills)}`);
 	// auto_approve → --dangerously-bypass-approvals-and-sandbox; otherwise the agent's sandbox_mode, or the
 	// workspace-write sandbox (exec's default is read-only; its approval policy is always "never").
 	const sandbox = agent?.sandboxMode ?? "workspace-write";
-	args.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : [`--sandbox=${sandbox}`]));
-	// --output-schema: sent as the request's `text.format` (json_schema, strict); the final message is the JSON.
+	shared.push(...(spec.autoApprove ? ["--dangerously-bypass-approvals-and-sandbox"] : [`--sandbox=${sandbox}`]));
+	return shared;
+}
+
+/** The first prompt codex gets: the task with the selected skill references. */
+function codexPrompt(spec: LaunchSpec): string {
+	return appendSkillReferences(spec.task, spec.skillReferences);
+}
+
+/**
+ * `codex exec --json` for `spec`: the headless-only arguments around the shared launch arguments (see
+ * {@link codexLaunchArgs}). The task goes through stdin (prompt `-`), which is then closed: no argv limit,
+ * no flag parsing, and codex never blocks on an open pipe.
+ * @param runDir private directory for the output schema file.
+ */
+export function buildCodexCommand(spec: LaunchSpec, runDir: string, command: NativeCommand): HarnessCommand {
+	// Headless only: exec with JSON events; --skip-git-repo-check: a child's cwd need not be a git repository.
+	const args = [...command.args, "exec", "--json", "--skip-git-repo-check", ...codexLaunchArgs(spec)];
+	// Headless only (output_schema is refused with interactive): --output-schema, sent as the request's
+	// `text.format` (json_schema, strict); the final message is the JSON.
 	if (spec.outputSchema) args.push(`--output-schema=${writeOutputSchemaFile(runDir, spec.outputSchema)}`);
 	// Options before `resume` apply to the resumed run; `-` reads the prompt from stdin.
 	// `--` ends codex's options: the id is never read as one (e.g. `--last`).
 	if (spec.session.kind === "resume") args.push("resume", "--", spec.session.nativeSessionId);
 	args.push("-");
-	// The task goes through stdin (prompt `-`), which is then closed: no argv limit, no flag parsing, and
-	// codex never blocks on an open pipe.
-	return { file: command.file, args, env: {}, stdin: appendSkillReferences(spec.task, spec.skillReferences) };
+	return { file: command.file, args, env: {}, stdin: codexPrompt(spec) };
+}
+
+/**
+ * codex's TUI for `spec`: the TUI-only arguments around the shared launch arguments (see
+ * {@link codexLaunchArgs}), the task as the first prompt. Its records are the thread's rollout (see
+ * `codexRecordReader`): the resumed thread's, or the one the codex process opens.
+ */
+export function buildCodexTuiCommand(spec: LaunchSpec, command: NativeCommand): TuiCommand {
+	const resume = spec.session.kind === "resume" ? spec.session.nativeSessionId : undefined;
+	// TUI only: `resume` is a subcommand before the options. --no-daemon: no background app-server that
+	// outlives the pane (and no 424 MB copy into CODEX_HOME); --no-alt-screen: the conversation stays in
+	// the pane's scrollback for whoever attaches.
+	const args = [...command.args, ...(resume !== undefined ? ["resume"] : []), "--no-daemon", "--no-alt-screen"];
+	args.push(...codexLaunchArgs(spec));
+	// The folder-trust dialog would block the start: the parent's own trust decision answers it.
+	if (spec.projectTrusted) args.push("-c", `projects={${tomlString(spec.cwd)}={trust_level="trusted"}}`);
+	// `--` ends codex's options: neither the id nor the task is read as one.
+	args.push("--", ...(resume !== undefined ? [resume] : []), codexPrompt(spec));
+	return {
+		file: command.file,
+		args,
+		env: {},
+		nativeSessionId: resume,
+		openRecords: (run) => {
+			const codexHome = codexHomeDir(run.env);
+			const locate = () =>
+				resume !== undefined ? findThreadRollout(codexHome, resume) : rolloutOpenedBy(run.panePid());
+			return codexRecordReader(codexHome, locate, resume);
+		},
+	};
+}
+
+/**
+ * Adds what codex's TUI cannot take for `spec` (its first prompt), then builds the TUI command when nothing
+ * else refused the spec (`checkedClean`).
+ */
+export function codexTuiRefusals(
+	spec: LaunchSpec,
+	command: () => NativeCommand,
+	problems: Problems,
+	checkedClean: boolean,
+): void {
+	addTuiPromptProblems(codexPrompt(spec), problems);
+	if (checkedClean) tryBuild(() => buildCodexTuiCommand(spec, command()), problems);
 }
 
 /** Adds every option of `spec` codex cannot honour to `problems`, each naming the option. Pure. */

@@ -28,8 +28,8 @@ describe("codex command line", () => {
 		expect(command.args).toEqual([
 			"exec",
 			"--json",
-			"--cd=/work/tree",
 			"--skip-git-repo-check",
+			"--cd=/work/tree",
 			"--model=gpt-5.5",
 			"-c",
 			'model_reasoning_effort="high"',

@@ -36,6 +36,7 @@ describe("pi command line", () => {
 			"cli.js",
 			"--mode",
 			"rpc",
+			"--offline",
 			"--session-dir",
 			"/sessions",
 			"--model",

@@ -16,6 +16,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { WAIT_LIMIT_MS } from "../processes.ts";
 import { anthropicMessages } from "./protocols/anthropic-messages.ts";
 import { TEXT_CHUNK_CHARS } from "./protocols/common.ts";
 import { openaiChat } from "./protocols/openai-chat.ts";
@@ -60,7 +61,7 @@ export interface FakeModelServer {
 	pendingSteps(): number;
 	/**
 	 * Resolve with the log once `predicate(requests)` holds; checked on every arrival and end.
-	 * Rejects after `timeoutMs` (default 10 000 ms) with the number of requests seen.
+	 * Rejects after `timeoutMs` (default `WAIT_LIMIT_MS`, test/support/processes.ts) with the number of requests seen.
 	 */
 	waitFor(predicate: (requests: readonly RecordedRequest[]) => boolean, timeoutMs?: number): Promise<RecordedRequest[]>;
 	/** Resolve once at least `count` requests have arrived (timeout as in {@link FakeModelServer.waitFor}). */
@@ -186,7 +187,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
 	const port = (server.address() as AddressInfo).port;
 	const url = `http://127.0.0.1:${port}`;
 
-	const waitFor = (predicate: (log: readonly RecordedRequest[]) => boolean, timeoutMs = 10_000) =>
+	const waitFor = (predicate: (log: readonly RecordedRequest[]) => boolean, timeoutMs = WAIT_LIMIT_MS) =>
 		new Promise<RecordedRequest[]>((resolve, reject) => {
 			const check = () => {
 				if (!predicate(requests)) return;

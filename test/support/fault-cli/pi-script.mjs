@@ -15,6 +15,8 @@
 //   {"longAnswer": N}                  a message_end of an assistant message of N "y" characters
 //   {"longToolOutput": N}              a bash tool_execution_start/_end pair whose output is N "z" characters
 //   {"stderr": N}                      N bytes of "e" on stderr
+//   {"longFields": N}                  a session header, 20 tool calls and an answer whose session id, tool names,
+//                                      tool-call ids and model name are each N characters (argv cannot carry them)
 //   {"repeat": N, "actions": [...]}    play the nested actions N times ("%i" in emitted strings → the round)
 import { spawn } from "node:child_process";
 
@@ -57,6 +59,23 @@ const play = async (list, round) => {
 			await write(`${JSON.stringify({ type: "tool_execution_start", toolCallId: id, toolName: "bash", args: {} })}\n`);
 			const result = { content: [{ type: "text", text: "z".repeat(action.longToolOutput) }] };
 			await write(`${JSON.stringify({ type: "tool_execution_end", toolCallId: id, toolName: "bash", result })}\n`);
+		} else if ("longFields" in action) {
+			const long = (c) => c.repeat(action.longFields);
+			await write(`${JSON.stringify({ type: "session", id: long("s") })}\n`);
+			for (let i = 0; i < 20; i++) {
+				const call = { toolCallId: `${long("c")}${i}`, toolName: `${long("t")}${i}` };
+				await write(`${JSON.stringify({ type: "tool_execution_start", ...call, args: {} })}\n`);
+				const result = { content: [{ type: "text", text: "ok" }] };
+				await write(`${JSON.stringify({ type: "tool_execution_end", ...call, result })}\n`);
+			}
+			const message = {
+				role: "assistant",
+				content: [{ type: "text", text: "long fields done" }],
+				provider: long("p"),
+				model: long("m"),
+				stopReason: "stop",
+			};
+			await write(`${JSON.stringify({ type: "message_end", message })}\n`);
 		} else if ("stderr" in action) {
 			await new Promise((resolve) => process.stderr.write("e".repeat(action.stderr), resolve));
 		} else if ("sleep" in action) await sleep(action.sleep);

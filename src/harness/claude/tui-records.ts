@@ -5,12 +5,13 @@
  * when a turn has ended, becomes the headless `result` record: this run's usage (per message, each message
  * counted once) and the verdict (an API error as the last message fails the run).
  */
-import type { RunEvent } from "../core/run-event.ts";
-import { ClaudeEventParser } from "../harness/claude/events.ts";
-import type { ClaudeUsage } from "../harness/claude/records.ts";
-import { findClaudeTranscript } from "../harness/claude/transcript.ts";
-import { RecordTail } from "./record-tail.ts";
-import type { TuiRecordReader } from "./tui-records.ts";
+
+import type { TuiRecordReader } from "../../core/harness-adapter.ts";
+import type { RunEvent } from "../../core/run-event.ts";
+import { RecordTail } from "../record-tail.ts";
+import { ClaudeEventParser } from "./events.ts";
+import type { ClaudeUsage } from "./records.ts";
+import { findClaudeTranscript } from "./transcript.ts";
 
 interface TranscriptRecord {
 	type?: string;

@@ -5,12 +5,12 @@
  * turn. Usage becomes this run's delta through the headless parser (`turn.completed` semantics).
  */
 import { readdirSync, readlinkSync } from "node:fs";
-import type { RunEvent } from "../core/run-event.ts";
-import { CodexEventParser, readableError } from "../harness/codex/events.ts";
-import type { CodexUsage } from "../harness/codex/records.ts";
-import { readThreadUsage } from "../harness/codex/rollout.ts";
-import { RecordTail } from "./record-tail.ts";
-import type { TuiRecordReader } from "./tui-records.ts";
+import type { TuiRecordReader } from "../../core/harness-adapter.ts";
+import type { RunEvent } from "../../core/run-event.ts";
+import { RecordTail } from "../record-tail.ts";
+import { CodexEventParser, readableError } from "./events.ts";
+import type { CodexUsage } from "./records.ts";
+import { readThreadUsage } from "./rollout.ts";
 
 interface RolloutRecord {
 	type?: string;
@@ -36,9 +36,10 @@ interface Payload {
 
 /**
  * The rollout file the codex process `pid` has open (Linux `/proc/<pid>/fd`): exact even when several
- * codex children share one `CODEX_HOME` and cwd. `undefined` until codex has created it.
+ * codex children share one `CODEX_HOME` and cwd. `undefined` until codex has started (`pid`) and created it.
  */
-export function rolloutOpenedBy(pid: number): string | undefined {
+export function rolloutOpenedBy(pid: number | undefined): string | undefined {
+	if (pid === undefined) return undefined;
 	let fds: string[];
 	try {
 		fds = readdirSync(`/proc/${pid}/fd`);

@@ -5,12 +5,12 @@
  * not `toolUse` ends the turn.
  */
 
-import type { RunEvent } from "../core/run-event.ts";
-import { PiEventParser } from "../harness/pi/events.ts";
-import type { PiAssistantMessage } from "../harness/pi/records.ts";
-import { findPiSessionFile } from "../harness/pi/session-file.ts";
-import { RecordTail } from "./record-tail.ts";
-import type { TuiRecordReader } from "./tui-records.ts";
+import type { TuiRecordReader } from "../../core/harness-adapter.ts";
+import type { RunEvent } from "../../core/run-event.ts";
+import { RecordTail } from "../record-tail.ts";
+import { PiEventParser } from "./events.ts";
+import type { PiAssistantMessage } from "./records.ts";
+import { findPiSessionFile } from "./session-file.ts";
 
 interface SessionEntry {
 	type?: string;

@@ -1,0 +1,157 @@
+/**
+ * Retention of pi children's session files (docs/rules.md §Child sessions): the private session directory
+ * (`<agent dir>/pi-native-subagents/sessions`) loses the files not written for `max_age_days`, then, while
+ * the rest exceed `max_total_bytes`, the oldest. A session a live parent may still resume or is running is
+ * never removed: each parent Pi process keeps a hold file (`<holds dir>/<pid>-<random>.json`) listing the native
+ * session ids its current session has launch records for, or runs now; holds of processes that are gone do
+ * not count (and are removed). A file written within the last RECENT_MS is never removed either: a new
+ * child's id is known to its parent only once the child has reported it.
+ */
+import { randomUUID } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../core/atomic-write.ts";
+import { readUserFile } from "../../core/user-file.ts";
+
+/** Pi children's private session directory (`--session-dir`). */
+export const childSessionsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "sessions");
+/** Where each live parent holds the child sessions it may resume. */
+export const holdsDir = (agentDir: string) => join(agentDir, "pi-native-subagents", "holds");
+
+/** Files written within this long are kept whatever their size (ms: 24 hours). */
+export const RECENT_MS = 24 * 60 * 60 * 1000;
+
+/** The retention settings (settings `child_sessions`). */
+export interface ChildSessionRetention {
+	/** ms */
+	maxAgeMs: number;
+	/** bytes */
+	maxTotalBytes: number;
+}
+
+/**
+ * One extension load's hold: `<holds dir>/<pid>-<random>.json` (one file per load, so two sessions of one
+ * process never overwrite each other's), rewritten atomically (mode 0600) with each change.
+ */
+export class SessionHold {
+	readonly #dir: string;
+	readonly #file: string;
+
+	constructor(holdsDir: string, pid = process.pid) {
+		this.#dir = holdsDir;
+		this.#file = join(holdsDir, `${pid}-${randomUUID().slice(0, 8)}.json`);
+	}
+
+	/** Holds exactly `ids`: the native session ids this load may resume or runs now. */
+	write(ids: Iterable<string>): void {
+		try {
+			mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+			writeFileAtomic(this.#file, JSON.stringify({ sessions: [...new Set(ids)] }), 0o600);
+		} catch {
+			// Without a hold the recent-file rule still keeps running children; the next change writes it again.
+		}
+	}
+
+	/** Removes the hold (the load's session has ended). */
+	release(): void {
+		rmSync(this.#file, { force: true });
+	}
+}
+
+/** The ids held by live processes; the hold files of processes that are gone are removed. */
+export function heldChildSessions(holdsDir: string): Set<string> {
+	const held = new Set<string>();
+	for (const name of safeReaddir(holdsDir)) {
+		const pid = Number(name.split("-")[0]);
+		if (!name.endsWith(".json") || !Number.isInteger(pid) || pid <= 0) continue;
+		if (!processExists(pid)) {
+			rmSync(join(holdsDir, name), { force: true });
+			continue;
+		}
+		const read = readUserFile(join(holdsDir, name));
+		if (!("text" in read)) continue;
+		try {
+			const sessions = (JSON.parse(read.text) as { sessions?: unknown }).sessions;
+			if (Array.isArray(sessions)) for (const id of sessions) if (typeof id === "string") held.add(id);
+		} catch {
+			// A torn hold (its writer died mid-write cannot happen: writes are atomic); nothing to add.
+		}
+	}
+	return held;
+}
+
+/**
+ * Applies the retention to `sessionDir`'s `<timestamp>_<id>.jsonl` files: removes those older than
+ * `maxAgeMs`, then the oldest while the rest exceed `maxTotalBytes`; never a held id (`heldChildSessions`,
+ * plus `alsoHeld`), a file written within RECENT_MS, or anything not a regular file. Never throws.
+ * @returns the removed file names, oldest first.
+ */
+export function pruneChildSessions(
+	sessionDir: string,
+	holdsDir: string,
+	retention: ChildSessionRetention,
+	options: { now?: number; alsoHeld?: Iterable<string> } = {},
+): string[] {
+	const now = options.now ?? Date.now();
+	const held = heldChildSessions(holdsDir);
+	for (const id of options.alsoHeld ?? []) held.add(id);
+	const files: Array<{ name: string; mtime: number; bytes: number; removable: boolean }> = [];
+	for (const name of safeReaddir(sessionDir)) {
+		if (!name.endsWith(".jsonl")) continue;
+		try {
+			const stat = lstatSync(join(sessionDir, name));
+			if (!stat.isFile()) continue;
+			const id = name.slice(name.lastIndexOf("_") + 1, -".jsonl".length);
+			const removable = !held.has(id) && now - stat.mtimeMs > RECENT_MS;
+			files.push({ name, mtime: stat.mtimeMs, bytes: stat.size, removable });
+		} catch {
+			// Removed while we looked.
+		}
+	}
+	files.sort((a, b) => a.mtime - b.mtime);
+	let total = files.reduce((sum, file) => sum + file.bytes, 0);
+	const removed: string[] = [];
+	for (const file of files) {
+		const old = now - file.mtime > retention.maxAgeMs;
+		if (!file.removable || (!old && total <= retention.maxTotalBytes)) continue;
+		try {
+			rmSync(join(sessionDir, file.name), { force: true });
+			removed.push(file.name);
+			total -= file.bytes;
+		} catch {
+			// Left for the next session start.
+		}
+	}
+	return removed;
+}
+
+function processExists(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+function safeReaddir(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
+	}
+}
+
+/**
+ * The retention with the settings' `child_sessions` (days, bytes) over `<agent dir>`'s child sessions, `held`
+ * kept besides the live holds; nothing when `kept` is undefined (a malformed settings file).
+ */
+export function applyRetention(
+	agentDir: string,
+	kept: { max_age_days: number; max_total_bytes: number } | undefined,
+	held: Iterable<string>,
+): string[] {
+	if (!kept) return [];
+	const policy = { maxAgeMs: kept.max_age_days * 24 * 60 * 60 * 1000, maxTotalBytes: kept.max_total_bytes };
+	return pruneChildSessions(childSessionsDir(agentDir), holdsDir(agentDir), policy, { alsoHeld: held });
+}

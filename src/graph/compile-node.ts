@@ -85,7 +85,8 @@ function compileFanout(
 	const ref = over.length === 1 && typeof over[0] !== "string" ? over[0] : undefined;
 	let itemSchema: unknown;
 	if (!ref || (ref.source !== "inputs" && ref.source !== "node")) {
-		here.add("must be exactly one ValueRef to an array: $" + "{inputs.<path>} or $" + "{nodes.<key>.output.<path>}");
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
+		here.add("must be exactly one ValueRef to an array: ${inputs.<path>} or ${nodes.<key>.output.<path>}");
 	} else {
 		const base = ref.source === "inputs" ? check.definition.inputs : shapeSchema(check, ref.node);
 		const array = base === undefined ? undefined : schemaAt(base, ref.path);

@@ -1,9 +1,10 @@
 /**
  * `npm run demo`: the whole package offline, no API keys. Starts the scripted fake model server, runs
  * the real `pi` with this extension loaded (`pi -e <this package>`), and lets the scripted parent model
- * call `subagent` three times — single, parallel and chain — and then `agent_graph` once (the saved
- * graph examples/graphs/explore-and-plan.yaml: two nodes wired by structured results), while real pi
- * children answer. Prints the transcript. Everything lives in a temporary directory that is removed at the end; nothing under ~ is
+ * call `subagent` three times — single, parallel and chain — and then `agent_graph` twice (the saved
+ * graphs examples/graphs/explore-and-plan.yaml: two nodes wired by structured results, and
+ * review-and-verify.yaml: a fan-out, a saved graph inside it, a feedback loop and a command gate), while
+ * real pi children answer. Prints the transcript. Everything lives in a temporary directory that is removed at the end; nothing under ~ is
  * read or written.
  *
  * Exit code 0 when the parent finished and every child answered; 1 otherwise.
@@ -31,17 +32,17 @@ const PARENT_CALLS: Array<{ name: string; arguments: Record<string, unknown> }> 
 		],
 	},
 ].map((args) => ({ name: "subagent", arguments: args as Record<string, unknown> }));
-PARENT_CALLS.push({
-	name: "agent_graph",
-	arguments: { name: "explore-and-plan", inputs: { goal: "add a --verbose flag" } },
-});
+PARENT_CALLS.push(
+	{ name: "agent_graph", arguments: { name: "explore-and-plan", inputs: { goal: "add a --verbose flag" } } },
+	{ name: "agent_graph", arguments: { name: "review-and-verify", inputs: { goal: "add a --verbose flag" } } },
+);
 
 /** The parent (it alone is offered the `subagent` tool): one call per turn, then a summary. */
 function parentStep(request: RecordedRequest): StepData {
 	const done = request.roles.filter((role) => role === "tool").length;
 	const call = PARENT_CALLS[done];
 	if (call) return { toolCalls: [call] };
-	return { text: "All four delegations finished: the single scout run, the parallel pair, the chain and the graph." };
+	return { text: "All five delegations finished: the single scout run, the parallel pair, the chain and both graphs." };
 }
 
 /** Children: which agent is answering shows in its system prompt (the agent file's body). */
@@ -59,7 +60,13 @@ function childStep(request: RecordedRequest): StepData {
 		if (task.includes("documents")) return { text: "README.md documents the project." };
 		return { text: `This is a small Python project. Files: ${files}.` };
 	}
+	if (agent === "reviewer" && structured) return reviewerResult(task);
 	if (agent === "reviewer") return { text: "notes.md is clear; one nit: the second sentence repeats the first." };
+	if (agent === "planner" && structured && task.startsWith("Summarize")) {
+		// The feedback loop's worker: its second round takes the reviewer's feedback in.
+		const feedback = /feedback so far: \[(.*)\]$/.exec(task)?.[1] ?? "";
+		return submit({ summary: feedback ? `Every file reviewed; ${feedback}.` : "Every file reviewed." });
+	}
 	if (agent === "planner" && structured) {
 		return submit({ steps: ["Add argparse to main.py", "Add --verbose", "Test it"] });
 	}
@@ -68,6 +75,14 @@ function childStep(request: RecordedRequest): StepData {
 		return { text: `Plan (from "${findings}"):\n1. Add argparse to main.py.\n2. Add --verbose.\n3. Test it.` };
 	}
 	return { text: `${agent} did: ${task}` };
+}
+
+/** The reviewer's structured results: one fan-out item's note, or the feedback loop's verdict. */
+function reviewerResult(task: string): StepData {
+	const file = /^Review (\S+)/.exec(task)?.[1];
+	if (file) return submit({ file, note: `${file} looks fine` });
+	if (task.includes("main.py is the entry point")) return submit({ decision: "pass", feedback: "" });
+	return submit({ decision: "revise", feedback: "main.py is the entry point" });
 }
 
 function submit(value: Record<string, unknown>): StepData {
@@ -102,7 +117,7 @@ async function main(): Promise<number> {
 		});
 		let answered = 0;
 		let failed = 0;
-		let graphCompleted = false;
+		let graphsCompleted = 0;
 		for (const event of events) {
 			if (event.type === "message_end" && event.message?.role === "assistant") {
 				for (const part of event.message.content ?? []) {
@@ -113,7 +128,7 @@ async function main(): Promise<number> {
 			if (event.type === "tool_execution_end" && event.toolName === "agent_graph") {
 				console.log(indent((event.result?.content ?? []).map((c: { text?: string }) => c.text ?? "").join(""), "  │ "));
 				console.log("");
-				graphCompleted = !event.isError;
+				if (!event.isError) graphsCompleted++;
 			}
 			if (event.type === "tool_execution_end" && event.toolName === "subagent") {
 				const text = (event.result?.content ?? []).map((c: { text?: string }) => c.text ?? "").join("");
@@ -130,9 +145,9 @@ async function main(): Promise<number> {
 		}
 		const children = server.requests.filter((r) => !r.toolNames.includes("subagent")).length;
 		console.log(
-			`children answered: ${answered}, failed: ${failed}; graph ${graphCompleted ? "completed" : "failed"}; model requests: ${server.requests.length} (${children} from children)`,
+			`children answered: ${answered}, failed: ${failed}; graphs completed: ${graphsCompleted}/2; model requests: ${server.requests.length} (${children} from children)`,
 		);
-		return answered === 5 && failed === 0 && graphCompleted ? 0 : 1;
+		return answered === 5 && failed === 0 && graphsCompleted === 2 ? 0 : 1;
 	} finally {
 		await home.cleanup();
 		await server.close();

@@ -37,7 +37,9 @@
  *   "graphs": {                      // durable agent_graph runs (docs/graphs.md §Durability)
  *     "auto_resume": true,           // resume the session's unfinished runs when it starts again (with a notice)
  *     "max_age_days": 30,            // finished runs older than this are removed at session start
- *     "max_total_bytes": 67108864    // above this total (64 MiB), the oldest finished runs are removed too
+ *     "max_total_bytes": 67108864,   // above this total (64 MiB), the oldest finished runs are removed too
+ *     "max_iterations": 10,          // the largest max_iterations a feedback node may set
+ *     "max_nesting": 3               // how deep saved graphs may nest through graph nodes
  *   }
  * }
  * ```
@@ -116,6 +118,8 @@ export const graphsSchema = strictSection({
 	auto_resume: booleanWithDefault(true),
 	max_age_days: integer(1, 30, "days"),
 	max_total_bytes: integer(1, 64 * 1024 * 1024, "bytes"),
+	max_iterations: integer(1, 10, "rounds of one feedback node"),
+	max_nesting: integer(0, 3, "saved graphs inside one another"),
 });
 
 /** The whole settings file. */

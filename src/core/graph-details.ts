@@ -59,6 +59,36 @@ export interface GraphNodeDetails {
 	nativeSessionId?: string;
 	/** Admissions so far (a rerun after a crash or a retry is attempt 2, …). */
 	attempts?: number;
+	/** The node's kind, when not `agent`. */
+	kind?: string;
+	/**
+	 * A coordinator's or gate's progress in words: items `3/12 ✓`, round `2/5`, `$ npm test → exit 1`,
+	 * `question waiting: …`, `graph "review"`.
+	 */
+	progress?: string;
+	/** A fan-out's items or a feedback loop's rounds, each with its own child. */
+	parts?: GraphPartDetails[];
+	/** Completed: what the result line adds (items that failed under `continue`, an accepted last round). */
+	note?: string;
+}
+
+/** One part of a coordinator node (a fan-out item, a feedback round's worker or evaluator), bounded like a node. */
+export interface GraphPartDetails {
+	/** `item 3`, `round 2 worker`. */
+	name: string;
+	status: NodeStatus;
+	attempts: number;
+	harness?: Harness;
+	agent?: string;
+	model?: string;
+	usage?: Usage;
+	/** ms. */
+	durationMs?: number;
+	/** A failure's or a skip's reason. */
+	reason?: string;
+	nativeSessionId?: string;
+	/** While running: what the child is doing. */
+	activity?: ChildActivity;
 }
 
 /** `details` of every `agent_graph` result, partial or final. */

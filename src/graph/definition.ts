@@ -1,8 +1,8 @@
 /**
  * The graph definition format (docs/graphs.md "A graph"): zod schemas for inline graphs and saved files,
  * shape only. Every object is strict (an unknown key is an error). Nodes are a discriminated union on
- * `kind`; this version has one kind, `agent` (the default), and each further kind adds a schema here and an
- * executor in `executors.ts`. Rules across fields (dependencies, cycles, ValueRefs, conditions) are checked
+ * `kind` (`agent`, the default, `fanout`, `feedback`, `graph`, `command`, `human`); each kind has a schema
+ * here and an executor in `executors.ts`. Rules across fields (dependencies, cycles, ValueRefs, conditions) are checked
  * in `validate.ts`.
  */
 import { z } from "zod";
@@ -44,25 +44,99 @@ const childFields = {
 	auto_approve: z.boolean().optional(),
 };
 
-/** An `agent` node: one child run (an agent definition, a roster entry or an ad-hoc harness). */
-const agentNodeSchema = z.strictObject({
-	kind: z.literal("agent").default("agent"),
-	...childFields,
+/** What every node kind has: its dependencies, its condition and its admissions. */
+const commonFields = {
 	depends_on: stringList.optional(),
-	/** Checked by `checkJsonSchema` (runs/structured-output.ts) in `validate.ts`. */
-	output_schema: jsonSchemaObject.optional(),
 	/** Checked by `conditions.ts`. */
 	when: z.unknown().optional(),
 	/** Admissions the node may have: its first run plus reruns after a crash or a retry (docs/graphs.md §Durability). */
 	max_attempts: positiveInt.optional(),
+};
+
+/** One child run as a template: an agent node's child fields and its `output_schema` (fanout items, feedback roles). */
+const agentTemplateSchema = z.strictObject({
+	...childFields,
+	/** Checked by `checkOutputSchema` (runs/structured-output.ts) in `validate.ts`. */
+	output_schema: jsonSchemaObject.optional(),
 });
 
-const nodeSchema = z.discriminatedUnion("kind", [agentNodeSchema], {
-	error: (issue) =>
-		issue.code === "invalid_union"
-			? `unknown node kind ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind)}; known: agent`
-			: undefined,
+/** An `agent` node: one child run (an agent definition, a roster entry or an ad-hoc harness). */
+const agentNodeSchema = z.strictObject({
+	kind: z.literal("agent").default("agent"),
+	...childFields,
+	...commonFields,
+	/** Checked by `checkOutputSchema` (runs/structured-output.ts) in `validate.ts`. */
+	output_schema: jsonSchemaObject.optional(),
 });
+
+/** Items one fan-out runs when it sets no `max_items`. */
+export const DEFAULT_MAX_ITEMS = 50;
+
+/** A `fanout` node: one child per item of an array (docs/graphs.md §Fan-out). */
+const fanoutNodeSchema = z.strictObject({
+	kind: z.literal("fanout"),
+	...commonFields,
+	/** A ValueRef to an array (`${nodes.<key>.output.<path>}` or `${inputs.<path>}`). */
+	over: requiredString(),
+	max_items: positiveInt.default(DEFAULT_MAX_ITEMS),
+	concurrency: positiveInt.optional(),
+	node: agentTemplateSchema,
+	on_item_failure: z.enum(["fail", "continue"]).default("fail"),
+});
+
+/** A `feedback` node: worker and evaluator rounds until a pass or the bound (docs/graphs.md §Feedback loops). */
+const feedbackNodeSchema = z.strictObject({
+	kind: z.literal("feedback"),
+	...commonFields,
+	worker: agentTemplateSchema,
+	evaluator: agentTemplateSchema,
+	max_iterations: z.number({ error: "is required (a positive integer, at most the settings cap)" }).int().positive(),
+	on_exhausted: z.enum(["fail", "accept_last"]).default("fail"),
+});
+
+/** A `graph` node: a saved graph run inside this one (docs/graphs.md §Subgraphs). */
+const graphNodeSchema = z.strictObject({
+	kind: z.literal("graph"),
+	...commonFields,
+	graph: requiredString(),
+	/** Input name → a template string (filled in like a task) or a JSON value. */
+	inputs: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A `command` gate: one process, argv without a shell (docs/graphs.md §Command gates). */
+const commandNodeSchema = z.strictObject({
+	kind: z.literal("command"),
+	...commonFields,
+	run: z
+		.array(requiredString(), { error: (issue) => `expected an argv list of strings, got ${typeName(issue.input)}` })
+		.min(1, 'give the program and its arguments, e.g. ["npm", "test"]'),
+	cwd: z.string().optional(),
+	timeout_ms: positiveInt.optional(),
+});
+
+/** A `human` gate: a question the user answers in Pi's UI (docs/graphs.md §Human gates). */
+const humanNodeSchema = z.strictObject({
+	kind: z.literal("human"),
+	...commonFields,
+	question: requiredString(),
+	choices: z.array(requiredString()).min(1, "give at least one choice").optional(),
+	output_schema: jsonSchemaObject.optional(),
+	on_headless: z.enum(["fail", "park"]).default("fail"),
+});
+
+/** Every node kind, for messages. */
+export const NODE_KINDS = ["agent", "fanout", "feedback", "graph", "command", "human"] as const;
+
+const nodeSchema = z.discriminatedUnion(
+	"kind",
+	[agentNodeSchema, fanoutNodeSchema, feedbackNodeSchema, graphNodeSchema, commandNodeSchema, humanNodeSchema],
+	{
+		error: (issue) =>
+			issue.code === "invalid_union"
+				? `unknown node kind ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind)}; known: ${NODE_KINDS.join(", ")}`
+				: undefined,
+	},
+);
 
 const limitsSchema = z.strictObject({
 	concurrency: positiveInt.optional(),
@@ -91,6 +165,13 @@ export const graphSchema = z.strictObject({
 export type GraphDefinition = z.infer<typeof graphSchema>;
 export type GraphNode = GraphDefinition["nodes"][string];
 export type AgentNode = Extract<GraphNode, { kind: "agent" }>;
+export type FanoutNode = Extract<GraphNode, { kind: "fanout" }>;
+export type FeedbackNode = Extract<GraphNode, { kind: "feedback" }>;
+export type SubgraphNode = Extract<GraphNode, { kind: "graph" }>;
+export type CommandNode = Extract<GraphNode, { kind: "command" }>;
+export type HumanNode = Extract<GraphNode, { kind: "human" }>;
+/** The child fields and `output_schema` of one child run: an agent node, a fan-out's item, a feedback role. */
+export type AgentTemplate = z.infer<typeof agentTemplateSchema>;
 export type NodeKind = GraphNode["kind"];
 export type GraphLimits = NonNullable<GraphDefinition["limits"]>;
 

@@ -9,51 +9,18 @@
  * (a restore) continues from it (docs/graphs.md §Durability, §Controls).
  */
 import pLimit from "p-limit";
-import type { ChildInputChannel } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import { killFaultPoint } from "../core/fault-points.ts";
-import type { LaunchSpec } from "../core/launch-spec.ts";
-import type { Problems } from "../core/problems.ts";
 import { admissionWave, runScope, stopReason } from "./admission.ts";
 import { runUsage, spentUsageBudget } from "./budget.ts";
 import { type ControlAnswer, type ControlRequest, decideControl, restoreEvents } from "./controls.ts";
-import { EXECUTORS, type NodeOutcome, type SpecRunner } from "./executors.ts";
+import type { GraphEngineOptions, GraphRunHandle, GraphRunOutcome } from "./engine-options.ts";
+import { EXECUTORS, type NodeOutcome } from "./executors.ts";
+import { childEvents } from "./live-events.ts";
 import { applyEvent, type GraphEvent, type GraphRunState, initialRunState, isSettled } from "./run-state.ts";
 import type { CompiledGraph, CompiledNode } from "./validate.ts";
 
-export interface GraphEngineOptions {
-	/** Nodes running at once when the graph sets no `limits.concurrency`. */
-	defaultConcurrency: number;
-	/** Resolves node `key`'s child again at dispatch (`resolveNodes`). */
-	resolve(key: string, task: string, problems: Problems): Promise<LaunchSpec | undefined>;
-	run: SpecRunner;
-	/** Escape, a job cancel: cancels the run. */
-	signal?: AbortSignal;
-	/** A graceful stop (`subagent_jobs` stop): nothing more starts, running nodes go on. */
-	noMoreStarts?: AbortSignal;
-	/** A node's child has started and can be talked to (`subagent_jobs` send, `/subagent-send`). */
-	onInput?(key: string, channel: ChildInputChannel): void;
-	/** The checkpointer's hook: awaited with each batch of events before their effects. */
-	persist?(events: readonly GraphEvent[], state: GraphRunState): Promise<void>;
-	/** After every change (not throttled). */
-	onUpdate?(state: GraphRunState, children: ReadonlyMap<string, ChildRun>): void;
-	/** A restored run's state (from its snapshot): settled nodes keep their outcome, admitted ones run again. */
-	initial?: GraphRunState;
-}
-
-/** A run that is going on: its end, its state now, and its controls. */
-export interface GraphRunHandle {
-	done: Promise<GraphRunOutcome>;
-	state(): GraphRunState;
-	/** Decides and applies one control; its events are persisted before anything is killed. */
-	control(request: ControlRequest): Promise<ControlAnswer>;
-}
-
-export interface GraphRunOutcome {
-	state: GraphRunState;
-	/** Each node's child run, for nodes that started one. */
-	children: Map<string, ChildRun>;
-}
+export type { GraphEngineOptions, GraphRunHandle, GraphRunOutcome } from "./engine-options.ts";
 
 /** Runs `graph` to its end; never rejects for node failures (an infrastructure error is in the state). */
 export function runGraph(graph: CompiledGraph, options: GraphEngineOptions): Promise<GraphRunOutcome> {
@@ -78,6 +45,8 @@ class GraphEngine {
 	readonly #nodeKill = new Map<string, AbortController>();
 	#ended = false;
 	readonly #slots: ReturnType<typeof pLimit>;
+	/** Children one node may run at once (a fan-out's items share it). */
+	readonly #concurrency: number;
 	#wake: () => void = () => {};
 
 	readonly graph: CompiledGraph;
@@ -87,7 +56,8 @@ class GraphEngine {
 		this.graph = graph;
 		this.options = options;
 		this.#state = options.initial ?? initialRunState(graph.nodes.map((node) => node.key));
-		this.#slots = pLimit(graph.definition.limits?.concurrency ?? Math.max(1, options.defaultConcurrency));
+		this.#concurrency = graph.definition.limits?.concurrency ?? Math.max(1, options.defaultConcurrency);
+		this.#slots = pLimit(this.#concurrency);
 	}
 
 	async run(): Promise<GraphRunOutcome> {
@@ -107,13 +77,15 @@ class GraphEngine {
 						timeoutMs,
 					);
 		try {
-			await this.#commit(restoreEvents(this.#state));
+			await this.#commit([...restoreEvents(this.#state), ...this.#unparkEvents()]);
 			for (;;) {
 				const woken = new Promise<void>((resolve) => {
 					this.#wake = resolve;
 				});
-				await this.#admitReady();
+				const admitted = await this.#admitReady();
 				if (Object.values(this.#state.nodes).every((node) => isSettled(node.status))) break;
+				// Only parked human gates (and what waits on them) are left: the run stays unfinished.
+				if (admitted === 0 && this.#inFlight.size === 0 && !this.#state.paused && this.#parked()) break;
 				await woken;
 			}
 			await Promise.all(this.#inFlight);
@@ -183,13 +155,26 @@ class GraphEngine {
 		await this.#persist([event]);
 	}
 
-	/** One admission wave (`admissionWave`): durable before any of its nodes starts. */
-	async #admitReady(): Promise<void> {
+	/** One admission wave (`admissionWave`): durable before any of its nodes starts. @returns how many it admitted. */
+	async #admitReady(): Promise<number> {
 		const { events, admitted } = admissionWave(this.graph, this.#state, Date.now());
 		await this.#commit(events);
 		for (const compiled of admitted) this.#launch(compiled);
 		// Skips and failures may have made further nodes ready.
 		if (events.some((event) => event.type === "skip" || event.type === "fail")) this.#wake();
+		return admitted.length;
+	}
+
+	#parked(): boolean {
+		return Object.values(this.#state.nodes).some((node) => node.parked !== undefined);
+	}
+
+	/** A session with a UI takes up the parked human gates again (they are asked when admitted). */
+	#unparkEvents(): GraphEvent[] {
+		if (!this.options.gates?.human?.hasUI()) return [];
+		return Object.entries(this.#state.nodes).flatMap(([node, state]) =>
+			state.parked ? [{ type: "unpark" as const, node }] : [],
+		);
 	}
 
 	/** Starts an admitted node under the graph's slots; its settlement wakes the loop. */
@@ -216,46 +201,37 @@ class GraphEngine {
 	}
 
 	#execute(compiled: CompiledNode, nodeKill: AbortSignal): Promise<NodeOutcome> {
+		const key = compiled.key;
 		const kills = [this.#kill.signal, nodeKill, ...(this.options.signal ? [this.options.signal] : [])];
+		const scope = runScope(this.graph, this.#state, compiled.frame);
+		if ("error" in scope) return Promise.resolve({ status: "failed", error: scope.error });
+		const onError = (error: unknown) =>
+			this.#stop({ type: "infrastructure", error: `node "${key}": ${String(error)}` });
 		return EXECUTORS[compiled.node.kind]({
 			compiled,
-			scope: runScope(this.graph, this.#state),
+			scope,
+			state: this.#state.nodes[key],
 			signal: AbortSignal.any(kills),
 			noMoreStarts: AbortSignal.any([this.#noMoreStarts.signal, nodeKill]),
-			resolve: (task, problems) => this.options.resolve(compiled.key, task, problems),
+			concurrency: this.#concurrency,
+			resolve: (template, task, problems) =>
+				this.options.resolve(key, task, problems, compiled.node.kind === "agent" ? undefined : template),
 			run: this.options.run,
-			onInput: (channel) => this.options.onInput?.(compiled.key, channel),
-			onChild: (child) =>
-				void this.#onChild(compiled.key, child).catch((error: unknown) =>
-					this.#stop({ type: "infrastructure", error: `node "${compiled.key}": ${String(error)}` }),
-				),
+			onInput: (channel, part) => this.options.onInput?.(part ? `${key} ${part}` : key, channel),
+			onChild: (child, part) => void this.#onChild(key, child, part).catch(onError),
+			record: (...steps) => this.#commit(steps.map(({ part, step }) => ({ type: "part", node: key, part, step }))),
+			onStart: () => {
+				if (this.#state.nodes[key].status !== "queued") return;
+				void this.#commit([{ type: "start", node: key, at: Date.now() }]).catch(onError);
+			},
+			gates: this.options.gates ?? {},
 		});
 	}
 
 	/** A child's live change: its start, its usage (budgets are checked on every change). */
-	async #onChild(key: string, child: ChildRun): Promise<void> {
-		this.#children.set(key, child);
-		const node = this.#state.nodes[key];
-		const events: GraphEvent[] = [];
-		if (node.status === "queued" && child.phase !== "pending" && child.phase !== "skipped") {
-			events.push({
-				type: "start",
-				node: key,
-				at: child.startedAt ?? Date.now(),
-				harness: child.harness,
-				agent: child.agent,
-			});
-		}
-		const result = child.result;
-		if (result && (node.status === "running" || events.length > 0)) {
-			events.push({
-				type: "progress",
-				node: key,
-				usage: result.usage,
-				model: result.model,
-				nativeSessionId: result.nativeSessionId,
-			});
-		}
+	async #onChild(key: string, child: ChildRun, part?: string): Promise<void> {
+		this.#children.set(part ? `${key} ${part}` : key, child);
+		const events = childEvents(this.#state.nodes[key], key, child, part);
 		if (events.length === 0) return this.options.onUpdate?.(this.#state, this.#children);
 		for (const event of events) this.#state = applyEvent(this.#state, event);
 		this.options.onUpdate?.(this.#state, this.#children);
@@ -268,9 +244,15 @@ class GraphEngine {
 		const at = Date.now();
 		const events: GraphEvent[] = [];
 		const child = this.#children.get(key);
-		// A child that ended before its start was seen (one update for both) still started.
-		if (this.#state.nodes[key].status === "queued" && outcome.status === "completed" && child) {
-			events.push({ type: "start", node: key, at: child.startedAt ?? at, harness: child.harness, agent: child.agent });
+		// A node that ended before its start was seen (one update for both, or nothing left to run) still started.
+		if (this.#state.nodes[key].status === "queued" && (outcome.status === "completed" || outcome.status === "parked")) {
+			events.push({
+				type: "start",
+				node: key,
+				at: child?.startedAt ?? at,
+				harness: child?.harness,
+				agent: child?.agent,
+			});
 		}
 		const disposition = this.#state.nodes[key].disposition;
 		// A control's disposition wins over how the killed child ended: a skip stays a skip.
@@ -280,7 +262,9 @@ class GraphEngine {
 			events.push({ type: "skip", node: key, reason: stopReason(this.#state) });
 		else if (outcome.status === "cancelled") events.push({ type: "cancel", node: key, at });
 		else if (outcome.status === "failed") events.push({ type: "fail", node: key, at, error: outcome.error });
-		else events.push({ type: "complete", node: key, at, output: outcome.output });
+		else if (outcome.status === "parked") {
+			events.push({ type: "park", node: key, requestId: outcome.requestId, question: outcome.question });
+		} else events.push({ type: "complete", node: key, at, output: outcome.output, note: outcome.note });
 		await this.#commit(events);
 		if (outcome.status === "failed" && this.graph.definition.fail_fast) {
 			await this.#stop({ type: "cancel_run", why: `fail_fast: node "${key}" failed` });

@@ -17,6 +17,7 @@ import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { checkTrusted } from "../launch/trust.ts";
+import { type GraphDefinition, nodeLabel, parseGraphDefinition } from "./definition.ts";
 
 const EXTENSIONS = [".json", ".yaml", ".yml"];
 
@@ -103,11 +104,14 @@ export async function loadSavedGraph(
 	const raw = parseDocument(file, text, problems);
 	if (raw === undefined) return undefined;
 	if (source === "project") {
+		const commands = commandsOf(raw);
 		const item = {
 			what: `project graph ${JSON.stringify(name)}`,
 			file,
 			projectDir: dirname(dirname(dirname(file))),
 			digest: contentDigest(text),
+			// Its command gates run with the user's permissions too: the consent names them.
+			note: commands.length > 0 ? `runs commands: ${commands.join("; ")}` : undefined,
 		};
 		if (!(await checkTrusted([item], context, problems))) return undefined;
 	}
@@ -133,4 +137,55 @@ function parseDocument(file: string, text: string, problems: Problems): unknown 
 		return undefined;
 	}
 	return raw;
+}
+
+/** The argv of each command gate in a graph document, as text (`npm test`), for the trust prompt. */
+function commandsOf(raw: unknown): string[] {
+	const nodes = (raw as { nodes?: unknown }).nodes;
+	if (!nodes || typeof nodes !== "object") return [];
+	return Object.values(nodes).flatMap((node) => {
+		const { kind, run } = (node ?? {}) as { kind?: unknown; run?: unknown };
+		return kind === "command" && Array.isArray(run) ? [run.map(String).join(" ")] : [];
+	});
+}
+
+/** Most saved graphs one run may load through its graph nodes. */
+export const MAX_SUBGRAPHS = 32;
+
+/**
+ * Every saved graph the graph nodes of `definition` name, recursively (each name loaded, parsed and
+ * trust-checked once), by name. Cycles and nesting are refused by `compileGraph`, which sees the chain.
+ * @returns what was loaded; each problem (unknown name, unreadable or untrusted file, bad shape) is added to
+ *   `problems`, labelled `node "<key>": graph`.
+ */
+export async function loadSubgraphs(
+	definition: GraphDefinition,
+	scope: AgentScope,
+	context: Pick<LaunchContext, "cwd" | "agentDir" | "trust" | "consents" | "confirm">,
+	problems: Problems,
+): Promise<Map<string, { definition: GraphDefinition; file: string; source: "user" | "project" }>> {
+	const loaded = new Map<string, { definition: GraphDefinition; file: string; source: "user" | "project" }>();
+	const failed = new Set<string>();
+	const queue: Array<[string, GraphDefinition]> = [["", definition]];
+	while (queue.length > 0) {
+		const [, current] = queue.shift() as [string, GraphDefinition];
+		for (const [key, node] of Object.entries(current.nodes)) {
+			if (node.kind !== "graph" || loaded.has(node.graph) || failed.has(node.graph)) continue;
+			const field = problems.at(`${nodeLabel(key)}: graph`);
+			if (loaded.size >= MAX_SUBGRAPHS) {
+				field.add(`more than ${MAX_SUBGRAPHS} saved graphs in one run`);
+				failed.add(node.graph);
+				continue;
+			}
+			const saved = await loadSavedGraph(node.graph, scope, context, field);
+			const parsed = saved && parseGraphDefinition(saved.raw, problems.at(saved.file));
+			if (!saved || !parsed) {
+				failed.add(node.graph);
+				continue;
+			}
+			loaded.set(node.graph, { definition: parsed, file: saved.file, source: saved.source });
+			queue.push([node.graph, parsed]);
+		}
+	}
+	return loaded;
 }

@@ -15,7 +15,7 @@ import type { LaunchContext } from "../launch/launch-context.ts";
 import { resolveChildCalls } from "../launch/resolve-calls.ts";
 import type { ResumeLookup } from "../launch/resolve-resume.ts";
 import { checkHarnessesAccept } from "../launch/validate-specs.ts";
-import { type AgentNode, nodeLabel } from "./definition.ts";
+import { type AgentNode, type AgentTemplate, type GraphNode, nodeLabel } from "./definition.ts";
 
 /** What resolution needs from the calling session; read again at each use, so dispatch sees changes. */
 export interface NodeLaunchEnv {
@@ -26,17 +26,41 @@ export interface NodeLaunchEnv {
 	adapters: Partial<Record<Harness, HarnessAdapter>>;
 }
 
-/** One node to resolve: its key, definition and the task text (the template, or the filled-in task). */
+/**
+ * One child to resolve: its node's key, the agent node or a coordinator's child template, and the task
+ * text (the template, or the filled-in task); `label` names it in problems (default `node "<key>"`).
+ */
 export interface NodeToResolve {
 	key: string;
-	node: AgentNode;
+	node: AgentNode | AgentTemplate;
 	task: string;
+	label?: string;
 }
 
-/** The child fields of an agent node, as `toChildCall` takes them. */
-function childArgs(node: AgentNode, task: string): ChildArgs {
-	const { kind: _kind, depends_on: _deps, when: _when, max_attempts: _attempts, ...child } = node;
-	return { ...child, task };
+/** The fields of a node that are not child fields. */
+const NODE_ONLY = new Set(["kind", "depends_on", "when", "max_attempts"]);
+
+/** The child fields of an agent node or template, as `toChildCall` takes them. */
+function childArgs(node: AgentNode | AgentTemplate, task: string): ChildArgs {
+	const child = Object.fromEntries(Object.entries(node).filter(([field]) => !NODE_ONLY.has(field)));
+	return { ...(child as ChildArgs), task };
+}
+
+/**
+ * The children a node of each kind runs, to pre-flight: an agent node itself, a fan-out's item template,
+ * a feedback loop's worker and evaluator; gates and graph nodes run none of their own.
+ */
+export function childrenToResolve(key: string, node: GraphNode): NodeToResolve[] {
+	const part = (template: AgentTemplate, field: string) => ({
+		key,
+		node: template,
+		task: template.task,
+		label: `${nodeLabel(key)}: ${field}`,
+	});
+	if (node.kind === "agent") return [{ key, node, task: node.task }];
+	if (node.kind === "fanout") return [part(node.node, "node")];
+	if (node.kind === "feedback") return [part(node.worker, "worker"), part(node.evaluator, "evaluator")];
+	return [];
 }
 
 /**
@@ -49,7 +73,7 @@ export async function resolveNodes(
 	env: NodeLaunchEnv,
 	problems: Problems,
 ): Promise<Map<string, LaunchSpec> | undefined> {
-	const labels = nodes.map((item) => nodeLabel(item.key));
+	const labels = nodes.map((item) => item.label ?? nodeLabel(item.key));
 	const calls = nodes.map((item, i) => toChildCall(childArgs(item.node, item.task), problems.at(labels[i])));
 	// The nodes whose fields are fine are still resolved, so every problem is listed at once.
 	const shaped = nodes.flatMap((item, i) =>

@@ -4,9 +4,11 @@
  * layer — all problems at once, nothing started.
  */
 import type { Problems } from "../core/problems.ts";
-import { type AgentNode, nodeLabel, parseGraphDefinition } from "./definition.ts";
-import { loadSavedGraph } from "./loader.ts";
-import { type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
+import type { CoordinatorCaps } from "./compile-node.ts";
+import { type GraphNode, nodeLabel, parseGraphDefinition } from "./definition.ts";
+import { loadSavedGraph, loadSubgraphs } from "./loader.ts";
+import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
+import type { SubgraphSources } from "./subgraphs.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";
 
 export interface GraphRequest {
@@ -15,6 +17,8 @@ export interface GraphRequest {
 	/** A saved graph's name. */
 	name?: string;
 	inputs?: unknown;
+	/** The coordinators' caps (settings `graphs`); default `DEFAULT_CAPS`. */
+	caps?: CoordinatorCaps;
 	/** Which nodes to pre-flight (default all); a restore pre-flights the nodes that still have to run. */
 	preflight?(key: string): boolean;
 }
@@ -25,6 +29,8 @@ export interface PreparedGraph {
 	compiled: CompiledGraph;
 	/** Where a saved graph came from. */
 	file?: string;
+	/** The saved graphs its graph nodes run, by name (kept with the run, so its controls can compile it again). */
+	subgraphs: SubgraphSources;
 }
 
 /**
@@ -53,28 +59,44 @@ export async function prepareGraph(
 	const local = file ? problems.at(file) : problems;
 	const definition = parseGraphDefinition(raw, local);
 	if (!definition) return undefined;
-	const granted = fromProject ? refuseSelfGrantedApproval(definition.nodes, local) : true;
-	const compiled = compileGraph(definition, request.inputs, local);
+	const subgraphs = await loadSubgraphs(definition, env.scope, env.context(), local);
+	// A saved project graph, and every project graph a run loads as a subgraph, grants nothing itself.
+	const projectGraphs = [
+		...(fromProject ? [{ nodes: definition.nodes, field: local }] : []),
+		...[...subgraphs.values()]
+			.filter((sub) => sub.source === "project")
+			.map((sub) => ({ nodes: sub.definition.nodes, field: problems.at(sub.file) })),
+	];
+	const granted = projectGraphs.map(({ nodes, field }) => refuseSelfGrantedApproval(nodes, field)).every(Boolean);
+	const compiled = compileGraph(definition, request.inputs, local, {
+		caps: request.caps,
+		subgraphs,
+		chain: [request.name ?? definition.name ?? "inline"],
+	});
 	// The templates as written stand in for the tasks: pre-flight checks who runs, not what they are told.
-	const nodes = Object.entries(definition.nodes)
+	const all = compiled ? compiled.nodes.map(({ key, node }) => [key, node] as const) : Object.entries(definition.nodes);
+	const nodes = all
 		.filter(([key]) => request.preflight?.(key) ?? true)
-		.map(([key, node]) => ({ key, node: node as AgentNode, task: node.task }));
+		.flatMap(([key, node]) => childrenToResolve(key, node));
 	const specs = await resolveNodes(nodes, env, local);
 	if (!compiled || !specs || !granted) return undefined;
-	return { name: request.name ?? definition.name ?? "inline", compiled, file };
+	return { name: request.name ?? definition.name ?? "inline", compiled, file, subgraphs };
 }
 
 /**
  * A project graph cannot grant its nodes `auto_approve` (SECURITY.md "Trust": a file cannot grant itself
  * more than the call allows). `agent_graph` has no call-level `auto_approve`, so only an inline graph (the
  * model's own call) or a user graph (`<agent dir>/graphs/`) may set it.
- * @returns false with one problem per such node (`node "x": auto_approve: …`).
+ * @returns false with one problem per such child (`node "x": auto_approve: …`, `node "x": node: auto_approve: …`).
  */
-function refuseSelfGrantedApproval(nodes: Record<string, { auto_approve?: boolean }>, problems: Problems): boolean {
-	const granting = Object.keys(nodes).filter((key) => nodes[key].auto_approve === true);
-	for (const key of granting) {
+function refuseSelfGrantedApproval(nodes: Record<string, GraphNode>, problems: Problems): boolean {
+	// Every child a node runs: an agent node's own, a fan-out's item template, a feedback node's roles.
+	const granting = Object.entries(nodes).flatMap(([key, node]) =>
+		childrenToResolve(key, node).filter((child) => child.node.auto_approve === true),
+	);
+	for (const child of granting) {
 		problems
-			.at(nodeLabel(key))
+			.at(child.label ?? nodeLabel(child.key))
 			.add(
 				"auto_approve: a project graph cannot grant auto_approve (it would bypass the harness's approvals or sandbox); give the graph inline or copy it to your user graphs directory to allow it",
 			);

@@ -4,10 +4,17 @@
  * failure or skip, the native session id to resume it with `subagent`), and the bounded `details`.
  */
 import type { ChildRun } from "../core/child-run.ts";
-import { type BudgetStop, describeSkip, type GraphDetails, type GraphNodeDetails } from "../core/graph-details.ts";
+import {
+	type BudgetStop,
+	describeSkip,
+	type GraphDetails,
+	type GraphNodeDetails,
+	type GraphPartDetails,
+} from "../core/graph-details.ts";
 import { printable } from "../core/printable.ts";
 import { formatElapsed, formatUsage, sessionLine, unrecordedSessionLine } from "../ui/format.ts";
 import { describeBudgetStop } from "./budget.ts";
+import { nodeProgress, partDetails } from "./node-progress.ts";
 import type { GraphRunState, NodeState } from "./run-state.ts";
 import type { CompiledGraph } from "./validate.ts";
 import { fillTemplate, type RefScope } from "./value-refs.ts";
@@ -40,8 +47,9 @@ export function nodeDetails(
 	node: NodeState,
 	graph: CompiledGraph,
 	state: GraphRunState,
-	child: ChildRun | undefined,
+	children: ReadonlyMap<string, ChildRun>,
 ): GraphNodeDetails {
+	const child = children.get(key);
 	const compiled = graph.nodes.find((n) => n.key === key);
 	const waitingOn =
 		node.status === "waiting"
@@ -63,6 +71,10 @@ export function nodeDetails(
 		activity: node.status === "running" ? child?.result?.activity : undefined,
 		nativeSessionId: node.nativeSessionId,
 		attempts: node.attempts,
+		kind: compiled && compiled.node.kind !== "agent" ? compiled.node.kind : undefined,
+		progress: nodeProgress(compiled, node),
+		parts: partDetails(key, node, children),
+		note: node.note,
 	};
 }
 
@@ -74,9 +86,7 @@ export function graphDetails(
 	children: ReadonlyMap<string, ChildRun>,
 	outputs?: Record<string, unknown>,
 ): GraphDetails {
-	const nodes = Object.entries(state.nodes).map(([key, node]) =>
-		nodeDetails(key, node, graph, state, children.get(key)),
-	);
+	const nodes = Object.entries(state.nodes).map(([key, node]) => nodeDetails(key, node, graph, state, children));
 	const json = outputs === undefined ? undefined : JSON.stringify(outputs);
 	const bounded =
 		json !== undefined && Buffer.byteLength(json) > MAX_DETAILS_OUTPUT_BYTES
@@ -91,21 +101,48 @@ export function graphDetails(
 	};
 }
 
-/** `- scan: completed · pi scout · model m · 2.1s · ↑1k ↓200 · session: <id>` */
-function nodeLine(node: GraphNodeDetails): string {
-	const status = node.status === "skipped" ? `skipped (${node.reason})` : node.status;
-	const parts = [status];
-	if (node.harness) parts.push(node.agent ? `${node.harness} ${printable(node.agent)}` : node.harness);
-	if (node.startedAt !== undefined) parts.push(`model ${printable(node.model ?? "unknown")}`);
-	if (node.durationMs !== undefined) parts.push(formatElapsed(node.durationMs));
-	const usage = node.usage ? formatUsage(node.usage) : "";
+/** `failed (exhausted)`, `failed (declined)`: a failure whose reason names its kind; else the status. */
+function statusText(node: { status: string; reason?: string }): string {
+	if (node.status === "skipped") return `skipped (${node.reason})`;
+	const named = node.status === "failed" ? /^(exhausted|declined)\b/.exec(node.reason ?? "") : null;
+	return named ? `failed (${named[1]})` : node.status;
+}
+
+/** The child parts of a line: who ran, the model, duration, usage, attempts and the session to resume. */
+function childParts(run: GraphNodeDetails | GraphPartDetails, started: boolean): string[] {
+	const parts: string[] = [];
+	if (run.harness) parts.push(run.agent ? `${run.harness} ${printable(run.agent)}` : run.harness);
+	if (started) parts.push(`model ${printable(run.model ?? "unknown")}`);
+	if (run.durationMs !== undefined) parts.push(formatElapsed(run.durationMs));
+	const usage = run.usage ? formatUsage(run.usage) : "";
 	if (usage) parts.push(usage);
-	if ((node.attempts ?? 0) > 1) parts.push(`attempt ${node.attempts}`);
+	if ((run.attempts ?? 0) > 1) parts.push(`attempt ${run.attempts}`);
 	// A node is never a resume, so its session has a launch record exactly when it completed.
-	const id = node.nativeSessionId;
-	if (id) parts.push(node.status === "completed" ? sessionLine(id) : unrecordedSessionLine(id, node.harness ?? "pi"));
+	const id = run.nativeSessionId;
+	if (id) parts.push(run.status === "completed" ? sessionLine(id) : unrecordedSessionLine(id, run.harness ?? "pi"));
+	return parts;
+}
+
+/**
+ * `- scan: completed · pi scout · model m · 2.1s · ↑1k ↓200 · session: <id>`; a coordinator's line gives
+ * its progress (`5/5 ✓`, `round 3/5`) and note, then one indented line per part.
+ */
+function nodeLines(node: GraphNodeDetails): string[] {
+	const coordinator = node.parts !== undefined;
+	const parts = [statusText(node), ...(node.progress ? [node.progress] : [])];
+	if (coordinator) {
+		if (node.durationMs !== undefined) parts.push(formatElapsed(node.durationMs));
+		const usage = node.usage ? formatUsage(node.usage) : "";
+		if (usage) parts.push(usage);
+	} else parts.push(...childParts(node, node.startedAt !== undefined && node.harness !== undefined));
+	if (node.note) parts.push(node.note);
 	const why = node.status === "failed" || node.status === "cancelled" ? (node.reason ? `: ${node.reason}` : "") : "";
-	return `- ${node.key}: ${parts.join(" · ")}${why}`;
+	const rows = (node.parts ?? []).map((part) => {
+		const reason = part.reason && part.status !== "completed" ? `: ${part.reason}` : "";
+		const line = [statusText(part), ...childParts(part, part.harness !== undefined)].join(" · ");
+		return `  - ${part.name}: ${line}${reason}`;
+	});
+	return [`- ${node.key}: ${parts.join(" · ")}${why}`, ...rows];
 }
 
 /** The text the model receives for a finished run; `outputsText` is the outputs' JSON (bounded by the caller). */
@@ -113,7 +150,7 @@ export function graphResultText(
 	details: GraphDetails,
 	outputsText: string,
 	notes: readonly string[],
-	stops: Pick<GraphRunState, "cancelled" | "stopped">,
+	stops: Pick<GraphRunState, "cancelled" | "stopped" | "nodes">,
 ): string {
 	const count = (status: string) => details.nodes.filter((node) => node.status === status).length;
 	const done = count("completed");
@@ -122,6 +159,12 @@ export function graphResultText(
 	if (stops.cancelled) head.push(`cancelled (${stops.cancelled})`);
 	else if (stops.stopped) head.push("stopped by request: no further node started");
 	if (details.budgetStop) head.push(stopLine(details.budgetStop));
+	const parked = Object.keys(stops.nodes).filter((key) => stops.nodes[key].parked);
+	if (parked.length > 0) {
+		head.push(
+			`parked: ${parked.join(", ")} wait for an answer; the run stays unfinished until a session with a UI resumes it (agent_graph action "resume" with its run_id)`,
+		);
+	}
 	const run = details.runId ? [`run_id: ${details.runId}`] : [];
 	return [
 		head.join("; "),
@@ -130,7 +173,7 @@ export function graphResultText(
 		...notes,
 		"",
 		"nodes:",
-		...details.nodes.map(nodeLine),
+		...details.nodes.flatMap(nodeLines),
 		...run,
 	].join("\n");
 }

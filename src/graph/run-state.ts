@@ -7,38 +7,32 @@
  * Transitions: waiting → queued (admit) | skipped | failed (attempts exhausted); queued → running (start) |
  * failed (dispatch refused) | skipped | cancelled; running → completed | failed | cancelled | skipped (by
  * request). A terminal state changes only by a control: `requeue` (retry, or a restored run's node that was
- * running) puts a node back to waiting, its attempts kept (docs/graphs.md §Controls).
+ * running) puts a node back to waiting, its attempts kept (docs/graphs.md §Controls). A coordinator's
+ * `part` events change its parts (`part-state.ts`) while it is admitted; a human gate with no UI `park`s
+ * back to waiting (the run stays unfinished) until a session with a UI `unpark`s it.
  */
 import type { BudgetStop, NodeStatus, SkipReason } from "../core/graph-details.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import type { Usage } from "../core/run-event.ts";
 import { emptyUsage } from "../core/run-result.ts";
+import { applyPartStep, type PartState, type PartStep, partsUsage, type RunRecord } from "./part-state.ts";
 
 /** Version of the serialized run state (bumped on incompatible changes). */
 export const RUN_STATE_VERSION = 1;
 
-export interface NodeState {
-	status: NodeStatus;
-	/** Failed: the reason. */
-	error?: string;
+export interface NodeState extends RunRecord {
 	skip?: SkipReason;
-	/** Admissions so far (the first run is attempt 1). */
-	attempts: number;
-	harness?: Harness;
-	agent?: string;
-	model?: string;
-	nativeSessionId?: string;
-	/** ms since the Unix epoch. */
-	startedAt?: number;
-	endedAt?: number;
-	usage: Usage;
-	/** Completed nodes with an `output_schema`: the validated structured output. */
-	output?: unknown;
 	/**
 	 * A control's disposition on an admitted node, durable before its effect (the kill): applied once the
 	 * node's process group is gone, or by a restore when the process died first.
 	 */
 	disposition?: Disposition;
+	/** A coordinator's parts by name (`item 3`, `round 2 worker`): fan-out items, feedback rounds. */
+	parts?: Record<string, PartState>;
+	/** Completed: what the result line adds (failed items a fan-out kept going past, an accepted last round). */
+	note?: string;
+	/** A human gate with no UI to ask (`on_headless: "park"`): the request that waits for a session with a UI. */
+	parked?: { requestId: string; question: string };
 }
 
 /** What a skip or retry control asked of an admitted node. */
@@ -65,9 +59,12 @@ export interface GraphRunState {
 /** One change of the run, as a checkpointer would persist it. */
 export type GraphEvent =
 	| { type: "admit"; node: string }
-	| { type: "start"; node: string; at: number; harness: Harness; agent?: string }
+	| { type: "start"; node: string; at: number; harness?: Harness; agent?: string }
 	| { type: "progress"; node: string; usage: Usage; model?: string; nativeSessionId?: string }
-	| { type: "complete"; node: string; at: number; output?: unknown }
+	| { type: "complete"; node: string; at: number; output?: unknown; note?: string }
+	| { type: "part"; node: string; part: string; step: PartStep }
+	| { type: "park"; node: string; requestId: string; question: string }
+	| { type: "unpark"; node: string }
 	| { type: "fail"; node: string; at: number; error: string }
 	| { type: "skip"; node: string; reason: SkipReason }
 	| { type: "cancel"; node: string; at: number }
@@ -91,6 +88,9 @@ const FROM: Record<string, readonly NodeStatus[]> = {
 	cancel: ["queued", "running"],
 	dispose: ["queued", "running"],
 	requeue: ["queued", "running", "failed", "skipped", "cancelled"],
+	part: ["queued", "running"],
+	park: ["queued", "running"],
+	unpark: ["waiting"],
 };
 
 /** Events of the run as a whole (no node). */
@@ -143,7 +143,17 @@ function nextNode(node: NodeState, event: Exclude<GraphEvent, RunEvent>): NodeSt
 				nativeSessionId: event.nativeSessionId ?? node.nativeSessionId,
 			};
 		case "complete":
-			return { ...node, status: "completed", endedAt: event.at, output: event.output };
+			return { ...node, status: "completed", endedAt: event.at, output: event.output, note: event.note };
+		case "part": {
+			const parts = applyPartStep(node.parts, event.part, event.step);
+			return { ...node, parts, usage: partsUsage(parts) };
+		}
+		case "park":
+			return { ...node, status: "waiting", parked: { requestId: event.requestId, question: event.question } };
+		case "unpark": {
+			const { parked: _p, ...kept } = node;
+			return kept;
+		}
 		case "fail":
 			return { ...node, status: "failed", endedAt: event.at, error: event.error };
 		case "skip":

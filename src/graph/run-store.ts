@@ -28,7 +28,16 @@ export interface RunSnapshot {
 	createdAt: number;
 	updatedAt: number;
 	/** The graph as admitted: its definition (re-validated at restore), inputs and where it ran. */
-	graph: { name: string; definition: unknown; inputs: unknown; agentScope: AgentScope; cwd: string; file?: string };
+	graph: {
+		name: string;
+		definition: unknown;
+		inputs: unknown;
+		agentScope: AgentScope;
+		cwd: string;
+		file?: string;
+		/** The saved graphs its graph nodes ran, by name, as admitted (docs/graphs.md §Subgraphs). */
+		subgraphs?: Record<string, unknown>;
+	};
 	state: GraphRunState;
 	/** True once the run ended (every node settled, cancelled or stopped by an infrastructure error). */
 	finished: boolean;
@@ -100,6 +109,20 @@ function ledgerRecord(
 	state: GraphRunState,
 ): LedgerRecord {
 	const node = "node" in event ? event.node : null;
+	if (event.type === "part") {
+		// A coordinator's part: its item index or round, and the part's own attempt.
+		const part = state.nodes[event.node]?.parts?.[event.part];
+		return {
+			runId,
+			checkpoint,
+			at,
+			node,
+			item: part?.index ?? null,
+			iteration: part?.iteration ?? null,
+			attempt: part?.attempts ?? null,
+			event,
+		};
+	}
 	const attempt = node === null ? null : (state.nodes[node]?.attempts ?? null);
 	return { runId, checkpoint, at, node, item: null, iteration: null, attempt, event };
 }

@@ -7,28 +7,30 @@
  */
 import type { Problems } from "../core/problems.ts";
 import { checkJsonSchema, validateStructuredOutput } from "../runs/structured-output.ts";
+import { type CoordinatorCaps, compileNodeTemplates, compileTemplate, DEFAULT_CAPS } from "./compile-node.ts";
+import type { CompiledGraph, CompiledNode, SubgraphFrame } from "./compiled.ts";
 import { type Condition, conditionRefs, parseCondition } from "./conditions.ts";
 import { type GraphDefinition, type GraphNode, nodeLabel } from "./definition.ts";
-import { declaresPath, formatPath } from "./schema-paths.ts";
-import { parseTemplate, refsOf, type TemplatePart, type ValueRef } from "./value-refs.ts";
+import { checkRef, type OutputShape, outputShapeOf } from "./ref-rules.ts";
+import {
+	compileSubgraphs,
+	computeAncestors,
+	flattenSubgraph,
+	type SubgraphSources,
+	subgraphShape,
+} from "./subgraphs.ts";
 
-/** One node, checked: its task template cut into parts, its condition parsed, its dependencies known. */
-export interface CompiledNode {
-	key: string;
-	node: GraphNode;
-	task: TemplatePart[];
-	when?: Condition;
-	dependsOn: string[];
-	/** Every node it depends on, directly or not. */
-	ancestors: Set<string>;
-}
+export type { CompiledGraph, CompiledNode, SubgraphFrame } from "./compiled.ts";
 
-export interface CompiledGraph {
-	definition: GraphDefinition;
-	inputs: unknown;
-	/** In dependency order (a node after every node it depends on; definition order otherwise). */
-	nodes: CompiledNode[];
-	outputs: Array<{ name: string; parts: TemplatePart[] }>;
+/** What compiling a graph may be told: the coordinators' caps (settings `graphs`) and its saved subgraphs. */
+export interface CompileOptions {
+	caps?: CoordinatorCaps;
+	/** The saved graphs its graph nodes name (`loadSubgraphs`); a name not given is refused. */
+	subgraphs?: SubgraphSources;
+	/** The names of the graphs around this one, outermost first (default: this graph's name, or `inline`). */
+	chain?: string[];
+	/** A saved graph inside another: its inputs come at run time (checked then against its inputs schema). */
+	inputsAtRunTime?: boolean;
 }
 
 /**
@@ -39,9 +41,27 @@ export function compileGraph(
 	definition: GraphDefinition,
 	inputs: unknown,
 	problems: Problems,
+	options: CompileOptions = {},
 ): CompiledGraph | undefined {
 	const before = problems.size;
-	checkInputs(definition, inputs, problems);
+	const caps = options.caps ?? DEFAULT_CAPS;
+	const shapes = new Map<string, OutputShape>(
+		Object.entries(definition.nodes).map(([key, node]) => [key, outputShapeOf(node)]),
+	);
+	if (options.inputsAtRunTime) {
+		if (definition.inputs) checkJsonSchema(definition.inputs, problems.at("graph.inputs"));
+	} else checkInputs(definition, inputs, problems);
+	const subs = compileSubgraphs(
+		definition,
+		{
+			caps,
+			subgraphs: options.subgraphs,
+			chain: options.chain ?? [definition.name ?? "inline"],
+			compile: (sub, local, chain) => compileGraph(sub, undefined, local, { ...options, chain, inputsAtRunTime: true }),
+		},
+		problems,
+	);
+	for (const [key, sub] of subs) shapes.set(key, subgraphShape(sub));
 	const keys = Object.keys(definition.nodes);
 	const deps = new Map(keys.map((key) => [key, checkDependsOn(key, definition, problems)]));
 	const order = dependencyOrder(keys, deps, problems);
@@ -54,17 +74,25 @@ export function compileGraph(
 		}
 		ancestors.set(key, all);
 	}
-	const nodes = (order ?? keys).map((key) =>
-		compileNode(key, definition, deps.get(key) ?? [], ancestors.get(key) ?? new Set(), problems),
-	);
-	const outputs = Object.entries(definition.outputs ?? {}).map(([name, template]) => {
-		const field = problems.at(`outputs.${name}`);
-		const parts = templateParts(template, field);
-		for (const ref of refsOf(parts)) checkRef(ref, definition, undefined, field);
-		return { name, parts };
+	const nodes = (order ?? keys).map((key) => {
+		const reader = { key, ancestors: ancestors.get(key) ?? new Set<string>() };
+		return compileNode(definition.nodes[key], deps.get(key) ?? [], { definition, shapes, reader, caps }, problems);
 	});
+	const outputs = Object.entries(definition.outputs ?? {}).map(([name, template]) => ({
+		name,
+		parts: compileTemplate(template, { definition, shapes }, problems.at(`outputs.${name}`)),
+	}));
 	if (problems.size > before || !order) return undefined;
-	return { definition, inputs, nodes, outputs };
+	const frames: Record<string, SubgraphFrame> = {};
+	const flat = nodes.flatMap((node) => {
+		const sub = subs.get(node.key);
+		if (!sub) return [node];
+		const flattened = flattenSubgraph(node, sub);
+		Object.assign(frames, flattened.frames);
+		return flattened.nodes;
+	});
+	computeAncestors(flat);
+	return { definition, inputs, nodes: flat, outputs, frames, shapes };
 }
 
 function checkInputs(definition: GraphDefinition, inputs: unknown, problems: Problems): void {
@@ -146,59 +174,18 @@ function findCycle(start: string, deps: Map<string, string[]>): string[] | undef
 }
 
 function compileNode(
-	key: string,
-	definition: GraphDefinition,
+	node: GraphNode,
 	dependsOn: string[],
-	ancestors: Set<string>,
+	check: Parameters<typeof compileNodeTemplates>[1],
 	problems: Problems,
 ): CompiledNode {
-	const node = definition.nodes[key];
+	const { key, ancestors } = check.reader;
 	const local = problems.at(nodeLabel(key));
-	const task = templateParts(node.task, local.at("task"));
-	for (const ref of refsOf(task)) checkRef(ref, definition, { key, ancestors }, local.at("task"));
+	const templates = compileNodeTemplates(node, check, local);
 	let when: Condition | undefined;
 	if (node.when !== undefined) {
 		when = parseCondition(node.when, local.at("when"));
-		for (const ref of when ? conditionRefs(when) : []) checkRef(ref, definition, { key, ancestors }, local.at("when"));
+		for (const ref of when ? conditionRefs(when) : []) checkRef(ref, check, local.at("when"));
 	}
-	return { key, node, task, when, dependsOn, ancestors };
-}
-
-function templateParts(template: string, problems: Problems): TemplatePart[] {
-	const { parts, errors } = parseTemplate(template);
-	for (const error of errors) problems.add(error);
-	return parts;
-}
-
-/**
- * A reference may read the inputs at a path their schema declares, or the structured output of a
- * (transitive) dependency that has an `output_schema`, at a path that schema declares. `reader` is the
- * node that reads it; graph outputs (no reader) may read any node.
- */
-function checkRef(
-	ref: ValueRef,
-	definition: GraphDefinition,
-	reader: { key: string; ancestors: Set<string> } | undefined,
-	problems: Problems,
-): void {
-	if (ref.source === "inputs") {
-		if (!definition.inputs) problems.add(`${ref.text}: the graph declares no inputs schema`);
-		else if (!declaresPath(definition.inputs, ref.path)) {
-			problems.add(`${ref.text}: the inputs schema does not declare inputs${formatPath(ref.path)}`);
-		}
-		return;
-	}
-	const target = definition.nodes[ref.node];
-	if (!target) problems.add(`${ref.text}: unknown node "${ref.node}"`);
-	else if (reader && (ref.node === reader.key || !reader.ancestors.has(ref.node))) {
-		problems.add(
-			`${ref.text}: node "${ref.node}" is not a dependency of "${reader.key}"; add it to depends_on (directly or through another node)`,
-		);
-	} else if (target.output_schema === undefined) {
-		problems.add(
-			`${ref.text}: node "${ref.node}" has no output_schema; wiring reads structured output only, never an answer's prose`,
-		);
-	} else if (!declaresPath(target.output_schema, ref.path)) {
-		problems.add(`${ref.text}: the output_schema of node "${ref.node}" does not declare output${formatPath(ref.path)}`);
-	}
+	return { key, node, templates, when, dependsOn, ancestors: new Set(ancestors) };
 }

@@ -1,6 +1,8 @@
 /**
  * Templates and ValueRefs (docs/graphs.md "Wiring"): `${inputs.<path>}` and `${nodes.<key>.output.<path>}`,
- * a path being dot-separated keys and `[n]` indices. Anything else inside `${…}` is an error, never literal
+ * a path being dot-separated keys and `[n]` indices; inside a fan-out's item template also `${item}`,
+ * `${item.<path>}` and `${index}`, inside a feedback worker's task `${feedback}`, inside its evaluator's
+ * task `${worker.<path>}` (validate.ts says which field may use which). Anything else inside `${…}` is an error, never literal
  * text; `$${` writes a literal `${`. Substitution is literal (split/join, as chain's `{previous}`): `$&` or
  * `${x}` inside a value survive unchanged; strings go in as they are, other values as JSON.
  */
@@ -8,7 +10,7 @@
 /** One step of a path: an object key or an array index. */
 export type PathSegment = string | number;
 
-/** A reference to a value: the graph's inputs, or a node's structured output, at `path`. */
+/** A reference to a value: the graph's inputs, a node's structured output, or a coordinator's local value. */
 export type ValueRef =
 	| { source: "inputs"; path: PathSegment[]; text: string }
 	| {
@@ -16,7 +18,11 @@ export type ValueRef =
 			node: string;
 			path: PathSegment[];
 			text: string;
-	  };
+	  }
+	| { source: LocalSource; path: PathSegment[]; text: string };
+
+/** Values only a coordinator's own templates read: a fan-out item and its index, a feedback round's values. */
+export type LocalSource = "item" | "index" | "feedback" | "worker";
 
 /** A template cut into literal text and references, in order. */
 export type TemplatePart = string | ValueRef;
@@ -25,6 +31,7 @@ const KEY = "[A-Za-z0-9_-]+";
 const PATH = `(?:\\.${KEY}|\\[\\d+\\])*`;
 const INPUTS_REF = new RegExp(`^inputs(${PATH})$`);
 const NODE_REF = new RegExp(`^nodes\\.([A-Za-z_][A-Za-z0-9_-]*)\\.output(${PATH})$`);
+const LOCAL_REF = new RegExp(`^(item|worker)(${PATH})$|^(index|feedback)$`);
 
 /** `.a.b[0]` → `["a", "b", 0]`. */
 function parsePath(text: string): PathSegment[] {
@@ -38,6 +45,8 @@ export function parseRef(inner: string): ValueRef | undefined {
 	if (inputs) return { source: "inputs", path: parsePath(inputs[1]), text };
 	const node = NODE_REF.exec(inner);
 	if (node) return { source: "node", node: node[1], path: parsePath(node[2]), text };
+	const local = LOCAL_REF.exec(inner);
+	if (local) return { source: (local[1] ?? local[3]) as LocalSource, path: parsePath(local[2] ?? ""), text };
 	return undefined;
 }
 
@@ -70,7 +79,7 @@ export function parseTemplate(template: string): { parts: TemplatePart[]; errors
 		const ref = parseRef(inner);
 		if (!ref) {
 			errors.push(
-				`\${${inner}} is not a ValueRef (use \${inputs.<path>} or \${nodes.<key>.output.<path>}; write $\${ for a literal \${)`,
+				`\${${inner}} is not a ValueRef (use \${inputs.<path>} or \${nodes.<key>.output.<path>}; in fan-out items \${item.<path>}, \${index}; in feedback rounds \${feedback}, \${worker.<path>}; write $\${ for a literal \${)`,
 			);
 		} else {
 			if (literal) parts.push(literal);
@@ -88,15 +97,29 @@ export function refsOf(parts: readonly TemplatePart[]): ValueRef[] {
 	return parts.filter((part): part is ValueRef => typeof part !== "string");
 }
 
-/** What references read at run time: the inputs and each completed node's structured output. */
+/** What references read at run time: the inputs, each completed node's structured output, local values. */
 export interface RefScope {
 	inputs: unknown;
 	outputs: Readonly<Record<string, unknown>>;
+	/** A fan-out item's template: the item and its position (from 0). */
+	item?: unknown;
+	index?: number;
+	/** A feedback worker's task: the last evaluation's feedback (`""` in round 1). */
+	feedback?: string;
+	/** A feedback evaluator's task: this round's worker output. */
+	worker?: unknown;
+}
+
+/** The value a reference starts from, before its path. */
+function refRoot(ref: ValueRef, scope: RefScope): unknown {
+	if (ref.source === "inputs") return scope.inputs;
+	if (ref.source === "node") return scope.outputs[ref.node];
+	return scope[ref.source];
 }
 
 /** The value at `ref`, or `undefined` when it is absent (an optional field not given, an index out of range). */
 export function readRef(ref: ValueRef, scope: RefScope): unknown {
-	let value: unknown = ref.source === "inputs" ? scope.inputs : scope.outputs[ref.node];
+	let value: unknown = refRoot(ref, scope);
 	for (const segment of ref.path) {
 		if (value === null || typeof value !== "object") return undefined;
 		if (typeof segment === "number" && !Array.isArray(value)) return undefined;

@@ -14,7 +14,20 @@ import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { checkBackgroundAllowed } from "./background.ts";
 import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns, runAccepted } from "./graph-run.ts";
+import { uiHumanHost } from "./human-host.ts";
 import { sumUsage } from "./result-text.ts";
+
+/** The UI notice of a job's end; best effort: after a session switch the old UI may be gone. */
+function notifyEnd(ctx: ExtensionContext, finished: { id: string; label: string; status: string }): void {
+	try {
+		ctx.ui.notify(
+			`Background job ${finished.id} (${finished.label}) ${finished.status}`,
+			finished.status === "completed" ? "info" : "warning",
+		);
+	} catch {
+		// The session's UI is gone.
+	}
+}
 
 /** Starts the graph as a job and answers at once with its id; refused when a job may no longer start. */
 export function startGraphJob(
@@ -41,7 +54,13 @@ export function startGraphJob(
 		"graph",
 		`graph "${prepared.name}"`,
 		async (signal, update, onInput, noMoreStarts) => {
-			outcome = await runAccepted(accepted, { signal, noMoreStarts, onChildren: update, onInput });
+			outcome = await runAccepted(accepted, {
+				signal,
+				noMoreStarts,
+				onChildren: update,
+				onInput,
+				human: uiHumanHost(ctx),
+			});
 			return nodeRuns(accepted.prepared, outcome.children);
 		},
 		(finished, children, error) => {
@@ -66,15 +85,7 @@ export function startGraphJob(
 				},
 				!silent,
 			);
-			try {
-				if (!silent)
-					ctx.ui.notify(
-						`Background job ${finished.id} (${finished.label}) ${finished.status}`,
-						finished.status === "completed" ? "info" : "warning",
-					);
-			} catch {
-				// Notices are best effort: after a session switch the old UI may be gone.
-			}
+			if (!silent) notifyEnd(ctx, finished);
 			return text;
 		},
 		() => outcome !== undefined && graphSucceeded(outcome),

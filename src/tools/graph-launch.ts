@@ -6,6 +6,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AgentScope } from "../config/agents.ts";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { ChildRun } from "../core/child-run.ts";
+import type { CoordinatorCaps } from "../graph/compile-node.ts";
 import type { GraphRunOutcome } from "../graph/engine.ts";
 import type { NodeLaunchEnv } from "../graph/preflight.ts";
 import { graphHeadline } from "../ui/graph-render.ts";
@@ -13,6 +14,7 @@ import { launchContextFor } from "./call-context.ts";
 import { startGraphJob } from "./graph-job.ts";
 import { type AcceptedGraph, finalResult, type GraphResult, runAccepted } from "./graph-run.ts";
 import { abandonRun } from "./graph-runs.ts";
+import { uiHumanHost } from "./human-host.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 
 /** What node resolution reads from the calling session, read again at each use. */
@@ -33,6 +35,12 @@ export function graphLaunchEnv(
 		sessions: deps.sessions,
 		adapters: deps.adapters,
 	};
+}
+
+/** The coordinators' caps from settings `graphs` (docs/settings.md §Graph runs). */
+export function graphCaps(deps: SubagentToolDeps): CoordinatorCaps {
+	const { graphs } = deps.state();
+	return { maxIterations: graphs.max_iterations, maxNesting: graphs.max_nesting };
 }
 
 /** Runs an accepted graph in the foreground (its result is the tool's) or as a background job. */
@@ -64,6 +72,7 @@ export async function launchAccepted(
 				live = children;
 			},
 			onInput: inputs.onInput,
+			human: uiHumanHost(ctx),
 			onDetails: (details) =>
 				onUpdate?.({ content: [{ type: "text", text: `agent_graph: ${graphHeadline(details.nodes)}` }], details }),
 		});

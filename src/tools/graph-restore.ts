@@ -9,7 +9,7 @@
  */
 import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
-import { parseGraphDefinition } from "../graph/definition.ts";
+import { type GraphDefinition, parseGraphDefinition } from "../graph/definition.ts";
 import { prepareGraph } from "../graph/prepare.ts";
 import { acquireLease } from "../graph/run-dir.ts";
 import { pruneRuns } from "../graph/run-retention.ts";
@@ -18,7 +18,7 @@ import { ownedBy, type RunSnapshot, RunStore, scanRuns } from "../graph/run-stor
 import { type CompiledGraph, compileGraph } from "../graph/validate.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { checkBackgroundAllowed } from "./background.ts";
-import { graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
+import { graphCaps, graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
 import type { GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
 import type { ActionScope } from "./graph-runs.ts";
@@ -27,7 +27,12 @@ import type { ActionScope } from "./graph-runs.ts";
 export function compileStored(snapshot: RunSnapshot): { graph: CompiledGraph } | { refused: string } {
 	const problems = new Problems();
 	const definition = parseGraphDefinition(snapshot.graph.definition, problems);
-	const graph = definition && compileGraph(definition, snapshot.graph.inputs, problems);
+	const subgraphs = new Map<string, { definition: GraphDefinition; file: string }>();
+	for (const [name, raw] of Object.entries(snapshot.graph.subgraphs ?? {})) {
+		const sub = parseGraphDefinition(raw, problems.at(`graph "${name}"`));
+		if (sub) subgraphs.set(name, { definition: sub, file: `graph "${name}"` });
+	}
+	const graph = definition && compileGraph(definition, snapshot.graph.inputs, problems, { subgraphs });
 	return graph ? { graph } : { refused: `the stored definition no longer validates: ${problems.list.join("; ")}` };
 }
 
@@ -51,10 +56,8 @@ export async function restoreRun(
 	const limits = state.limits;
 	if (!limits) return refuse(state.refusal ?? "the configuration could not be loaded");
 	const problems = new Problems();
-	if (
-		background &&
-		!checkBackgroundAllowed({ mode: ctx.mode, depth: state.depth.depth }, deps.jobs, limits.maxBackgroundJobs, problems)
-	) {
+	const host = { mode: ctx.mode, depth: state.depth.depth };
+	if (background && !checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
 		return refuse(new LaunchError(problems.list).message);
 	}
 	const sessionId = ctx.sessionManager.getSessionId();
@@ -63,7 +66,7 @@ export async function restoreRun(
 	const env = graphLaunchEnv(deps, ctx, snapshot.graph.agentScope, limits);
 	const remaining = (key: string) => !isSettled(snapshot.state.nodes[key]?.status ?? "waiting");
 	const prepared = await prepareGraph(
-		{ graph: snapshot.graph.definition, inputs: snapshot.graph.inputs, preflight: remaining },
+		{ graph: snapshot.graph.definition, inputs: snapshot.graph.inputs, preflight: remaining, caps: graphCaps(deps) },
 		env,
 		problems,
 	).catch((error: unknown) => {

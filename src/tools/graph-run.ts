@@ -15,6 +15,7 @@ import type { Harness } from "../core/launch-spec.ts";
 import type { AgentNode } from "../graph/definition.ts";
 import { type GraphRunOutcome, startGraph } from "../graph/engine.ts";
 import type { SpecRunner } from "../graph/executors.ts";
+import type { CommandHost, HumanHost } from "../graph/gate-hosts.ts";
 import { type NodeLaunchEnv, resolveNodes } from "../graph/preflight.ts";
 import type { PreparedGraph } from "../graph/prepare.ts";
 import { graphDetails, graphOutputs, graphResultText } from "../graph/result.ts";
@@ -63,23 +64,35 @@ export interface RunHooks {
 	onChildren?(children: ChildRun[]): void;
 	/** A node's child can be talked to; `index` is the node's position (as in `nodeRuns`). */
 	onInput?(index: number, channel: ChildInputChannel): void;
+	/** Where human gates ask (absent: headless, they fail closed or park). */
+	human?: HumanHost;
 }
 
 /**
- * The nodes' children as a call's children: each at its node's position in the run (dependency order),
- * named by its `task_name` or node key, so `subagent_jobs` send and `/subagent-send` can name them.
+ * The nodes' children as a call's children, so `subagent_jobs` send and `/subagent-send` can name them: a
+ * node's own child at its node's position in the run (dependency order), named by its `task_name` or node
+ * key; a coordinator's part (`<key> item 3`, `<key> round 2 worker`) after every node, in the order they
+ * started, named so.
  */
 export function nodeRuns(prepared: PreparedGraph, children: ReadonlyMap<string, ChildRun>): ChildRun[] {
-	return prepared.compiled.nodes.flatMap(({ key }, index) => {
+	const positions = childPositions(prepared, children);
+	return [...positions].flatMap(([key, index]) => {
 		const child = children.get(key);
 		return child ? [{ ...child, index, taskName: child.taskName ?? key }] : [];
 	});
 }
 
+function childPositions(prepared: PreparedGraph, children: ReadonlyMap<string, ChildRun>): Map<string, number> {
+	const nodes = prepared.compiled.nodes;
+	const positions = new Map(nodes.map(({ key }, index) => [key, index]));
+	for (const key of children.keys()) if (!positions.has(key)) positions.set(key, positions.size);
+	return positions;
+}
+
 /** Runs an accepted graph to its end, reporting through `hooks`. */
 export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Promise<GraphRunOutcome> {
 	const { prepared, deps, env, durable } = accepted;
-	const position = new Map(prepared.compiled.nodes.map(({ key }, index) => [key, index]));
+	let children: ReadonlyMap<string, ChildRun> = new Map();
 	let pending: ReturnType<typeof setTimeout> | undefined;
 	let last = 0;
 	let latest: (() => void) | undefined;
@@ -91,15 +104,17 @@ export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Pro
 	try {
 		const handle = startGraph(prepared.compiled, {
 			defaultConcurrency: accepted.limits.concurrency,
-			resolve: async (key, task, problems) => {
-				const node = prepared.compiled.definition.nodes[key] as AgentNode;
+			resolve: async (key, task, problems, template) => {
+				const node = template ?? (prepared.compiled.nodes.find((n) => n.key === key)?.node as AgentNode);
 				return (await resolveNodes([{ key, node, task }], env, problems))?.get(key);
 			},
 			run: specRunner(accepted),
+			gates: { command: commandHost(accepted), human: hooks.human },
 			signal: hooks.signal,
 			noMoreStarts: hooks.noMoreStarts,
-			onInput: (key, channel) => hooks.onInput?.(position.get(key) ?? -1, channel),
-			onUpdate(state, children) {
+			onInput: (key, channel) => hooks.onInput?.(childPositions(prepared, children).get(key) ?? -1, channel),
+			onUpdate(state, live) {
+				children = live;
 				hooks.onChildren?.(nodeRuns(prepared, children));
 				const onDetails = hooks.onDetails;
 				if (!onDetails) return;
@@ -119,6 +134,22 @@ export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Pro
 		durable.lease.release();
 		if (pending) clearTimeout(pending);
 	}
+}
+
+/** Command gates run in the session's cwd with a child's environment and the run limits (docs/graphs.md §Command gates). */
+function commandHost(accepted: AcceptedGraph): CommandHost {
+	const { deps, state, env, limits } = accepted;
+	return {
+		context: () => ({
+			cwd: env.context().cwd,
+			env: definedEntries(filterEnvironment(deps.baseEnv(), state.environment)),
+			limits: limits.run,
+		}),
+	};
+}
+
+function definedEntries(env: NodeJS.ProcessEnv): Record<string, string> {
+	return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** One node's child through `runPlan` (single mode): the global limit, claims and launch records of `subagent`. */

@@ -14,7 +14,7 @@ import { prepareGraph } from "../graph/prepare.ts";
 import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { checkBackgroundAllowed } from "./background.ts";
 import { graphAction } from "./graph-actions.ts";
-import { graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
+import { graphCaps, graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
 import type { AcceptedGraph, GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
 import { type DurableRun, type GraphRuns, openNewRun } from "./graph-runs.ts";
@@ -57,7 +57,8 @@ async function executeGraph(
 	}
 	const scope = params.agentScope ?? "user";
 	const env = graphLaunchEnv(deps, ctx, scope, limits);
-	const prepared = await prepareGraph({ graph: params.graph, name: params.name, inputs: params.inputs }, env, problems);
+	const request = { graph: params.graph, name: params.name, inputs: params.inputs, caps: graphCaps(deps) };
+	const prepared = await prepareGraph(request, env, problems);
 	if (!prepared) return graphRefusal(new LaunchError(problems.list).message);
 	const sessionId = ctx.sessionManager.getSessionId();
 	let durable: DurableRun;

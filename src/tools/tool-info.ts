@@ -81,8 +81,8 @@ export type GraphArgs = Static<typeof graphSchema>;
  * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
  * the schema to refuse.
  */
-export function prepareGraphArguments(raw: unknown): Static<typeof graphSchema> {
-	if (!raw || typeof raw !== "object") return raw as Static<typeof graphSchema>;
+export function prepareGraphArguments(raw: unknown): GraphArgs {
+	if (!raw || typeof raw !== "object") return raw as GraphArgs;
 	const args = { ...(raw as Record<string, unknown>) };
 	for (const key of ["graph", "inputs"]) {
 		const value = args[key];
@@ -94,7 +94,7 @@ export function prepareGraphArguments(raw: unknown): Static<typeof graphSchema> 
 			// Not JSON: the schema says what is wrong.
 		}
 	}
-	return args as Static<typeof graphSchema>;
+	return args as GraphArgs;
 }
 
 export const graphToolInfo = {

@@ -64,13 +64,41 @@ function stateText(node: GraphNodeDetails, now: number): string {
 	return node.durationMs !== undefined ? `${node.status} ${formatElapsed(node.durationMs)}` : node.status;
 }
 
-/** One node: icon, key, harness (and agent), state, usage and model. */
+/** One node: icon, key, harness (and agent), state, a coordinator's or gate's progress, usage and model. */
 function nodeLine(node: GraphNodeDetails, theme: Theme, now: number): string {
-	const who = node.harness
-		? ` ${theme.fg("dim", node.agent ? `${node.harness} ${printable(node.agent)}` : node.harness)}`
-		: "";
-	const usage = node.usage ? formatUsage(node.usage, node.model) : "";
-	return `${theme.fg(COLORS[node.status], ICONS[node.status])} ${theme.fg("accent", node.key)}${who} ${theme.fg(COLORS[node.status], stateText(node, now))}${usage ? ` ${theme.fg("dim", usage)}` : ""}`;
+	const coordinator = node.parts !== undefined;
+	const who =
+		node.harness && !coordinator
+			? ` ${theme.fg("dim", node.agent ? `${node.harness} ${printable(node.agent)}` : node.harness)}`
+			: "";
+	const usage = node.usage ? formatUsage(node.usage, coordinator ? undefined : node.model) : "";
+	const progress = node.progress ? ` ${theme.fg("muted", oneLine(node.progress, 80))}` : "";
+	return `${theme.fg(COLORS[node.status], ICONS[node.status])} ${theme.fg("accent", node.key)}${who} ${theme.fg(COLORS[node.status], stateText(node, now))}${progress}${usage ? ` ${theme.fg("dim", usage)}` : ""}`;
+}
+
+/** Rows of a coordinator's parts the live view shows: running and failed ones first, at most this many. */
+const MAX_PART_ROWS = 6;
+
+/** A coordinator's live part rows (`  ⏳ item 3 pi scout running 2.1s`), the rest counted on one line. */
+function partLines(node: GraphNodeDetails, theme: Theme): string[] {
+	const parts = node.parts ?? [];
+	const shown = parts.filter((part) => part.status === "running" || part.status === "failed").slice(0, MAX_PART_ROWS);
+	const lines = shown.map((part) => {
+		const who = part.harness
+			? ` ${theme.fg("dim", part.agent ? `${part.harness} ${printable(part.agent)}` : part.harness)}`
+			: "";
+		const state =
+			part.status === "running"
+				? part.activity
+					? ACTIVITY_LABELS[part.activity]
+					: "running"
+				: `failed: ${oneLine(part.reason ?? "", 80)}`;
+		const usage = part.usage ? formatUsage(part.usage, part.model) : "";
+		return `  ${theme.fg(COLORS[part.status], ICONS[part.status])} ${part.name}${who} ${theme.fg(COLORS[part.status], state)}${usage ? ` ${theme.fg("dim", usage)}` : ""}`;
+	});
+	const hidden = parts.filter((part) => part.status === "running" || part.status === "failed").length - shown.length;
+	if (hidden > 0) lines.push(theme.fg("muted", `  … ${hidden} more`));
+	return lines;
 }
 
 /** The call line: the saved graph's name, or the inline graph's name and node count. */
@@ -102,7 +130,7 @@ export function renderGraphResult(
 	const now = Date.now();
 	const lines = [
 		theme.fg("muted", graphHeadline(details.nodes)),
-		...details.nodes.map((node) => nodeLine(node, theme, now)),
+		...details.nodes.flatMap((node) => [nodeLine(node, theme, now), ...partLines(node, theme)]),
 	];
 	if (details.error) lines.push(theme.fg("error", details.error));
 	return new Text(lines.join("\n"), 0, 0);

@@ -41,7 +41,13 @@ describe("settings file", () => {
 			environment: { include: null, exclude: [] },
 			child_sessions: { max_age_days: 30, max_total_bytes: 1_073_741_824 },
 			roster: { enabled: false, roles: [] },
-			graphs: { auto_resume: true, max_age_days: 30, max_total_bytes: 64 * 1024 * 1024 },
+			graphs: {
+				auto_resume: true,
+				max_age_days: 30,
+				max_total_bytes: 64 * 1024 * 1024,
+				max_iterations: 10,
+				max_nesting: 3,
+			},
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
 	});

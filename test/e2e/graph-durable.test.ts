@@ -445,3 +445,70 @@ describe("a graph run survives its parent's SIGKILL", () => {
 function basenameOf(path: string): string {
 	return path.slice(path.lastIndexOf("/") + 1);
 }
+
+describe("a feedback loop survives its parent's SIGKILL", () => {
+	it("killed in round 2 and restored goes on in round 2 (attempt 2), never back at round 1", {
+		timeout: 180_000,
+	}, async () => {
+		const verdicts = [
+			{ decision: "revise", feedback: "again" },
+			{ decision: "pass", feedback: "" },
+		];
+		let judged = 0;
+		server.route((request) => {
+			if (request.toolNames.includes("agent_graph") || request.lastUserText !== "durable-fb judge") return undefined;
+			if (request.lastToolOutput !== undefined) return { text: "judged" };
+			return { toolCalls: [{ name: "submit_result", arguments: verdicts[judged++] }] };
+		});
+		server.scriptFor("durable-fb work: []", { text: "first draft" });
+		hangsOnce("durable-fb work: [again]", "second draft");
+		const graph = {
+			name: "durable-fb",
+			nodes: {
+				loop: {
+					kind: "feedback",
+					worker: node("durable-fb work: [${feedback}]"),
+					evaluator: node("durable-fb judge", {
+						output_schema: {
+							type: "object",
+							properties: { decision: { enum: ["pass", "revise"] }, feedback: { type: "string" } },
+							required: ["decision", "feedback"],
+						},
+					}),
+					max_iterations: 3,
+				},
+			},
+		};
+		const sessionFile = await crashWhileRunning("durable fb parent", graph, "durable-fb work: [again]");
+		const run = runOf("durable-fb");
+		expect(run.snapshot().finished).toBe(false);
+		expect(run.snapshot().state.nodes.loop.parts?.["round 1 evaluator"]?.status).toBe("completed");
+
+		startPi(["--session", sessionFile]);
+		await waitUntil(() => run.snapshot().finished, "the restored loop to finish", 120_000);
+		const { loop } = run.snapshot().state.nodes;
+		expect(loop.status).toBe("completed");
+		expect(
+			Object.fromEntries(Object.entries(loop.parts ?? {}).map(([name, p]) => [name, [p.status, p.attempts]])),
+		).toEqual({
+			"round 1 worker": ["completed", 1],
+			"round 1 evaluator": ["completed", 1],
+			"round 2 worker": ["completed", 2],
+			"round 2 evaluator": ["completed", 1],
+		});
+		expect(childRequests("durable-fb work: []")).toBe(1);
+		expect(childRequests("durable-fb work: [again]")).toBe(2);
+		const ledger = readFileSync(join(run.dir, "ledger.jsonl"), "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		const admissions = ledger.filter((r) => r.event.type === "part" && r.event.step.kind === "admit");
+		expect(admissions.map((r) => [r.event.part, r.iteration, r.attempt])).toEqual([
+			["round 1 worker", 1, 1],
+			["round 1 evaluator", 1, 1],
+			["round 2 worker", 2, 1],
+			["round 2 worker", 2, 2],
+			["round 2 evaluator", 2, 1],
+		]);
+	});
+});

@@ -2,7 +2,8 @@
  * Every saved graph under examples/graphs/ runs by name (`agent_graph({ name })`) from the user's graphs
  * directory, through the real pi, codex and claude binaries against the fake model, to exact outputs.
  */
-import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
@@ -29,7 +30,11 @@ const claude = (value: Record<string, unknown>) => ({ toolCalls: [{ name: "Struc
 
 describe("shipped example graphs", () => {
 	it("ships exactly the graphs run here", () => {
-		expect(readdirSync(GRAPHS).sort()).toEqual(["explore-and-plan.yaml", "plan-code-review.json"]);
+		expect(readdirSync(GRAPHS).sort()).toEqual([
+			"explore-and-plan.yaml",
+			"plan-code-review.json",
+			"review-and-verify.yaml",
+		]);
 	});
 
 	it("runs explore-and-plan (pi scout → pi planner) to its outputs", async () => {
@@ -68,6 +73,51 @@ describe("shipped example graphs", () => {
 			["implement", "completed", "codex"],
 			["review", "completed", "pi"],
 			["follow_up", "completed", "claude_code"],
+		]);
+	});
+
+	it("runs review-and-verify (every node kind but human: a fan-out, a saved graph inside it, a feedback loop, a command gate) to its outputs", async () => {
+		writeFileSync(join(env.workDir, "main.py"), "def main():\n    pass\n");
+		env.server.route((r) => {
+			if (r.lastToolOutput !== undefined) return undefined;
+			const text = r.lastUserText;
+			if (text.startsWith("List the source files")) return submit({ entry: "main.py", files: ["main.py", "util.py"] });
+			if (text.startsWith("Find the entry point")) return submit({ entry: "main.py", files: ["main.py"] });
+			if (text.startsWith("Plan how to reach")) return submit({ steps: ["add a flag"] });
+			const file = /^Review (\S+) \(file (\d)\)/.exec(text);
+			if (file) return submit({ file: file[1], note: `note ${file[2]}` });
+			if (text.startsWith("Summarize")) {
+				return submit({ summary: text.endsWith("[]") ? "draft" : "final" });
+			}
+			if (text.startsWith("Does this summary")) {
+				return submit(
+					text.endsWith("final") ? { decision: "pass", feedback: "" } : { decision: "revise", feedback: "more" },
+				);
+			}
+			return undefined;
+		});
+		const { result, isError } = await env.session.callTool<GraphDetails>("agent_graph", {
+			name: "review-and-verify",
+			inputs: { goal: "add --verbose" },
+		});
+		expect(isError, textOf(result)).toBe(false);
+		expect(result.details.outputs).toEqual({
+			summary: "final",
+			steps: ["add a flag"],
+			reviews: [
+				{ file: "main.py", note: "note 0" },
+				{ file: "util.py", note: "note 1" },
+			],
+			definitions: "1\n",
+		});
+		expect(result.details.nodes.map((node) => [node.key, node.status, node.progress])).toEqual([
+			["scan", "completed", undefined],
+			["review_each", "completed", "2/2 ✓"],
+			["plan/scan", "completed", undefined],
+			["plan/plan", "completed", undefined],
+			["plan", "completed", 'graph "explore-and-plan"'],
+			["summary", "completed", "round 2/3"],
+			["verify", "completed", '$ grep -c "def " "${nodes.scan.output.entry}" → exit 0'],
 		]);
 	});
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
 import { REPAIR_PREFIX } from "../../src/runs/structured-result.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { objectSchema } from "../support/graphs.ts";
 
 let env: E2eEnv;
 
@@ -23,12 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-const object = (properties: Record<string, unknown>) => ({
-	type: "object",
-	properties,
-	required: Object.keys(properties),
-	additionalProperties: false,
-});
+const object = objectSchema;
 const strings = { type: "array", items: { type: "string" } };
 
 const firstRequest = (marker: string) => env.server.requests.find((r) => r.userTexts.some((t) => t.startsWith(marker)));

@@ -42,7 +42,9 @@ describe("agent_graph validation", () => {
 			},
 		});
 		expect(text).toContain('node "a": depend_on: unknown key "depend_on"');
-		expect(text).toContain('node "b": kind: unknown node kind "loop"; known: agent');
+		expect(text).toContain(
+			'node "b": kind: unknown node kind "loop"; known: agent, fanout, feedback, graph, command, human',
+		);
 		expect(text).toContain('node "c": task: must not be empty');
 		expect(text).toContain('node "c": allowed_tools: expected a list of strings, got string');
 		expect(text).toContain("limits.max_usd:");
@@ -165,13 +167,20 @@ describe("agent_graph validation", () => {
 		}
 	});
 
-	it('refuses a project graph that grants its nodes auto_approve: a file cannot grant itself more than the call allows (SECURITY.md "Trust")', async () => {
+	it('refuses a project graph that grants its nodes or the children of its coordinators auto_approve: a file cannot grant itself more than the call allows (SECURITY.md "Trust")', async () => {
 		const project = join(env.workDir, "escalating");
 		mkdirSync(join(project, ".pi", "graphs"), { recursive: true });
 		const file = join(project, ".pi", "graphs", "escalate.yaml");
 		writeFileSync(
 			file,
-			"nodes:\n  quiet: { agent_type: pi, task: fine }\n  loud: { agent_type: codex, auto_approve: true, task: escalated }\n",
+			[
+				"nodes:",
+				"  quiet: { agent_type: pi, task: fine }",
+				"  loud: { agent_type: codex, auto_approve: true, task: escalated }",
+				"  items: { kind: fanout, over: '${inputs.list}', max_items: 3, node: { agent_type: codex, auto_approve: true, task: 'x ${item}' } }",
+				"  loop: { kind: feedback, max_iterations: 2, worker: { agent_type: pi, auto_approve: true, task: w }, evaluator: { agent_type: pi, task: e, output_schema: { type: object, properties: { decision: { enum: [pass, revise] }, feedback: { type: string } }, required: [decision, feedback] } } }",
+				"",
+			].join("\n"),
 		);
 		const { createExtensionSession } = await import("../support/extension-session.ts");
 		const asked: string[] = [];
@@ -195,6 +204,9 @@ describe("agent_graph validation", () => {
 			expect(asked).toEqual([expect.stringContaining('project graph "escalate"')]);
 			expect(isError, text).toBe(true);
 			expect(text).toContain(`${file}: node "loud": auto_approve: a project graph cannot grant auto_approve`);
+			// The children of coordinators are covered too: a fan-out's item template, a feedback node's roles.
+			expect(text).toContain('node "items": node: auto_approve: a project graph cannot grant auto_approve');
+			expect(text).toContain('node "loop": worker: auto_approve: a project graph cannot grant auto_approve');
 			expect(text).not.toContain('node "quiet"');
 			expect(env.server.requests.length).toBe(before);
 		} finally {

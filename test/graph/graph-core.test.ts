@@ -196,7 +196,7 @@ describe('text a project file or a child chose, in graph results (SECURITY.md "T
 	};
 
 	it("escapes agent names, models and the graph name in the text for the model", () => {
-		const text = graphResultText(details, "{}", [], {});
+		const text = graphResultText(details, "{}", [], { nodes: {} });
 		expect(raw(text)).toBe(false);
 		expect(text.split("\n").filter((line) => line.startsWith("- "))).toHaveLength(1);
 		expect(text).toContain(`agent_graph "${shown}"`);

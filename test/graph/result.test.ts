@@ -16,7 +16,7 @@ describe("graph result text", () => {
 			],
 			outputs: {},
 		};
-		const text = graphResultText(details, "{}", [], {});
+		const text = graphResultText(details, "{}", [], { nodes: {} });
 		expect(text).toContain("- plan: completed · pi · session: done-id (resume with resume_session_id)");
 		expect(text).toContain(
 			'- fix: failed · codex · session: failed-id (not recorded, as the run did not complete: resume with resume_session_id and agent_type: "codex"): 429',

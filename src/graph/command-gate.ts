@@ -1,0 +1,75 @@
+/**
+ * The `command` gate (docs/graphs.md §Command gates): one process from an argv list (never a shell
+ * string), in the node's `cwd` resolved as a child's cwd (against the session's cwd), with a child's
+ * environment, in its own process group registered with the lifeline, so it is killed like a child on
+ * cancel, on `timeout_ms` and when Pi dies (process/start-process.ts). Exit 0 passes; the output is
+ * `{ exit_code, stdout_tail, stderr_tail }` with bounded tails. It changes no files itself and creates
+ * no branches, commits or copies.
+ */
+import { resolveAdHocCwd } from "../config/paths.ts";
+import { Problems } from "../core/problems.ts";
+import { startProcess } from "../process/start-process.ts";
+import type { CommandNode } from "./definition.ts";
+import type { NodeExecution, NodeOutcome } from "./execution.ts";
+import { fillTemplate } from "./value-refs.ts";
+
+/** Bytes of stdout and of stderr kept in a command gate's output. */
+export const COMMAND_TAIL_BYTES = 4096;
+
+/** The last `max` bytes of `text` (UTF-8), cut at a character boundary. */
+export function tail(text: string, max = COMMAND_TAIL_BYTES): string {
+	const bytes = Buffer.from(text, "utf8");
+	if (bytes.length <= max) return text;
+	return bytes
+		.subarray(bytes.length - max)
+		.toString("utf8")
+		.replace(/^\uFFFD+/, "");
+}
+
+/** `npm test` — an argv as the result lines show it. */
+export function argvText(argv: readonly string[]): string {
+	return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(" ");
+}
+
+export async function runCommandNode(execution: NodeExecution): Promise<NodeOutcome> {
+	const node = execution.compiled.node as CommandNode;
+	const host = execution.gates.command;
+	if (!host) return { status: "failed", error: "command gates cannot run here (no command host)" };
+	const argv: string[] = [];
+	for (let i = 0; i < node.run.length; i++) {
+		const filled = fillTemplate(execution.compiled.templates[`run[${i}]`] ?? [node.run[i]], execution.scope);
+		if ("missing" in filled) return { status: "failed", error: `run[${i}]: no value for ${filled.missing.join(", ")}` };
+		argv.push(filled.text);
+	}
+	const { cwd: base, env, limits } = host.context();
+	const problems = new Problems();
+	const cwd = node.cwd === undefined ? base : resolveAdHocCwd(base, node.cwd, problems);
+	if (cwd === undefined) return { status: "failed", error: `refused at dispatch: ${problems.list.join("; ")}` };
+	if (execution.noMoreStarts.aborted) return { status: "not_started" };
+	let stdout = "";
+	const keep = (line: string) => {
+		stdout = tail(`${stdout}${line}\n`, COMMAND_TAIL_BYTES * 2);
+	};
+	execution.onStart();
+	const running = startProcess(
+		{ file: argv[0], args: argv.slice(1), cwd, env },
+		{
+			limits: { ...limits, timeoutMs: node.timeout_ms ?? limits.timeoutMs, stderrTailBytes: COMMAND_TAIL_BYTES },
+			signal: execution.signal,
+			onRecord: (record) => keep(JSON.stringify(record)),
+			onDiagnostic: keep,
+		},
+	);
+	const outcome = await running.done;
+	const output = { exit_code: outcome.exitCode ?? -1, stdout_tail: tail(stdout), stderr_tail: outcome.stderrTail };
+	const what = argvText(argv);
+	if (outcome.end === "aborted") return { status: "cancelled" };
+	if (outcome.end === "spawn_failed") return { status: "failed", error: `${what}: ${outcome.spawnError}` };
+	if (outcome.end === "timed_out") {
+		return { status: "failed", error: `${what}: timed out after ${node.timeout_ms ?? limits.timeoutMs} ms` };
+	}
+	if (outcome.exitCode === 0) return { status: "completed", output };
+	const ended = outcome.exitCode === null ? `ended by ${outcome.signal}` : `exit code ${outcome.exitCode}`;
+	const lastLines = (output.stderr_tail || output.stdout_tail).trim().split("\n").slice(-5).join("\n");
+	return { status: "failed", error: `${what}: ${ended}${lastLines ? `; output tail:\n${lastLines}` : ""}` };
+}

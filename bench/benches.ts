@@ -21,6 +21,7 @@ export const BENCHES: readonly BenchEntry[] = [
 	{ name: "framing", load: async () => (await import("./framing.ts")).framingBench },
 	{ name: "start-up overhead", load: async () => (await import("./startup-overhead.ts")).startupBench },
 	{ name: "tool definitions", load: async () => (await import("./tool-definitions.ts")).toolDefinitionsBench },
+	{ name: "delegation cost", load: async () => (await import("./delegation-cost.ts")).delegationBench },
 	{ name: "long line", load: async () => (await import("./long-line.ts")).longLineBench },
 	{ name: "lifeline", load: async () => (await import("./lifeline-overhead.ts")).lifelineBench },
 	{ name: "launcher overhead", load: async () => (await import("./launcher-overhead.ts")).launcherBench },

@@ -20,7 +20,7 @@ import { resolvePiInvocation } from "../src/harness/pi/invocation.ts";
 import { startFakeModelServer } from "../test/support/fake-model/index.ts";
 import { createPiHome } from "../test/support/pi-home.ts";
 import type { Bench } from "./bench.ts";
-import { median } from "./stats.ts";
+import { alternatingPairs, median } from "./stats.ts";
 import { fixed } from "./table.ts";
 import type { WorkComparison, WorkShape } from "./work.ts";
 
@@ -117,17 +117,11 @@ export async function benchDelegationCost(runs = 9): Promise<DelegationCostBench
 		const run = (extension: string) => runMeasured(argv(extension), cwd, env);
 		await run(ROOT);
 		await run(OFFICIAL_EXAMPLE);
-		const pairs: Array<{ ours: RunCost; official: RunCost }> = [];
-		for (let i = 0; i < runs; i++) {
-			// Alternate which kind goes first, so a slow second run of a pair does not always hit the same kind.
-			if (i % 2 === 0) {
-				const ours = await run(ROOT);
-				pairs.push({ ours, official: await run(OFFICIAL_EXAMPLE) });
-			} else {
-				const official = await run(OFFICIAL_EXAMPLE);
-				pairs.push({ ours: await run(ROOT), official });
-			}
-		}
+		const pairs = await alternatingPairs(
+			runs,
+			() => run(ROOT),
+			() => run(OFFICIAL_EXAMPLE),
+		);
 		const shape = (extension: string): WorkShape => ({
 			argv: argv(extension),
 			env: env as Record<string, string>,
@@ -140,7 +134,7 @@ export async function benchDelegationCost(runs = 9): Promise<DelegationCostBench
 			wall: figures(pairs, "wallMs"),
 			cpu: figures(pairs, "cpuMs"),
 			rss: figures(pairs, "peakRssMB"),
-			processes: [median(pairs.map((p) => p.ours.processes)), median(pairs.map((p) => p.official.processes))],
+			processes: [median(pairs.map((p) => p.measured.processes)), median(pairs.map((p) => p.baseline.processes))],
 			work: {
 				measured: shape(ROOT),
 				baseline: shape(OFFICIAL_EXAMPLE),
@@ -160,13 +154,13 @@ export async function benchDelegationCost(runs = 9): Promise<DelegationCostBench
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function figures(
-	pairs: ReadonlyArray<{ ours: RunCost; official: RunCost }>,
+	pairs: ReadonlyArray<{ measured: RunCost; baseline: RunCost }>,
 	key: "wallMs" | "cpuMs" | "peakRssMB",
 ): CostFigures {
-	const ratios = pairs.map((pair) => pair.ours[key] / pair.official[key]);
+	const ratios = pairs.map((pair) => pair.measured[key] / pair.baseline[key]);
 	return {
-		oursMedian: median(pairs.map((pair) => pair.ours[key])),
-		officialMedian: median(pairs.map((pair) => pair.official[key])),
+		oursMedian: median(pairs.map((pair) => pair.measured[key])),
+		officialMedian: median(pairs.map((pair) => pair.baseline[key])),
 		ratio: median(ratios),
 		range: [Math.min(...ratios), Math.max(...ratios)],
 	};

@@ -9,6 +9,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
+import { deferred, loadSerially, remembered } from "./core/deferred.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { AgentStartReport } from "./tools/agent-start-report.ts";
@@ -48,7 +49,7 @@ async function loadModules(agentDir: string) {
 		record: await import("./sessions/launch-record.ts"),
 		records: await import("./sessions/launch-records.ts"),
 		trust: await import("./launch/trust.ts"),
-		tools: await import("./tools/tools.ts"),
+		subagent: await import("./tools/subagent-tool.ts"),
 		adapters: (await import("./harness/adapters.ts")).createAdapters(agentDir, process.env, process.getuid?.()),
 		pLimit: (await import("p-limit")).default,
 		interactive: await import("./interactive/interactive-runs.ts"),
@@ -86,6 +87,7 @@ function buildParts(modules: Modules, agentDir: string, context: LatestContext) 
 }
 
 type Parts = ReturnType<typeof buildParts>;
+type ToolDeps = Parameters<Modules["subagent"]["createSubagentTool"]>[0];
 
 /** What the `subagent` and `agent_graph` tools share over `parts`; finished jobs report to `pi` and add to `jobUsage`. */
 function buildToolDeps(
@@ -93,7 +95,7 @@ function buildToolDeps(
 	modules: Modules,
 	parts: Parts,
 	load: { agentDir: string; jobUsage: PendingJobUsage; startTrust: SessionStartTrust },
-): Parameters<Modules["tools"]["createSubagentTool"]>[0] {
+): ToolDeps {
 	const { trust } = modules;
 	return {
 		adapters: modules.adapters,
@@ -117,6 +119,32 @@ function buildToolDeps(
 	};
 }
 
+/**
+ * What only some calls need, each imported with its first use: the `agent_graph` tool and `/graph` (all of
+ * src/graph), and the other tools and the commands (jobs, roster, fleet view, catalogue).
+ */
+function laterParts(deps: ToolDeps, parts: Parts, adapters: Modules["adapters"], agentDir: string) {
+	let graphRuntime: ReturnType<typeof import("./tools/graph-command.ts").graphRuntime> | undefined;
+	const graphs = deferred(async () => {
+		graphRuntime = (await import("./tools/graph-command.ts")).graphRuntime(deps);
+		return graphRuntime;
+	});
+	const tools = deferred(() => import("./tools/tools.ts"));
+	const { config, fleet, jobs, inputs, interactive } = parts;
+	return {
+		graphs,
+		/** At session shutdown: graph runs stop recording, when any ran (`GraphRuns.interrupt`). */
+		interruptGraphs: () => graphRuntime?.interrupt(),
+		roster: remembered(async () => (await tools()).createRosterTool(config, agentDir)),
+		jobs: remembered(async () => (await tools()).createJobsTool(jobs)),
+		commands: remembered(async () =>
+			(await tools()).commandHandlers(config, agentDir, { fleet, jobs, inputs, adapters, interactive }, async (a, c) =>
+				(await graphs()).command(a, c),
+			),
+		),
+	};
+}
+
 /** Builds everything the tools and the command work with; runs once per extension load, on first need. */
 async function loadRuntime(
 	pi: ExtensionAPI,
@@ -125,26 +153,19 @@ async function loadRuntime(
 	context: LatestContext,
 	startTrust: SessionStartTrust,
 ) {
-	const modules = await loadModules(agentDir);
-	const { tools, adapters } = modules;
+	const modules = await loadSerially(() => loadModules(agentDir));
 	const parts = buildParts(modules, agentDir, context);
-	const { config, sessions, inputs, interactive, globalLimit, fleet, jobs } = parts;
+	const { config, sessions, globalLimit } = parts;
 	const deps = buildToolDeps(pi, modules, parts, { agentDir, jobUsage, startTrust });
-	const graphs = tools.graphRuntime(deps);
+	const later = laterParts(deps, parts, modules.adapters, agentDir);
 	return {
 		config,
 		sessions,
-		jobs,
-		interactive,
+		jobs: parts.jobs,
+		interactive: parts.interactive,
 		widget: parts.widget,
-		tools: {
-			subagent: tools.createSubagentTool(deps),
-			graph: graphs.tool,
-			roster: tools.createRosterTool(config, agentDir),
-			jobs: tools.createJobsTool(jobs),
-		},
-		commands: tools.commandHandlers(config, agentDir, { fleet, jobs, inputs, adapters, interactive }, graphs.command),
-		graphs,
+		subagent: modules.subagent.createSubagentTool(deps),
+		later,
 		/** This session has ended: its hold on child sessions goes. */
 		release: () => parts.hold.release(),
 		/** Rereads settings and the roster, applies the child-session retention; returns the problems a user should see. */
@@ -167,7 +188,7 @@ async function shutDown(
 ) {
 	loaded.widget.close();
 	// A graph run interrupted by the session's end stays resumable (docs/graphs.md §Durability).
-	loaded.graphs.interrupt();
+	loaded.later.interruptGraphs();
 	const { shutdownReason } = await import("./runs/job-messages.ts");
 	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
 	loaded.release();
@@ -229,7 +250,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
 		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
 		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
-		if (dirs.hasGraphRuns(agentDir)) (await runtime(ctx)).graphs.atSessionStart(ctx);
+		if (dirs.hasGraphRuns(agentDir)) (await (await runtime(ctx)).later.graphs()).atSessionStart(ctx);
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {
@@ -254,18 +275,18 @@ function registerToolsAndCommands(
 	runtime: (ctx?: ExtensionContext) => Promise<Runtime>,
 	startReport: AgentStartReport,
 ): void {
-	const subagent = deferredTool(subagentToolInfo, runtime, (r) => r.tools.subagent);
+	const subagent = deferredTool(subagentToolInfo, runtime, async (r) => r.subagent);
 	pi.registerTool({
 		...subagent,
 		execute: async (...args) => startReport.appendTo(await subagent.execute(...args)),
 	});
-	pi.registerTool(deferredTool(graphToolInfo, runtime, (r) => r.tools.graph));
-	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.tools.roster));
-	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.tools.jobs));
+	pi.registerTool(deferredTool(graphToolInfo, runtime, async (r) => (await r.later.graphs()).tool));
+	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.later.roster()));
+	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.later.jobs()));
 	for (const command of COMMANDS) {
 		pi.registerCommand(command.name, {
 			description: command.description,
-			handler: async (args, ctx) => (await runtime(ctx)).commands[command.name]?.(args, ctx),
+			handler: async (args, ctx) => (await (await runtime(ctx)).later.commands())[command.name]?.(args, ctx),
 		});
 	}
 }

@@ -1,7 +1,9 @@
 /**
  * Interactive runs of one parent Pi session (docs/interactive.md): the pre-spawn checks, and the
  * session's own tmux host, created on the first interactive child and closed (server killed, socket
- * directory removed) when the parent session shuts down.
+ * directory removed) when the parent session shuts down. The modules that host TUIs (and execa, which drives
+ * tmux) are imported by the first interactive run: a session that never runs a TUI does not load them
+ * (docs/design-notes.md §Start-up cost).
  */
 
 import { existsSync } from "node:fs";
@@ -11,9 +13,19 @@ import type { Problems } from "../core/problems.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { processTable } from "../process/proc-table.mjs";
 import type { RunChildOptions } from "../runs/run-child.ts";
-import { PaneInputChannel } from "./pane-input.ts";
-import { runInteractive } from "./run-interactive.ts";
-import { findTmux, TmuxHost } from "./tmux-host.ts";
+import { findTmux } from "./find-tmux.ts";
+import type { PaneInputChannel } from "./pane-input.ts";
+import type { TmuxHost } from "./tmux-host.ts";
+
+/** What an interactive run needs, imported one at a time (Pi's loader can hand out a half-evaluated module when imports overlap). */
+async function loadModules() {
+	const pane = await import("./pane-input.ts");
+	const run = await import("./run-interactive.ts");
+	const tmux = await import("./tmux-host.ts");
+	return { pane, run, tmux };
+}
+
+type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 export class InteractiveRuns {
 	private host: TmuxHost | undefined;
@@ -21,6 +33,7 @@ export class InteractiveRuns {
 	/** Native session id → the tmux session kept for it (`stay_open`) and its pane's process group. */
 	private readonly kept = new Map<string, { session: string; pgid: number | undefined }>();
 	private readonly locateTmux: () => string | undefined;
+	private modules: Promise<Modules> | undefined;
 
 	/** @param locateTmux finds the tmux executable; default: `tmux` on `PATH`. */
 	constructor(locateTmux: () => string | undefined = () => findTmux()) {
@@ -42,17 +55,19 @@ export class InteractiveRuns {
 	 * pane once the TUI reads keystrokes (see `PaneInputChannel`).
 	 */
 	async run(spec: LaunchSpec, adapter: HarnessAdapter, options: RunChildOptions): Promise<RunResult> {
+		this.modules ??= loadModules();
+		const { pane, run, tmux } = await this.modules;
 		let channel: PaneInputChannel | undefined;
 		let result: RunResult;
 		try {
-			result = await runInteractive(spec, adapter, {
-				host: () => this.hostForRun(),
+			result = await run.runInteractive(spec, adapter, {
+				host: () => this.hostForRun(tmux.TmuxHost),
 				env: options.env,
 				signal: options.signal,
 				onUpdate: (partial) => {
 					const session = partial.interactive?.session;
 					if (!channel && session && this.host) {
-						channel = new PaneInputChannel(spec.harness, this.host, session, partial, () =>
+						channel = new pane.PaneInputChannel(spec.harness, this.host, session, partial, () =>
 							options.onUpdate?.(partial),
 						);
 						options.onInput?.(channel);
@@ -138,11 +153,11 @@ export class InteractiveRuns {
 		await host?.close();
 	}
 
-	private hostForRun(): TmuxHost {
+	private hostForRun(Host: typeof TmuxHost): TmuxHost {
 		if (this.closed) throw new Error("the session is shutting down; no interactive child can start");
 		const tmux = this.locateTmux();
 		if (!tmux) throw new Error("tmux was not found on PATH");
-		this.host ??= new TmuxHost(tmux);
+		this.host ??= new Host(tmux);
 		return this.host;
 	}
 }

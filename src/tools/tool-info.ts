@@ -178,12 +178,12 @@ export const JOBS_COMMAND = {
 export function deferredTool<R, P extends TSchema, D>(
 	info: Omit<ToolDefinition<P, D>, "execute">,
 	runtime: () => Promise<R>,
-	pick: (loaded: R) => ToolDefinition<P, D>,
+	pick: (loaded: R) => Promise<ToolDefinition<P, D>>,
 ): ToolDefinition<P, D> {
 	return {
 		...info,
 		execute: async (toolCallId, params, signal, onUpdate, ctx) =>
-			pick(await runtime()).execute(toolCallId, params, signal, onUpdate, ctx),
+			(await pick(await runtime())).execute(toolCallId, params, signal, onUpdate, ctx),
 	};
 }
 

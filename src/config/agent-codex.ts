@@ -15,7 +15,8 @@
  *
  * `nickname_candidates` is ignored (display only); any other key is refused by name.
  */
-import { parse } from "smol-toml";
+import { createRequire } from "node:module";
+import type * as Toml from "smol-toml";
 import { z } from "zod";
 import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
@@ -23,6 +24,13 @@ import type { AgentDefinition, AgentSource, CodexAgentSettings } from "./agent-d
 import { takeUnknownKeys } from "./agent-markdown.ts";
 import { contentDigest, optional } from "./agent-values.ts";
 import { addZodIssues, requiredString } from "./zod-issues.ts";
+
+let tomlLibrary: typeof Toml | undefined;
+/** `smol-toml`, required with the first codex agent file parsed: most sessions have none. */
+function tomlParser(): typeof Toml {
+	tomlLibrary ??= createRequire(import.meta.url)("smol-toml") as typeof Toml;
+	return tomlLibrary;
+}
 
 const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
 
@@ -59,7 +67,7 @@ export function parseCodexAgentFile(
 ): AgentDefinition | undefined {
 	let table: Record<string, unknown>;
 	try {
-		table = parse(content) as Record<string, unknown>;
+		table = tomlParser().parse(content) as Record<string, unknown>;
 	} catch (error) {
 		problems.add(`not valid TOML: ${parseErrorLine(error)}`);
 		return undefined;

@@ -3,9 +3,17 @@
  * user can act on when it cannot be read, parsed, or says one key twice (docs/rules.md §Configuration
  * files). Every JSON file of a user or a project is read here.
  */
-import { isMap, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
 import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
+
+let yamlLibrary: typeof Yaml | undefined;
+/** The `yaml` package, required with the first JSON file parsed: a session without config files never loads it. */
+function yaml(): typeof Yaml {
+	yamlLibrary ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+	return yamlLibrary;
+}
 
 /**
  * Reads and parses `file` (a regular file of at most MAX_CONFIG_FILE_BYTES, see `readUserFile`); never
@@ -57,6 +65,7 @@ export function parseJsonText(text: string, problems: Problems): { value: unknow
 
 /** One line per key repeated in an object of `text` (valid JSON), in file order. */
 function duplicateKeys(text: string): string[] {
+	const { isScalar, parseDocument, visit } = yaml();
 	const document = parseDocument(text, { schema: "json", uniqueKeys: true });
 	const found = document.errors.filter((error) => error.code === "DUPLICATE_KEY");
 	if (found.length === 0) return [];
@@ -77,6 +86,7 @@ function duplicateKeys(text: string): string[] {
 
 /** `roster.roles[1].name` for the pair at the end of `nodes` (the visitor's ancestors). */
 function pathOf(nodes: readonly unknown[]): string {
+	const { isMap, isPair, isScalar, isSeq } = yaml();
 	let path = "";
 	for (let i = 0; i < nodes.length; i++) {
 		const node = nodes[i];

@@ -17,8 +17,9 @@
  * | `color`, `background`, `autoCompactWindow` | ignored (display; how Claude Code's parent starts it; no effect on a session agent) | ignored |
  * | `isolation` | refused: this package creates no worktree (give `cwd` on the call) | refused |
  */
-import { z } from "zod";
+
 import type { Problems } from "../core/problems.ts";
+import { lazySchema } from "../core/zod.ts";
 import type { AgentDefinition, AgentSource } from "./agent-definition.ts";
 import { readMarkdownAgent, takeUnknownKeys } from "./agent-markdown.ts";
 import { contentDigest, listSchema, optional } from "./agent-values.ts";
@@ -51,15 +52,17 @@ export const CLAUDE_REFUSED_KEYS: Readonly<Record<string, string>> = {
 		"would be submitted as the first user turn, which claude -p does not do (the task is the first turn); put it at the start of the task instead",
 };
 
-const claudeSchema = z.object({
-	name: requiredString(),
-	description: requiredString(),
-	tools: optional(listSchema),
-	disallowedTools: optional(listSchema),
-	model: optional(requiredString()),
-	effort: optional(z.union([requiredString(), z.number().int()]).transform(String)),
-	permissionMode: optional(requiredString()),
-});
+const claudeSchema = lazySchema((z) =>
+	z.object({
+		name: requiredString(),
+		description: requiredString(),
+		tools: optional(listSchema()),
+		disallowedTools: optional(listSchema()),
+		model: optional(requiredString()),
+		effort: optional(z.union([requiredString(), z.number().int()]).transform(String)),
+		permissionMode: optional(requiredString()),
+	}),
+);
 
 const KNOWN_KEYS = [
 	"name",
@@ -90,7 +93,7 @@ export function parseClaudeAgentFile(
 	for (const key of Object.keys(CLAUDE_REFUSED_KEYS)) {
 		if (known[key] !== undefined && known[key] !== null) problems.add(`${key}: ${CLAUDE_REFUSED_KEYS[key]}`);
 	}
-	const result = claudeSchema.safeParse(known);
+	const result = claudeSchema().safeParse(known);
 	if (!result.success) addZodIssues(result.error.issues, problems);
 	if (!result.success || problems.size > before) return undefined;
 	const fm = result.data;

@@ -17,9 +17,9 @@
  */
 import { createRequire } from "node:module";
 import type * as Toml from "smol-toml";
-import { z } from "zod";
 import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
+import { lazySchema } from "../core/zod.ts";
 import type { AgentDefinition, AgentSource, CodexAgentSettings } from "./agent-definition.ts";
 import { takeUnknownKeys } from "./agent-markdown.ts";
 import { contentDigest, optional } from "./agent-values.ts";
@@ -34,25 +34,25 @@ function tomlParser(): typeof Toml {
 
 const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
 
-const codexSchema = z.object({
-	name: requiredString(),
-	description: requiredString(),
-	developer_instructions: requiredString(),
-	model: optional(requiredString()),
-	model_reasoning_effort: optional(requiredString()),
-	sandbox_mode: optional(z.enum(SANDBOX_MODES, { error: `expected one of ${SANDBOX_MODES.join(", ")}` })),
-	mcp_servers: optional(
-		z.record(z.string(), z.record(z.string(), z.unknown()), { error: "expected a table of server tables" }),
-	),
-	skills: optional(z.record(z.string(), z.unknown(), { error: "expected a table" })),
-});
+const codexSchema = lazySchema((z) =>
+	z.object({
+		name: requiredString(),
+		description: requiredString(),
+		developer_instructions: requiredString(),
+		model: optional(requiredString()),
+		model_reasoning_effort: optional(requiredString()),
+		sandbox_mode: optional(z.enum(SANDBOX_MODES, { error: `expected one of ${SANDBOX_MODES.join(", ")}` })),
+		mcp_servers: optional(
+			z.record(z.string(), z.record(z.string(), z.unknown()), { error: "expected a table of server tables" }),
+		),
+		skills: optional(z.record(z.string(), z.unknown(), { error: "expected a table" })),
+	}),
+);
 
 /** Keys accepted and without effect on a child, with why (codex-cli 0.171.0 reads them). */
 export const CODEX_IGNORED_KEYS: Readonly<Record<string, string>> = {
 	nickname_candidates: "display names codex gives the agent's spawned copies",
 };
-
-const KNOWN_KEYS = [...Object.keys(codexSchema.shape), ...Object.keys(CODEX_IGNORED_KEYS)];
 
 /**
  * Parses one codex custom agent file's text. Pure.
@@ -73,7 +73,8 @@ export function parseCodexAgentFile(
 		return undefined;
 	}
 	const before = problems.size;
-	const result = codexSchema.safeParse(takeUnknownKeys(table, KNOWN_KEYS, problems));
+	const known = [...Object.keys(codexSchema().shape), ...Object.keys(CODEX_IGNORED_KEYS)];
+	const result = codexSchema().safeParse(takeUnknownKeys(table, known, problems));
 	if (!result.success) addZodIssues(result.error.issues, problems);
 	if (!result.success || problems.size > before) return undefined;
 	const toml = result.data;

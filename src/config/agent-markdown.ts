@@ -20,37 +20,87 @@
  * Other tools' keys are handled in `agent-keys.ts`.
  */
 import { parseFrontmatter } from "@earendil-works/pi-coding-agent";
-import { z } from "zod";
+import type { z } from "zod";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import { didYouMean } from "../core/nearest-name.ts";
 import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
+import { lazySchema } from "../core/zod.ts";
 import type { AgentDefinition, AgentSource, PiAgentSettings } from "./agent-definition.ts";
 import { CLAUDE_TO_PI_TOOLS, IGNORED_AGENT_KEYS, REFUSED_AGENT_KEYS, splitForeignKeys } from "./agent-keys.ts";
-import { contentDigest, listSchema, optional } from "./agent-values.ts";
+import { contentDigest, listItems, listSchema, optional } from "./agent-values.ts";
 import { addZodIssues, requiredString } from "./zod-issues.ts";
 
 /** zod schema of the frontmatter mapping; strict, so unknown keys are reported by name. */
-const piFrontmatterSchema = z.strictObject({
-	name: requiredString(),
-	description: requiredString(),
-	tools: optional(listSchema),
-	model: optional(requiredString()),
-	effort: optional(requiredString()),
-	harness: optional(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(", ")}` })),
-	disallowedTools: optional(listSchema),
-	thinking: optional(requiredString()),
-	aliases: optional(listSchema),
-	systemPromptMode: optional(z.enum(["append", "replace"], { error: "expected append or replace" })),
-	inheritProjectContext: optional(z.boolean({ error: "expected true or false" })),
-	inheritSkills: optional(z.boolean({ error: "expected true or false" })),
-	defaultContext: optional(z.enum(["fresh", "fork"], { error: "expected fresh or fork" })),
-	defaultReads: optional(listSchema),
-	output: optional(requiredString()),
-});
+export const piFrontmatterSchema = lazySchema((z) =>
+	z.strictObject({
+		name: requiredString(),
+		description: requiredString(),
+		tools: optional(listSchema()),
+		model: optional(requiredString()),
+		effort: optional(requiredString()),
+		harness: optional(
+			z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(", ")}` }),
+		),
+		disallowedTools: optional(listSchema()),
+		thinking: optional(requiredString()),
+		aliases: optional(listSchema()),
+		systemPromptMode: optional(z.enum(["append", "replace"], { error: "expected append or replace" })),
+		inheritProjectContext: optional(z.boolean({ error: "expected true or false" })),
+		inheritSkills: optional(z.boolean({ error: "expected true or false" })),
+		defaultContext: optional(z.enum(["fresh", "fork"], { error: "expected fresh or fork" })),
+		defaultReads: optional(listSchema()),
+		output: optional(requiredString()),
+	}),
+);
+
+type PiFrontmatter = z.infer<ReturnType<typeof piFrontmatterSchema>>;
+
+const text = (value: unknown) => typeof value === "string" && value.trim() !== "";
+const list = (value: unknown) =>
+	typeof value === "string" || (Array.isArray(value) && value.every((item) => typeof item === "string"));
+const oneOf = (values: readonly string[]) => (value: unknown) => values.includes(value as string);
+const flag = (value: unknown) => typeof value === "boolean";
+
+/**
+ * Each schema key with the test a plainly valid value passes. A frontmatter whose every value passes is read
+ * without zod, exactly as the schema reads it (lists split, `null` as not set); any other goes to the schema,
+ * which names every problem. So a session with only valid pi agent files never loads zod.
+ */
+const PLAIN_VALUES: Readonly<Record<keyof PiFrontmatter, (value: unknown) => boolean>> = {
+	name: text,
+	description: text,
+	tools: list,
+	model: text,
+	effort: text,
+	harness: oneOf(HARNESSES),
+	disallowedTools: list,
+	thinking: text,
+	aliases: list,
+	systemPromptMode: oneOf(["append", "replace"]),
+	inheritProjectContext: flag,
+	inheritSkills: flag,
+	defaultContext: oneOf(["fresh", "fork"]),
+	defaultReads: list,
+	output: text,
+};
+const LIST_KEYS: readonly string[] = ["tools", "disallowedTools", "aliases", "defaultReads"];
+
+/** `mapping` read as the schema would, when every value is plainly valid (see PLAIN_VALUES); else `undefined`. */
+export function plainFrontmatter(mapping: Record<string, unknown>): PiFrontmatter | undefined {
+	const read: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(mapping)) {
+		const test = PLAIN_VALUES[key as keyof PiFrontmatter];
+		if (test === undefined) return undefined;
+		if (value === null && key !== "name" && key !== "description") continue;
+		if (!test(value)) return undefined;
+		read[key] = LIST_KEYS.includes(key) ? listItems(value as string | string[]) : value;
+	}
+	return read.name === undefined || read.description === undefined ? undefined : (read as PiFrontmatter);
+}
 
 const KNOWN_KEYS = [
-	...Object.keys(piFrontmatterSchema.shape),
+	...Object.keys(PLAIN_VALUES),
 	...Object.keys(IGNORED_AGENT_KEYS),
 	...Object.keys(REFUSED_AGENT_KEYS),
 ];
@@ -133,10 +183,9 @@ export function parseAgentFile(
 	if (!read) return undefined;
 	const before = problems.size;
 	const foreign = splitForeignKeys(read.frontmatter, problems);
-	const result = piFrontmatterSchema.safeParse(takeUnknownKeys(foreign.rest, KNOWN_KEYS, problems));
-	if (!result.success) addZodIssues(result.error.issues, problems);
-	if (!result.success || problems.size > before) return undefined;
-	const fm = result.data;
+	const known = takeUnknownKeys(foreign.rest, KNOWN_KEYS, problems);
+	const fm = plainFrontmatter(known) ?? validated(known, problems);
+	if (fm === undefined || problems.size > before) return undefined;
 	if (fm.effort !== undefined && fm.thinking !== undefined && fm.effort !== fm.thinking) {
 		problems.add(
 			`thinking: ${JSON.stringify(fm.thinking)} disagrees with effort ${JSON.stringify(fm.effort)}; keep one`,
@@ -168,8 +217,16 @@ export function parseAgentFile(
 	return agent;
 }
 
+/** `mapping` validated by the schema: the frontmatter, or `undefined` with every problem added. */
+function validated(mapping: Record<string, unknown>, problems: Problems): PiFrontmatter | undefined {
+	const result = piFrontmatterSchema().safeParse(mapping);
+	if (result.success) return result.data;
+	addZodIssues(result.error.issues, problems);
+	return undefined;
+}
+
 /** The pi-subagents keys that change how the child starts; defaults leave them out. */
-function piSettings(fm: z.infer<typeof piFrontmatterSchema>): PiAgentSettings {
+function piSettings(fm: PiFrontmatter): PiAgentSettings {
 	const pi: PiAgentSettings = {};
 	if (fm.systemPromptMode === "replace") pi.replaceSystemPrompt = true;
 	if (fm.inheritProjectContext === false) pi.noContextFiles = true;

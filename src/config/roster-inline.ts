@@ -63,7 +63,7 @@ function buildInlineEntries(
 /** A native inline roster file's parsed JSON → LoadedRoster. @throws ConfigError listing every problem. */
 export function loadInline(raw: unknown, file: string): LoadedRoster {
 	const problems = new Problems(file);
-	const parsed = inlineRosterFileSchema.safeParse(raw);
+	const parsed = inlineRosterFileSchema().safeParse(raw);
 	if (!parsed.success) {
 		for (const problem of fieldProblems(parsed.error.issues)) problems.add(locateProblem(raw, problem));
 		// List every problem at once: entries that are well-formed on their own still get their
@@ -71,7 +71,7 @@ export function loadInline(raw: unknown, file: string): LoadedRoster {
 		const roles = (raw as { roster?: { roles?: unknown } }).roster?.roles;
 		if (Array.isArray(roles)) {
 			const wellFormed = roles.map((role) => {
-				const entry = inlineEntrySchema.safeParse(role);
+				const entry = inlineEntrySchema().safeParse(role);
 				return entry.success ? entry.data : undefined;
 			});
 			buildInlineEntries(wellFormed, rosterBaseDir(file), problems);

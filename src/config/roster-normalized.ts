@@ -37,7 +37,7 @@ function checkDefinitionFile(file: string, problems: Problems): CheckedDefinitio
 }
 
 function checkDefinitionValue(raw: unknown, file: string, problems: Problems): CheckedDefinition | undefined {
-	const parsed = normalizedDefinitionSchema.safeParse(raw);
+	const parsed = normalizedDefinitionSchema().safeParse(raw);
 	if (!parsed.success) {
 		for (const problem of fieldProblems(parsed.error.issues)) problems.add(locateProblem(raw, problem));
 		return undefined;

@@ -46,11 +46,12 @@
  */
 import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
 import { DEFAULT_KILL_GRACE_MS, DEFAULT_TIMEOUT_MS, DIALOG_TIMEOUT_MS } from "../core/graces.ts";
 import { Problems } from "../core/problems.ts";
+import { lazySchema, zod } from "../core/zod.ts";
 import { settingsFilePath } from "./paths.ts";
 import { readJson } from "./read-json.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
@@ -59,7 +60,7 @@ import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zo
 export { settingsFilePath };
 
 const integer = (min: number, fallback: number, unit: string) =>
-	z
+	zod()
 		.int({ error: (issue) => `expected an integer (${unit}), got ${describe(issue.input)}` })
 		.min(min, `must be at least ${min} (${unit})`)
 		.default(fallback);
@@ -69,82 +70,118 @@ function describe(value: unknown): string {
 }
 
 const strictSection = <T extends z.core.$ZodLooseShape>(shape: T) =>
-	z.strictObject(shape, {
+	zod().strictObject(shape, {
 		error: (issue) => (issue.code === "invalid_type" ? `expected an object, got ${typeName(issue.input)}` : undefined),
 	});
 
 /** Limits; see the module docstring for units and meaning. */
-export const limitsSchema = strictSection({
-	max_parallel_tasks: integer(1, 8, "tasks"),
-	concurrency: integer(1, 4, "children"),
-	global_concurrency: integer(1, 4, "children"),
-	timeout_ms: integer(1, DEFAULT_TIMEOUT_MS, "ms"),
-	kill_grace_ms: integer(0, DEFAULT_KILL_GRACE_MS, "ms"),
-	output_max_bytes: integer(1, 50 * 1024, "bytes"),
-	output_max_lines: integer(1, 2000, "lines"),
-	max_background_jobs: integer(1, 8, "jobs"),
-});
+const limitsSchema = () =>
+	strictSection({
+		max_parallel_tasks: integer(1, 8, "tasks"),
+		concurrency: integer(1, 4, "children"),
+		global_concurrency: integer(1, 4, "children"),
+		timeout_ms: integer(1, DEFAULT_TIMEOUT_MS, "ms"),
+		kill_grace_ms: integer(0, DEFAULT_KILL_GRACE_MS, "ms"),
+		output_max_bytes: integer(1, 50 * 1024, "bytes"),
+		output_max_lines: integer(1, 2000, "lines"),
+		max_background_jobs: integer(1, 8, "jobs"),
+	});
 
 /** Interactive (tmux) defaults, used when a call omits them. */
-export const interactiveSchema = strictSection({
-	stay_open: booleanWithDefault(false),
-	inactivity_timeout_ms: z
-		.int({ error: (issue) => `expected an integer (ms) or null, got ${describe(issue.input)}` })
-		.min(1, "must be at least 1 (ms), or null for no inactivity timeout")
-		.nullable()
-		.default(null),
-	dialog_timeout_ms: integer(1, DIALOG_TIMEOUT_MS, "ms"),
-});
+const interactiveSchema = () =>
+	strictSection({
+		stay_open: booleanWithDefault(false),
+		inactivity_timeout_ms: zod()
+			.int({ error: (issue) => `expected an integer (ms) or null, got ${describe(issue.input)}` })
+			.min(1, "must be at least 1 (ms), or null for no inactivity timeout")
+			.nullable()
+			.default(null),
+		dialog_timeout_ms: integer(1, DIALOG_TIMEOUT_MS, "ms"),
+	});
 
-const variableNames = z.array(
-	z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "expected a variable name, optionally ending in * (a prefix)"),
-	{ error: "expected a list of variable names" },
-);
+const variableNames = () =>
+	zod().array(
+		zod()
+			.string()
+			.regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "expected a variable name, optionally ending in * (a prefix)"),
+		{ error: "expected a list of variable names" },
+	);
 
 /** Which of the parent's environment variables children inherit (SECURITY.md "Environment"). */
-export const environmentSchema = strictSection({
-	include: variableNames.nullable().default(null),
-	exclude: variableNames.default([]),
-});
+const environmentSchema = () =>
+	strictSection({
+		include: variableNames().nullable().default(null),
+		exclude: variableNames().default([]),
+	});
 
 /** Retention of pi children's session files under `<agent dir>/pi-native-subagents/sessions`. */
-export const childSessionsSchema = strictSection({
-	max_age_days: integer(1, 30, "days"),
-	max_total_bytes: integer(1, 1024 * 1024 * 1024, "bytes"),
-});
+const childSessionsSchema = () =>
+	strictSection({
+		max_age_days: integer(1, 30, "days"),
+		max_total_bytes: integer(1, 1024 * 1024 * 1024, "bytes"),
+	});
 
 /** Durable graph runs: restore and retention (docs/settings.md §Graph runs). */
-export const graphsSchema = strictSection({
-	auto_resume: booleanWithDefault(true),
-	max_age_days: integer(1, 30, "days"),
-	max_total_bytes: integer(1, 64 * 1024 * 1024, "bytes"),
-	max_iterations: integer(1, 10, "rounds of one feedback node"),
-	max_nesting: integer(0, 3, "saved graphs inside one another"),
-});
+const graphsSchema = () =>
+	strictSection({
+		auto_resume: booleanWithDefault(true),
+		max_age_days: integer(1, 30, "days"),
+		max_total_bytes: integer(1, 64 * 1024 * 1024, "bytes"),
+		max_iterations: integer(1, 10, "rounds of one feedback node"),
+		max_nesting: integer(0, 3, "saved graphs inside one another"),
+	});
 
 /** The whole settings file. */
-export const settingsSchema = strictSection({
-	limits: limitsSchema.prefault({}),
-	silent: booleanWithDefault(false),
-	interactive: interactiveSchema.prefault({}),
-	max_sub_agent_depth: integer(0, 1, "levels of delegation below the root"),
-	environment: environmentSchema.prefault({}),
-	child_sessions: childSessionsSchema.prefault({}),
-	roster: inlineRosterSchema.prefault({}),
-	graphs: graphsSchema.prefault({}),
-});
+export const settingsSchema = lazySchema(() =>
+	strictSection({
+		limits: limitsSchema().prefault({}),
+		silent: booleanWithDefault(false),
+		interactive: interactiveSchema().prefault({}),
+		max_sub_agent_depth: integer(0, 1, "levels of delegation below the root"),
+		environment: environmentSchema().prefault({}),
+		child_sessions: childSessionsSchema().prefault({}),
+		roster: inlineRosterSchema().prefault({}),
+		graphs: graphsSchema().prefault({}),
+	}),
+);
 
-export type Settings = z.output<typeof settingsSchema>;
+export type Settings = z.output<ReturnType<typeof settingsSchema>>;
 export type SettingsLimits = Settings["limits"];
 export type InteractiveDefaults = Settings["interactive"];
 export type EnvironmentPolicy = Settings["environment"];
 export type GraphSettings = Settings["graphs"];
 
 /**
- * Built-in defaults (what an absent file means). `max_sub_agent_depth` 1 lets the root delegate one
- * level (children at depth 1) and no further; multi-level rosters need a larger value at the root.
+ * Built-in defaults (what an absent file means): what `settingsSchema().parse({})` returns (a test holds them
+ * equal), written out so that a session without a settings file never loads zod. `max_sub_agent_depth` 1
+ * lets the root delegate one level (children at depth 1) and no further; multi-level rosters need a larger
+ * value at the root.
  */
-export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({});
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+	limits: {
+		max_parallel_tasks: 8,
+		concurrency: 4,
+		global_concurrency: 4,
+		timeout_ms: DEFAULT_TIMEOUT_MS,
+		kill_grace_ms: DEFAULT_KILL_GRACE_MS,
+		output_max_bytes: 50 * 1024,
+		output_max_lines: 2000,
+		max_background_jobs: 8,
+	},
+	silent: false,
+	interactive: { stay_open: false, inactivity_timeout_ms: null, dialog_timeout_ms: DIALOG_TIMEOUT_MS },
+	max_sub_agent_depth: 1,
+	environment: { include: null, exclude: [] },
+	child_sessions: { max_age_days: 30, max_total_bytes: 1024 * 1024 * 1024 },
+	roster: { enabled: false, roles: [] },
+	graphs: {
+		auto_resume: true,
+		max_age_days: 30,
+		max_total_bytes: 64 * 1024 * 1024,
+		max_iterations: 10,
+		max_nesting: 3,
+	},
+});
 
 /**
  * The parsed settings file, or `undefined` when there is none.
@@ -165,7 +202,7 @@ function readSettingsFile(file: string): { value: unknown } | undefined {
  *   named: `<file>: roster.roles[0] "scout": model: must not be empty`).
  */
 export function parseSettings(raw: unknown, file: string): Settings {
-	const result = settingsSchema.safeParse(raw);
+	const result = settingsSchema().safeParse(raw);
 	if (!result.success) {
 		throw new ConfigError(
 			fieldProblems(result.error.issues).map((problem) => `${file}: ${locateProblem(raw, problem)}`),
@@ -183,7 +220,7 @@ export function parseSettings(raw: unknown, file: string): Settings {
 export function loadSettings(agentDir: string): Settings {
 	const file = settingsFilePath(agentDir);
 	const read = readSettingsFile(file);
-	if (read === undefined) return settingsSchema.parse({});
+	if (read === undefined) return structuredClone(DEFAULT_SETTINGS) as Settings;
 	return parseSettings(read.value, file);
 }
 

@@ -3,8 +3,9 @@
  * docs/rules.md §Rosters: errors name the file, the entry and the field, and list every problem found), plus the small
  * schema helpers shared by every config file this package reads.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { Problems } from "../core/problems.ts";
+import { zod } from "../core/zod.ts";
 
 /**
  * Formats a zod issue path as `a.b[0].c`. Numeric segments become indexes; an empty path is `(root)`.
@@ -49,7 +50,7 @@ export function addZodIssues(issues: readonly z.core.$ZodIssue[], problems: Prob
 
 /** A required, non-empty string (whitespace-only counts as empty). */
 export function requiredString() {
-	return z
+	return zod()
 		.string({
 			error: (issue) =>
 				issue.input === undefined
@@ -68,7 +69,9 @@ export function typeName(value: unknown): string {
 
 /** A boolean with a default; a wrong type says what it got. */
 export function booleanWithDefault(value: boolean) {
-	return z.boolean({ error: (issue) => `expected true or false, got ${typeName(issue.input)}` }).default(value);
+	return zod()
+		.boolean({ error: (issue) => `expected true or false, got ${typeName(issue.input)}` })
+		.default(value);
 }
 
 /** `roster.roles[3] "feature-owner"`, using the raw entry's name when it has a usable one. */

@@ -5,10 +5,14 @@
  * here and an executor in `executors.ts`. Rules across fields (dependencies, cycles, ValueRefs, conditions) are checked
  * in `validate.ts`.
  */
-import { z } from "zod";
+import type { z as Zod } from "zod";
 import { fieldProblems, requiredString, typeName } from "../config/zod-issues.ts";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
+import { zod } from "../core/zod.ts";
+
+// The graph modules load with the first graph: zod may load with them.
+const z = zod();
 
 /** Node keys: a letter or `_`, then letters, digits, `_` or `-` (they appear in `${nodes.<key>…}`). */
 export const NODE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -162,7 +166,7 @@ export const graphSchema = z.strictObject({
 	fail_fast: z.boolean().optional(),
 });
 
-export type GraphDefinition = z.infer<typeof graphSchema>;
+export type GraphDefinition = Zod.infer<typeof graphSchema>;
 export type GraphNode = GraphDefinition["nodes"][string];
 export type AgentNode = Extract<GraphNode, { kind: "agent" }>;
 export type FanoutNode = Extract<GraphNode, { kind: "fanout" }>;
@@ -171,7 +175,7 @@ export type SubgraphNode = Extract<GraphNode, { kind: "graph" }>;
 export type CommandNode = Extract<GraphNode, { kind: "command" }>;
 export type HumanNode = Extract<GraphNode, { kind: "human" }>;
 /** The child fields and `output_schema` of one child run: an agent node, a fan-out's item, a feedback role. */
-export type AgentTemplate = z.infer<typeof agentTemplateSchema>;
+export type AgentTemplate = Zod.infer<typeof agentTemplateSchema>;
 export type NodeKind = GraphNode["kind"];
 export type GraphLimits = NonNullable<GraphDefinition["limits"]>;
 

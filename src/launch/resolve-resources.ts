@@ -28,7 +28,7 @@ export const DEFAULT_RESOURCES: Resources = {
  */
 export function resolveResourceArgument(raw: unknown, childCwd: string, problems: Problems): Resources | undefined {
 	if (raw === undefined || raw === null) return undefined;
-	const parsed = resourcesSchema.safeParse(raw);
+	const parsed = resourcesSchema().safeParse(raw);
 	if (!parsed.success) {
 		addZodIssues(parsed.error.issues, problems, "resources.");
 		return undefined;

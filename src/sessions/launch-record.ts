@@ -4,7 +4,7 @@
  * session's branch (`pi.appendEntry`). Approval and tool controls are recorded as what the previous call
  * used; they are never restored.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import {
 	HARNESSES,
 	type Harness,
@@ -13,6 +13,7 @@ import {
 	type LaunchSpec,
 	type Resources,
 } from "../core/launch-spec.ts";
+import { lazySchema, type ZodNamespace } from "../core/zod.ts";
 
 /** `customType` of the entries this package appends. */
 export const LAUNCH_RECORD_TYPE = "pi-native-subagents.launch";
@@ -48,20 +49,21 @@ export interface LaunchRecord {
 	previousControls: { autoApprove: boolean; allowedTools?: string[]; disallowedTools?: string[] };
 }
 
-const resourcesSchema = z.object({
-	skills: z.array(z.string()),
-	plugins: z.array(z.string()),
-	extensions: z.array(z.string()),
-	packages: z.array(z.string()),
-	mcp_servers: z.array(z.string()).nullable(),
-	inherit_personal_resources: z.boolean(),
-	inherit_project_resources: z.boolean(),
-	include_instruction_files: z.boolean(),
-	include_home_system_prompt: z.boolean(),
-});
+const resourcesSchema = (z: ZodNamespace) =>
+	z.object({
+		skills: z.array(z.string()),
+		plugins: z.array(z.string()),
+		extensions: z.array(z.string()),
+		packages: z.array(z.string()),
+		mcp_servers: z.array(z.string()).nullable(),
+		inherit_personal_resources: z.boolean(),
+		inherit_project_resources: z.boolean(),
+		include_instruction_files: z.boolean(),
+		include_home_system_prompt: z.boolean(),
+	});
 
 /** The provenance fields as stored: flat and optional (`kind` is derived from them when read). */
-const provenanceFields = {
+const provenanceFields = (z: ZodNamespace) => ({
 	agentName: z.string().optional(),
 	agentFile: z.string().optional(),
 	agentSource: z.enum(["builtin", "user", "project"]).optional(),
@@ -71,16 +73,16 @@ const provenanceFields = {
 	agentDefinitionFile: z.string().optional(),
 	definitionDigest: z.string().optional(),
 	childRosterDigest: z.string().optional(),
-};
+});
 
-const launchFields = {
+const launchFields = (z: ZodNamespace) => ({
 	kind: z.enum(["roster", "selected", "plain"]),
 	nativeSessionId: z.string().min(1),
 	harness: z.enum(HARNESSES as [Harness, ...Harness[]]),
 	cwd: z.string().min(1),
 	model: z.string().optional(),
 	effort: z.string().optional(),
-	resources: resourcesSchema.optional(),
+	resources: resourcesSchema(z).optional(),
 	rosterFile: z.string().optional(),
 	taskName: z.string().optional(),
 	interactive: z.object({ stayOpen: z.boolean(), inactivityTimeoutMs: z.number().nullable() }).optional(),
@@ -89,9 +91,9 @@ const launchFields = {
 		allowedTools: z.array(z.string()).optional(),
 		disallowedTools: z.array(z.string()).optional(),
 	}),
-};
+});
 
-type StoredProvenance = z.infer<z.ZodObject<typeof provenanceFields>>;
+type StoredProvenance = z.infer<z.ZodObject<ReturnType<typeof provenanceFields>>>;
 
 /**
  * The provenance a stored one stands for: a roster entry when it names one, an agent when it names an agent
@@ -125,22 +127,26 @@ function provenanceOf(stored: StoredProvenance): LaunchProvenance {
 	return definedOnly({ kind: "ad_hoc", childRosterDigest });
 }
 
-/** A version 1 record (the provenance fields at the top level, and a `recordedAt` nothing read), read as version 2. */
-const version1Schema = z
-	.object({ version: z.literal(1), ...launchFields, ...provenanceFields, recordedAt: z.number() })
-	.transform((v1): LaunchRecord => {
-		const { version: _v1, recordedAt: _unused, ...rest } = v1;
-		const launch = pickDefined(rest, Object.keys(launchFields) as (keyof typeof launchFields)[]);
-		const stored = pickDefined(rest, Object.keys(provenanceFields) as (keyof typeof provenanceFields)[]);
-		return { ...launch, version: 2, provenance: provenanceOf(stored) };
-	});
-
-const version2Schema = z
-	.object({ version: z.literal(2), ...launchFields, provenance: z.object(provenanceFields) })
-	.transform((v2): LaunchRecord => ({ ...v2, provenance: provenanceOf(v2.provenance) }));
-
-/** Schema of a stored record; entries that do not match (another version, hand-edited) are ignored. */
-export const launchRecordSchema = z.union([version2Schema, version1Schema]) satisfies z.ZodType<LaunchRecord, unknown>;
+/**
+ * Schema of a stored record; entries that do not match (another version, hand-edited) are ignored. A version 1
+ * record (the provenance fields at the top level, and a `recordedAt` nothing read) is read as version 2.
+ */
+export const launchRecordSchema = lazySchema((z) => {
+	const launch = launchFields(z);
+	const provenance = provenanceFields(z);
+	const version1 = z
+		.object({ version: z.literal(1), ...launch, ...provenance, recordedAt: z.number() })
+		.transform((v1): LaunchRecord => {
+			const { version: _v1, recordedAt: _unused, ...rest } = v1;
+			const fields = pickDefined(rest, Object.keys(launch) as (keyof typeof launch)[]);
+			const stored = pickDefined(rest, Object.keys(provenance) as (keyof typeof provenance)[]);
+			return { ...fields, version: 2, provenance: provenanceOf(stored) };
+		});
+	const version2 = z
+		.object({ version: z.literal(2), ...launch, provenance: z.object(provenance) })
+		.transform((v2): LaunchRecord => ({ ...v2, provenance: provenanceOf(v2.provenance) }));
+	return z.union([version2, version1]) satisfies z.ZodType<LaunchRecord, unknown>;
+});
 
 /** The record of a child that ran `spec` and returned `nativeSessionId`. Pure. */
 export function recordFor(spec: LaunchSpec, nativeSessionId: string): LaunchRecord {

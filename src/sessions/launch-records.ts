@@ -46,7 +46,7 @@ export class LaunchRecords {
 	addFrom(branch: readonly BranchEntry[]): void {
 		for (const entry of branch) {
 			if (entry.type !== "custom" || entry.customType !== LAUNCH_RECORD_TYPE) continue;
-			const parsed = launchRecordSchema.safeParse(entry.data);
+			const parsed = launchRecordSchema().safeParse(entry.data);
 			if (!parsed.success) continue;
 			const known = this.#known.get(parsed.data.nativeSessionId);
 			if (known && RESTRICTION[parsed.data.kind] < RESTRICTION[known.kind]) continue;

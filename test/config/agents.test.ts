@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { piFrontmatterSchema, plainFrontmatter } from "../../src/config/agent-markdown.ts";
 import { findAgent } from "../../src/config/agent-selection.ts";
 import {
 	type DiscoverAgentsOptions,
@@ -208,6 +209,26 @@ describe("discoverAgents", () => {
 });
 
 describe("parseAgentFile", () => {
+	it("reads a plainly valid frontmatter without zod exactly as the schema reads it", () => {
+		const mappings: Record<string, unknown>[] = [
+			{ name: "a", description: "d" },
+			{ name: " a ", description: "d", model: null, tools: null, inheritSkills: null },
+			{ name: "a", description: "d", tools: "read, bash , ,edit", disallowedTools: ["write", " "], aliases: [] },
+			{ name: "a", description: "d", harness: "codex", effort: "high", thinking: "high", output: "out.md" },
+			{ name: "a", description: "d", systemPromptMode: "replace", inheritProjectContext: false, inheritSkills: true },
+			{ name: "a", description: "d", defaultContext: "fork", defaultReads: "a.md, b.md", model: "fake/m" },
+		];
+		for (const mapping of mappings) {
+			expect(plainFrontmatter(mapping), JSON.stringify(mapping)).toEqual(piFrontmatterSchema().parse(mapping));
+		}
+		// Anything the schema would refuse goes to the schema, which names the problem.
+		for (const bad of [{ name: "a" }, { name: "a", description: " " }, { name: "a", description: "d", tools: 3 }]) {
+			expect(plainFrontmatter(bad), JSON.stringify(bad)).toBeUndefined();
+		}
+		expect(plainFrontmatter({ name: "a", description: "d", harness: "gemini" })).toBeUndefined();
+		expect(plainFrontmatter({ name: "a", description: "d", inheritSkills: "no" })).toBeUndefined();
+	});
+
 	it("treats an empty YAML value of an optional field as not set", () => {
 		const { value: agent, problems } = collect((found) =>
 			parseAgentFile(agentMd("name: a\ndescription: d\nmodel:\ntools:"), "/x/a.md", "user", found),

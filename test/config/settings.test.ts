@@ -9,6 +9,7 @@ import {
 	parseSettings,
 	saveRosterEnabled,
 	settingsFilePath,
+	settingsSchema,
 } from "../../src/config/settings.ts";
 import { problemsOf, tempDir, writeTree } from "./helpers.ts";
 
@@ -50,6 +51,10 @@ describe("settings file", () => {
 			},
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
+	});
+
+	it("keeps the written-out defaults equal to what the schema makes of an empty file", () => {
+		expect(DEFAULT_SETTINGS).toEqual(settingsSchema().parse({}));
 	});
 
 	it("names a malformed environment variable pattern by its path", () => {

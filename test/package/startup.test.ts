@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { startFakeModelServer } from "../support/fake-model/index.ts";
+import { createPiHome } from "../support/pi-home.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -99,5 +101,49 @@ describe("loading the extension", () => {
 		expect(notes.join("\n")).toContain(`${join(agentDir, "agents", "broken.md")}: description:`);
 		expect(paths).toContain("src/config/agents.ts");
 		expect(heavyAtStart(paths)).toEqual([]);
+	});
+});
+
+describe("a single subagent call", () => {
+	it("loads only what the call runs: no graph, jobs, roster, fleet or TUI hosting modules, and no zod, yaml, smol-toml or execa without config files", async () => {
+		const server = await startFakeModelServer({ fallback: "rules" });
+		const home = createPiHome(server, {
+			agents: { echo: { description: "Answers plainly", body: "You answer plainly." } },
+		});
+		try {
+			const work = join(home.dir, "work");
+			mkdirSync(work);
+			// Not execFile's promise: the fake model server answers the child from this process meanwhile.
+			const stdout = await new Promise<string>((resolve, reject) =>
+				execFile(
+					NODE,
+					[
+						join(ROOT, "test", "support", "load-probe.mjs"),
+						join(ROOT, "index.ts"),
+						"--call",
+						work,
+						JSON.stringify({ agent: "echo", task: "probe" }),
+					],
+					{ env: { PATH: process.env.PATH, ...home.env, TMPDIR: home.dir } },
+					(error, out) => (error ? reject(error) : resolve(out)),
+				),
+			);
+			const probe = JSON.parse(stdout) as { result: string; modules: string[] };
+			expect(probe.result).toContain("echo:");
+			const paths = probe.modules
+				.filter((url) => url.startsWith("file:"))
+				.map((url) => relative(ROOT, new URL(url).pathname));
+			// The call ran: its own modules loaded.
+			expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
+			const notForThisCall = paths.filter((path) =>
+				/^src\/(graph|interactive\/(tmux-host|run-interactive|pane-input))|^src\/tools\/(graph-|jobs-tool|roster-tool|fleet-command|command-handlers|tools\.ts)|^src\/ui\/fleet-|(?<!pi-coding-agent\/)node_modules\/(zod|yaml|smol-toml|execa)\//.test(
+					path,
+				),
+			);
+			expect(notForThisCall).toEqual([]);
+		} finally {
+			await home.cleanup();
+			await server.close();
+		}
 	});
 });

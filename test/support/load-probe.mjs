@@ -5,7 +5,10 @@
  * With `--session-start <cwd>`, it then runs the `session_start` handler with a minimal context that has a
  * UI (print its notifications as `notes`), and `modules` lists what had been resolved by its end too. Run
  * it with an isolated `HOME` and `PI_CODING_AGENT_DIR`: the handler reads the agent directories.
- * Usage: node load-probe.mjs <entry file> [--session-start <cwd>]
+ * With `--call <cwd> <arguments JSON>`, the session starts without a UI (print mode), the registered `subagent`
+ * tool runs once with those arguments (its child a real process), the session shuts down, and `result` is the
+ * tool result's text; `modules` then lists what the whole single call loaded.
+ * Usage: node load-probe.mjs <entry file> [--session-start <cwd> | --call <cwd> <arguments JSON>]
  */
 import { registerHooks } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -18,27 +21,41 @@ registerHooks({
 		return resolved;
 	},
 });
-const [entry, flag, cwd] = process.argv.slice(2);
+const [entry, flag, cwd, args] = process.argv.slice(2);
 const { default: factory } = await import(pathToFileURL(entry).href);
 const registered = { tools: [], commands: [], events: [], renderers: [] };
 const handlers = new Map();
+const tools = new Map();
 factory({
 	on: (event, handler) => {
 		registered.events.push(event);
 		handlers.set(event, handler);
 	},
-	registerTool: (tool) => registered.tools.push(tool.name),
+	registerTool: (tool) => {
+		registered.tools.push(tool.name);
+		tools.set(tool.name, tool);
+	},
 	registerCommand: (name) => registered.commands.push(name),
 	registerMessageRenderer: (type) => registered.renderers.push(type),
+	appendEntry: () => undefined,
+	sendMessage: () => undefined,
 });
 const notes = [];
-if (flag === "--session-start") {
+let result;
+if (flag === "--session-start" || flag === "--call") {
 	const ctx = {
 		cwd,
-		hasUI: true,
+		hasUI: flag === "--session-start",
+		mode: flag === "--call" ? "print" : "tui",
+		isProjectTrusted: () => true,
 		ui: { notify: (message) => notes.push(message), setWidget: () => undefined },
 		sessionManager: { getSessionId: () => "probe-session", getBranch: () => [], getSessionFile: () => undefined },
 	};
 	await handlers.get("session_start")({ type: "session_start", reason: "startup" }, ctx);
+	if (flag === "--call") {
+		const output = await tools.get("subagent").execute("probe-call", JSON.parse(args), undefined, undefined, ctx);
+		result = output.content.map((part) => part.text ?? "").join("");
+		await handlers.get("session_shutdown")({ type: "session_shutdown", reason: "quit" }, ctx);
+	}
 }
-process.stdout.write(JSON.stringify({ ...registered, notes, modules: [...modules] }));
+process.stdout.write(JSON.stringify({ ...registered, notes, result, modules: [...modules] }));

@@ -46,14 +46,20 @@ type Phase =
  * - `terminalSeen()` gives the child `limits.terminalGraceMs` (ms) to exit by itself; then the same
  *   escalation runs and the end is `killed_after_terminal`.
  *
+ * - `options.adopt`: nothing is spawned; the run is that child, started ahead with the same command and
+ *   already registered (standby.ts), and everything above applies to it from this call on.
+ *
  * Never throws; `done` never rejects. A command that cannot start resolves with `end: "spawn_failed"`
  * and a `spawnError` naming the command and cwd.
  */
 export function startProcess(command: ChildCommand, options: ProcessOptions): RunningProcess {
 	const startedAt = performance.now();
 	const elapsed = () => Math.round(performance.now() - startedAt);
-	// Queue-safety: a run aborted while it waited must not start at all.
-	if (options.signal?.aborted) return notStarted(emptyOutcome("aborted"));
+	// Queue-safety: a run aborted while it waited must not start at all (an adopted child is ended unused).
+	if (options.signal?.aborted) {
+		options.adopt?.terminator.terminate();
+		return notStarted(emptyOutcome("aborted"));
+	}
 	const spawned = options.adopt ?? spawnTerminable(command, options);
 	if (spawned.pid === undefined) {
 		return notStarted(

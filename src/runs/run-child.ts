@@ -69,7 +69,8 @@ export async function runChild(
 		const structured = structuredResultOf(spec, adapter);
 		const life: ProcessLife = { spec, adapter, command, state, structured, options, lost: {}, adopt: taken?.adopted };
 		let outcome = await runProcess(life, true);
-		if (launch && outcome.end !== "spawn_failed") options.warm?.prepare(launch);
+		// A launch that ran (its process started) leaves a warm child for the next run of it.
+		if (launch && outcome.pid !== undefined) options.warm?.prepare(launch);
 		// Without an open conversation the repair turn is a resume of the same session (codex exec resume).
 		const sessionId = state.live.nativeSessionId;
 		const repair =

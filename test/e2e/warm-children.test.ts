@@ -107,6 +107,9 @@ describe("warm pi children", () => {
 			try {
 				const other = await call(`launch variant ${index}`, variant.args);
 				expect(other.pid, JSON.stringify(variant)).not.toBe(warmPid);
+				// warm_children.max 1: the variant's own warm child replaces the base's.
+				await waitUntil(() => !isAlive(warmPid), "the base launch's warm child ended for the variant's");
+				expect(piChildrenOf(env.home.agentDir)).toHaveLength(1);
 			} finally {
 				for (const name of Object.keys(variant.env ?? {})) delete process.env[name];
 			}

@@ -91,6 +91,26 @@ describe("warm pi children", () => {
 		expect(next).not.toBe(warmPid);
 	});
 
+	it("a warm child of a launch with output_schema submits its structured result as a cold one does", async () => {
+		const output_schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+		const structured = async (task: string, n: number) => {
+			env.server.scriptFor(task, { toolCalls: [{ name: "submit_result", arguments: { n } }] });
+			const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+				agent: "echo",
+				task,
+				output_schema,
+			});
+			expect(isError, textOf(result)).toBe(false);
+			return runOf(result.details);
+		};
+		const cold = await structured("structured cold", 1);
+		const warmPid = await waitForWarmChild(env.home.agentDir);
+		const warm = await structured("structured warm", 2);
+		expect(warm.pid).toBe(warmPid);
+		expect(cold.structuredOutput).toEqual({ n: 1 });
+		expect(warm.structuredOutput).toEqual({ n: 2 });
+	});
+
 	it("a different launch (other agent, model, tools, cwd or environment) does not take the warm child", async () => {
 		const base = { agent_type: "pi" };
 		const variants: Array<{ args: Record<string, unknown>; env?: Record<string, string> }> = [

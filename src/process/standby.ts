@@ -49,7 +49,9 @@ class HeldOutput {
 		const out = new PassThrough();
 		for (const chunk of this.chunks) out.write(chunk);
 		this.chunks = [];
-		this.#source.pipe(out);
+		// A pipe the child closed while idle has nothing more to give: its end is handed over too.
+		if (this.#source.readableEnded) out.end();
+		else this.#source.pipe(out);
 		out.once("close", () => this.#source.destroy());
 		return out;
 	}

@@ -25,11 +25,6 @@ export class WarmHolder {
 		return pool;
 	}
 
-	/** The pool if one was made (tests, the bench). */
-	current(): Promise<WarmChildren> | undefined {
-		return this.#pool;
-	}
-
 	/** Ends every idle child and removes its files; resolves once each is gone. A later call makes a new pool. */
 	async close(): Promise<void> {
 		const pool = this.#pool;

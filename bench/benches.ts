@@ -26,5 +26,6 @@ export const BENCHES: readonly BenchEntry[] = [
 	{ name: "lifeline", load: async () => (await import("./lifeline-overhead.ts")).lifelineBench },
 	{ name: "launcher overhead", load: async () => (await import("./launcher-overhead.ts")).launcherBench },
 	{ name: "pi RPC mode", load: async () => (await import("./pi-rpc-mode.ts")).piRpcModeBench },
+	{ name: "warm children", load: async () => (await import("./warm-children.ts")).warmChildrenBench },
 	{ name: "parallel efficiency", load: async () => (await import("./parallel-efficiency.ts")).parallelBench },
 ];

@@ -50,6 +50,7 @@ async function loadModules(agentDir: string) {
 		records: await import("./sessions/launch-records.ts"),
 		trust: await import("./launch/trust.ts"),
 		subagent: await import("./tools/subagent-tool.ts"),
+		warm: await import("./tools/warm-holder.ts"),
 		adapters: (await import("./harness/adapters.ts")).createAdapters(agentDir, process.env, process.getuid?.()),
 		pLimit: (await import("p-limit")).default,
 		interactive: await import("./interactive/interactive-runs.ts"),
@@ -79,6 +80,8 @@ function buildParts(modules: Modules, agentDir: string, context: LatestContext) 
 		interactive: new modules.interactive.InteractiveRuns(),
 		jobs,
 		fleet: new modules.fleet.Fleet(),
+		// Idle pi children for the next run of a launch, when the setting is on (docs/settings.md §Warm pi children).
+		warm: new modules.warm.WarmHolder(),
 		widget: new modules.jobsWidget.JobsWidget(
 			() => jobs.list(),
 			() => config.runtime.settings?.silent === true,
@@ -113,6 +116,7 @@ function buildToolDeps(
 		artifactRoot: modules.artifacts.artifactRoot(),
 		jobs: parts.jobs,
 		fleet: parts.fleet,
+		warm: parts.warm,
 		inputs: parts.inputs,
 		interactive: parts.interactive,
 		deliverJob: modules.background.jobDelivery(pi, load.jobUsage, () => parts.widget.refresh()),
@@ -164,6 +168,7 @@ async function loadRuntime(
 		jobs: parts.jobs,
 		interactive: parts.interactive,
 		widget: parts.widget,
+		warm: parts.warm,
 		subagent: modules.subagent.createSubagentTool(deps),
 		later,
 		/** This session has ended: its hold on child sessions goes. */
@@ -190,7 +195,8 @@ async function shutDown(
 	// A graph run interrupted by the session's end stays resumable (docs/graphs.md §Durability).
 	loaded.later.interruptGraphs();
 	const { shutdownReason } = await import("./runs/job-messages.ts");
-	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
+	// Warm children end with the session (and so with each `/reload`), their files removed.
+	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close(), loaded.warm.close()]);
 	loaded.release();
 }
 

@@ -40,6 +40,11 @@
  *     "max_total_bytes": 67108864,   // above this total (64 MiB), the oldest finished runs are removed too
  *     "max_iterations": 10,          // the largest max_iterations a feedback node may set
  *     "max_nesting": 3               // how deep saved graphs may nest through graph nodes
+ *   },
+ *   "warm_children": {               // idle pi children kept for the next run of a launch (docs/settings.md §Warm pi children)
+ *     "enabled": false,              // off by default: each warm child is a pi process left running between calls
+ *     "idle_timeout_ms": 120000,     // an unused warm child ends after this long, ms (2 min)
+ *     "max": 1                       // warm children waiting at once, across launches (the oldest ends first)
  *   }
  * }
  * ```
@@ -131,6 +136,14 @@ const graphsSchema = () =>
 		max_nesting: integer(0, 3, "saved graphs inside one another"),
 	});
 
+/** Warm pi children (docs/settings.md §Warm pi children). */
+const warmChildrenSchema = () =>
+	strictSection({
+		enabled: booleanWithDefault(false),
+		idle_timeout_ms: integer(1, 120_000, "ms"),
+		max: integer(1, 1, "warm children"),
+	});
+
 /** The whole settings file. */
 export const settingsSchema = lazySchema(() =>
 	strictSection({
@@ -142,6 +155,7 @@ export const settingsSchema = lazySchema(() =>
 		child_sessions: childSessionsSchema().prefault({}),
 		roster: inlineRosterSchema().prefault({}),
 		graphs: graphsSchema().prefault({}),
+		warm_children: warmChildrenSchema().prefault({}),
 	}),
 );
 
@@ -150,6 +164,7 @@ export type SettingsLimits = Settings["limits"];
 export type InteractiveDefaults = Settings["interactive"];
 export type EnvironmentPolicy = Settings["environment"];
 export type GraphSettings = Settings["graphs"];
+export type WarmChildrenSettings = Settings["warm_children"];
 
 /**
  * Built-in defaults (what an absent file means): what `settingsSchema().parse({})` returns (a test holds them
@@ -181,6 +196,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 		max_iterations: 10,
 		max_nesting: 3,
 	},
+	warm_children: { enabled: false, idle_timeout_ms: 120_000, max: 1 },
 });
 
 /**

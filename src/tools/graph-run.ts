@@ -171,6 +171,7 @@ function specRunner(accepted: AcceptedGraph): SpecRunner {
 				noMoreStarts: options.noMoreStarts,
 				onChildren: (children: ChildRun[]) => options.onChild(children[0]),
 				onInput: (_index, channel) => options.onInput?.(channel),
+				warm: await deps.warm?.forCall(state.warmChildren),
 			},
 		);
 		return child;

@@ -18,6 +18,7 @@ import { filterEnvironment } from "../runs/child-env.ts";
 import type { Fleet } from "../runs/fleet.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
+import type { WarmPool } from "../runs/warm-children.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
 import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
 import { checkToolArguments } from "./check-arguments.ts";
@@ -28,6 +29,7 @@ import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
 import { type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 import { subagentToolInfo } from "./tool-info.ts";
+import type { WarmHolder } from "./warm-holder.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
 export interface SubagentToolDeps extends JobDelivery, PlanningDeps {
@@ -46,6 +48,8 @@ export interface SubagentToolDeps extends JobDelivery, PlanningDeps {
 	artifactRoot: string;
 	/** Where the user's fleet view finds the call's children (`/subagents`). */
 	fleet?: Fleet;
+	/** Warm pi children (setting `warm_children`); `undefined`: never warm. */
+	warm?: WarmHolder;
 }
 
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
@@ -81,6 +85,8 @@ interface AcceptedCall {
 	callId: string;
 	/** Where truncated answers are written in full. */
 	artifacts: string;
+	/** Warm children, when the setting is on. */
+	warm: WarmPool | undefined;
 }
 
 async function executeSubagent(
@@ -113,6 +119,7 @@ async function executeSubagent(
 		resumed,
 		callId: newArtifactCallId(),
 		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
+		warm: await deps.warm?.forCall(state.warmChildren),
 	};
 	if (params.background) return startBackgroundJob(call, ctx);
 	return runInForeground(call, signal, onUpdate);
@@ -208,5 +215,6 @@ function runOptions(
 		signal,
 		onChildren,
 		runInteractive: deps.interactive?.run.bind(deps.interactive),
+		warm: call.warm,
 	};
 }

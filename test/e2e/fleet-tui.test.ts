@@ -6,43 +6,31 @@
  * background job's report is drawn as a card.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import type { FakeModelServer } from "../support/fake-model/index.ts";
 import { Gate } from "../support/gate.ts";
-import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { PiTuiHost, startedJobs } from "../support/pi-tui.ts";
+import { type PiTuiHost, startedJobs, startTuiPi, type TuiPi } from "../support/pi-tui.ts";
 import { waitUntil } from "../support/processes.ts";
 
 let server: FakeModelServer;
-let home: PiHome;
 let host: PiTuiHost;
+let tui: TuiPi | undefined;
 const gate = new Gate();
 
 beforeAll(async () => {
-	server = await startFakeModelServer({ fallback: "rules" });
-	home = createPiHome(server);
-	host = new PiTuiHost();
-	host.startPi("pi", home);
-	await host.waitForScreen("pi", (text) => text.includes("[Extensions]"), "Pi's start-up");
+	tui = await startTuiPi();
+	({ server, host } = tui);
 });
 
 afterAll(async () => {
 	// Held requests are answered so nothing waits on the server while it closes.
 	while (gate.held > 0) gate.releaseOne();
-	await host?.close();
-	await home?.cleanup();
-	await server?.close();
+	await tui?.close();
 });
 
 const call = (args: Record<string, unknown>) => host.submit("pi", `TOOL:subagent:${JSON.stringify(args)}`);
 /** The parent's answer to a call's result (the rules fallback: `Tool said: <result>`). */
 const answered = (result: string) =>
-	waitUntil(
-		() => host.scrollback("pi").includes(`Tool said: ${result}`),
-		`the parent's answer to "${result}"`,
-		45_000,
-	).catch((error: Error) => {
-		throw new Error(`${error.message}; the screen:\n${host.screen("pi")}`);
-	});
+	host.waitForScrollback("pi", `Tool said: ${result}`, `the parent's answer to "${result}"`);
 const elapsedOf = (text: string) => Number(/waiting for the model · (\d+\.\d)s/.exec(text)?.[1]);
 
 describe("live cards in Pi's TUI", () => {

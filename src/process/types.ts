@@ -2,7 +2,6 @@
  * Shapes shared by the process layer. The layer is harness-agnostic: it spawns a
  * command, frames stdout into JSON records, keeps a stderr tail and ends the process group cleanly.
  */
-import type { RunLimits } from "../core/launch-spec.ts";
 import type { Lifeline } from "./lifeline.ts";
 
 /** A fully resolved command. `env` is the complete child environment (nothing else is inherited). */
@@ -42,12 +41,19 @@ export interface ProcessCallbacks {
 }
 
 /**
- * The bounds the process layer enforces on one process: a child's run limits (`RunLimits`), one shape.
+ * The bounds the process layer enforces on one process (its own shape; callers pass their run limits).
  * Durations in ms, sizes in bytes: `timeoutMs` from spawn to kill, `killGraceMs` from SIGTERM to SIGKILL,
  * `terminalGraceMs` from `terminalSeen()` to kill, `drainMs` of stdout reading after exit,
  * `maxLineBytes` per stdout record, `stderrTailBytes` of stderr kept.
  */
-export type ProcessLimits = RunLimits;
+export interface ProcessLimits {
+	timeoutMs: number;
+	killGraceMs: number;
+	terminalGraceMs: number;
+	drainMs: number;
+	maxLineBytes: number;
+	stderrTailBytes: number;
+}
 
 export interface ProcessOptions extends ProcessCallbacks {
 	limits: ProcessLimits;

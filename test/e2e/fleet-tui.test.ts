@@ -2,8 +2,9 @@
  * Watching and steering children in a real interactive Pi (tmux, fake model; docs/tools.md §How results
  * are shown, docs/background-jobs.md §The fleet view): a running child's card ticks with no event from the
  * child, a chain's headline counts a failed step as failed, `/subagents` lists a foreground child and a
- * background job at once, opens a child's transcript with its tool output and cancels a job on `x`, and a
- * background job's report is drawn as a card.
+ * background job at once, opens a child's transcript with its tool output and cancels a job on `x`, a
+ * background job's report is drawn as a card, and `x` on a graph node skips that node (docs/graphs.md
+ * §Controls) rather than the whole job.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeModelServer } from "../support/fake-model/index.ts";
@@ -139,5 +140,50 @@ describe("a background job's report", () => {
 		expect(text).toMatch(/✓ pi "carded" completed · \d+\.\ds/);
 		expect(text).toContain("echo: fleet card job");
 		expect(text).not.toContain("[pi-native-subagents.job]");
+	});
+});
+
+describe("x on a graph node in /subagents", () => {
+	it("skips that node through its run's controls: its child is killed, its dependent never runs, the job goes on to its end", async () => {
+		server.route(gate.rule("fleet graph slow", () => ({ text: "never released" })));
+		const graph = {
+			name: "fleet-skip",
+			nodes: {
+				slow: { agent_type: "pi", task: "fleet graph slow" },
+				after: { agent_type: "pi", task: "fleet graph after", depends_on: ["slow"] },
+			},
+		};
+		const jobsBefore = startedJobs(host.scrollback("pi")).length;
+		host.submit("pi", `TOOL:agent_graph:${JSON.stringify({ graph, background: true })}`);
+		await gate.waitHeld(1, 45_000);
+		await waitUntil(() => startedJobs(host.scrollback("pi")).length > jobsBefore, "the graph's job", 45_000);
+		const job = startedJobs(host.scrollback("pi"))[jobsBefore];
+		const runId = /run_id ([0-9a-f-]{36})/.exec(host.scrollback("pi"))?.[1];
+
+		host.submit("pi", "/subagents");
+		const list = await host.waitForScreen(
+			"pi",
+			(text) => text.includes("Sub-agents of this session"),
+			"the fleet view",
+		);
+		// The newest call first: the graph job's running node is selected.
+		expect(list).toMatch(new RegExp(`› .*pi "slow" .*background ${job}`));
+		host.keys("pi", "x");
+		await host.waitForScreen(
+			"pi",
+			(text) => text.includes(`skip node "slow" of graph run ${runId}`),
+			"the confirmation naming the node",
+		);
+		host.keys("pi", "y");
+		await host.waitForScreen("pi", (text) => text.includes("skip accepted"), "the control's answer");
+		await host.waitForScreen("pi", (text) => /⊘ pi "slow" .*aborted/.test(text), "the node's child killed");
+		host.keys("pi", "Escape");
+		// The job's report reaches the parent as a follow-up turn.
+		const isReport = (text: string) => text.startsWith(`Background job ${job}`);
+		await server.waitFor((requests) => requests.some((r) => isReport(r.lastUserText)), 45_000);
+		const report = server.requests.find((r) => isReport(r.lastUserText))?.lastUserText ?? "";
+		expect(report).toContain("- slow: skipped (request)");
+		expect(report).toContain("- after: skipped (dependency slow skipped)");
+		expect(server.requests.some((r) => r.lastUserText === "fleet graph after")).toBe(false);
 	});
 });

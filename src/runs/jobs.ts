@@ -9,10 +9,10 @@ import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import type { JobMode } from "../core/details.ts";
-import { signalTargetExists } from "../process/exists.ts";
 import { childDetails } from "./child-details.ts";
 import { type Job, type JobLogger, MAX_FINISHED_JOBS, STOP_GRACE_MS, type StopOutcome } from "./job.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
+import { signalTargetExists } from "./process-exists.ts";
 
 export * from "./job.ts";
 

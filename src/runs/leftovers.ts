@@ -8,7 +8,7 @@
 import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { signalTargetExists } from "../process/exists.ts";
+import { signalTargetExists } from "./process-exists.ts";
 
 /** Name prefix of a child's run directory. */
 export const RUN_DIR_PREFIX = "pi-native-subagents-run-";

@@ -14,7 +14,7 @@ import { writeFileAtomic } from "../../core/atomic-write.ts";
 import { listDirOrEmpty } from "../../core/list-dir.ts";
 import { childSessionsDir, holdsDir } from "../../core/package-dirs.ts";
 import { readUserFile } from "../../core/user-file.ts";
-import { signalTargetExists } from "../../process/exists.ts";
+import { signalTargetExists } from "../../runs/process-exists.ts";
 
 export { childSessionsDir, holdsDir };
 

@@ -1,6 +1,7 @@
 /**
  * Whether a process or a process group exists, asked of the kernel with signal 0 (`kill(2)`): nothing is
- * sent. A zombie counts until it is reaped; a process of another user (EPERM) exists.
+ * sent. A zombie counts until it is reaped; a process of another user (EPERM) exists. In `runs/`, not
+ * `process/`: the session-start sweep (`leftovers.ts`) uses it, and a session start loads no process module.
  */
 
 /**

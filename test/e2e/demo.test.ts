@@ -24,6 +24,6 @@ it("runs the demo offline: exit 0, the children's answers and both graphs' outpu
 			"- summary: completed · round 2/3",
 		]),
 	).toEqual([]);
-	expect(stdout).toMatch(/- verify: completed · \$ grep .* → exit 0/);
+	expect(stdout).toMatch(/- verify: completed · \$ grep -c "def " main.py → exit 0/);
 	expect(stdout).toContain("children answered: 5, failed: 0; graphs completed: 2/2");
 });

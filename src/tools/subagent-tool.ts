@@ -20,7 +20,13 @@ import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
 import type { WarmPool } from "../runs/warm-children.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
-import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
+import {
+	type BackgroundCall,
+	backgroundRefusal,
+	checkBackgroundAllowed,
+	type JobDelivery,
+	startBackground,
+} from "./background.ts";
 import { checkToolArguments } from "./check-arguments.ts";
 import type { subagentParameters } from "./model-parameters.ts";
 import { type PlanningDeps, planCall } from "./plan-call.ts";
@@ -132,11 +138,11 @@ async function executeSubagent(
 function startBackgroundJob(call: AcceptedCall, ctx: ExtensionContext): AgentToolResult<SubagentDetails> {
 	const { deps, plan, limits } = call;
 	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
-	const problems = new Problems();
 	const host = { mode: ctx.mode, depth: call.state.depth.depth };
-	if (!checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	const refused = backgroundRefusal(host, deps.jobs, limits.maxBackgroundJobs);
+	if (refused) {
 		for (const id of call.resumed) deps.sessions.release(id);
-		return refusal(new LaunchError(problems.list).message);
+		return refusal(refused);
 	}
 	const background: BackgroundCall = {
 		mode: plan.mode,

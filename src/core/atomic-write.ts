@@ -14,16 +14,24 @@ import { fsFault } from "./fault-points.ts";
  * On any failure before the rename the temp file is removed and the error is rethrown; `file` is then
  * unchanged. A failure of the directory fsync is rethrown too (`file` then already holds the new content).
  * @param mode permission bits of a newly written file (default 0o600: private).
+ * @param options.durable default true; `false` skips both fsyncs (still atomic, not durable): for a file that
+ *   means nothing once its writer is gone, which a power loss ends too (a pid-keyed hold file).
  * @throws the underlying `NodeJS.ErrnoException` (e.g. `EACCES`, `ENOSPC`, `EIO`, `EISDIR`); the directory must exist.
  */
-export function writeFileAtomic(file: string, content: string | Uint8Array, mode = 0o600): void {
+export function writeFileAtomic(
+	file: string,
+	content: string | Uint8Array,
+	mode = 0o600,
+	options: { durable?: boolean } = {},
+): void {
+	const durable = options.durable ?? true;
 	const dir = dirname(file);
 	const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
 	try {
 		const fd = openSync(temp, "wx", mode);
 		try {
 			writeAll(fd, temp, content);
-			syncFd(fd, temp);
+			if (durable) syncFd(fd, temp);
 		} finally {
 			closeSync(fd);
 		}
@@ -37,7 +45,7 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, mode
 		}
 		throw error;
 	}
-	fsyncDirectory(dir);
+	if (durable) fsyncDirectory(dir);
 }
 
 /**

@@ -54,6 +54,15 @@ describe("atomic file writes", () => {
 		expect(readdirSync(dir)).toEqual(["answer.md"]);
 	});
 
+	it("only renames a file that is not to be durable (a session hold): still atomic, no fsync", () => {
+		const dir = mkdtempSync(join(tmpdir(), "atomic-"));
+		const file = join(dir, "hold.json");
+		writeFileAtomic(file, "{}", 0o600, { durable: false });
+		expect(readFileSync(file, "utf8")).toBe("{}");
+		expect(syscallLog()).toEqual([`rename → ${file}`]);
+		expect(readdirSync(dir)).toEqual(["hold.json"]);
+	});
+
 	it("removes the temp file and leaves the target unchanged when the rename fails", () => {
 		const dir = mkdtempSync(join(tmpdir(), "atomic-"));
 		const target = join(dir, "answer.md");

@@ -46,7 +46,8 @@ export class SessionHold {
 	write(ids: Iterable<string>): void {
 		try {
 			mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-			writeFileAtomic(this.#file, JSON.stringify({ sessions: [...new Set(ids)] }), 0o600);
+			// Not fsynced: a hold counts only while its process lives, and a power loss ends that too.
+			writeFileAtomic(this.#file, JSON.stringify({ sessions: [...new Set(ids)] }), 0o600, { durable: false });
 		} catch {
 			// Without a hold the recent-file rule still keeps running children; the next change writes it again.
 		}

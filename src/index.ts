@@ -1,8 +1,7 @@
 /**
  * pi-native-subagents: wiring only (docs/architecture.md). At load it registers the tools, the commands and
- * the lifecycle hooks, and imports nothing else: what a call runs (zod configuration, launch resolution,
- * adapters, the execa process core) is imported when the first call, command or session start needs it, so
- * every Pi session and pi child pays almost nothing for it (docs/design-notes.md §Start-up cost).
+ * the lifecycle hooks, and imports nothing else; what a call runs is imported when it first needs it
+ * (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
@@ -32,12 +31,8 @@ type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 /** The context of the latest session start, for the job registry's logger. */
 type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 
-/**
- * The modules a runtime is built from, imported one at a time: Pi's loader (jiti) can hand out a
- * half-evaluated module when imports overlap.
- */
+/** The modules a runtime is built from, one at a time (src/core/deferred.ts), property by property, in order. */
 async function loadModules(agentDir: string) {
-	// Property by property, in order: each import is awaited before the next starts.
 	return {
 		jobsWidget: await import("./ui/jobs-widget.ts"),
 		state: await import("./config/extension-state.ts"),
@@ -235,24 +230,28 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 	// cancellation is reported to the session that started it (it is still bound while this runs); the
 	// tmux server of interactive children goes too. Graph runs stop recording first, so they stay resumable.
 	pi.on("session_shutdown", async (event) => {
-		if (loaded) await shutDown(loaded, event.reason);
+		// A runtime still loading (started at session start, not awaited) is shut down once it is built.
+		const built = loaded ?? (await loading?.catch(() => undefined));
+		if (built) await shutDown(built, event.reason);
 	});
 	pi.on("session_start", async (event, ctx) => {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		await (await import("./runs/session-start-sweep.ts")).sweepAtSessionStart(ctx.sessionManager.getSessionId());
+		const sweep = await loadSerially(() => import("./runs/session-start-sweep.ts"));
+		sweep.sweepAtSessionStart(ctx.sessionManager.getSessionId());
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
 		if (missingMessage) return notify(ctx, [missingMessage]);
-		const dirs = await import("./core/package-dirs.ts");
+		const dirs = await loadSerially(() => import("./core/package-dirs.ts"));
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
-		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions).
-		else if (dirs.hasChildSessions(agentDir)) await runtime(ctx);
+		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions),
+		// not awaited (the first model request need not wait; a call waits for it, and sees a failure again).
+		else if (dirs.hasChildSessions(agentDir)) runtime(ctx).catch(() => undefined);
 		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
 		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
 		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.

@@ -6,6 +6,7 @@
  * Node's `readdirSync` runs; the parsers (zod, yaml, smol-toml) load only when there are files to check.
  */
 import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
+import { loadSerially } from "../core/deferred.ts";
 
 /** The heading of the lines appended to a tool result in a session without a UI. */
 export const START_REPORT_HEADING = "pi-native-subagents: agent files that failed to load (reported once):";
@@ -47,9 +48,10 @@ export class AgentStartReport {
 
 	/** Problems of every scope's agent files not reported before in this process. */
 	private async fresh(cwd: string): Promise<string[]> {
-		const { hasAgentFiles } = await import("../config/agent-dirs.ts");
+		// Queued behind a runtime load that may be running (src/core/deferred.ts).
+		const { hasAgentFiles } = await loadSerially(() => import("../config/agent-dirs.ts"));
 		if (!hasAgentFiles({ cwd, agentDir: this.agentDir, scope: "both", builtinDir: null })) return [];
-		const { agentLoadProblems } = await import("./agent-catalogue.ts");
+		const { agentLoadProblems } = await loadSerially(() => import("./agent-catalogue.ts"));
 		const fresh = agentLoadProblems({ cwd, agentDir: this.agentDir }).filter((line) => !this.reported.has(line));
 		for (const line of fresh) this.reported.add(line);
 		return fresh;

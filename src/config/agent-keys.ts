@@ -51,6 +51,11 @@ export const CLAUDE_TO_PI_TOOLS: Readonly<Record<string, string>> = {
 	LS: "ls",
 };
 
+/** A tool name as a pi child knows it: Claude Code's built-in names mapped ({@link CLAUDE_TO_PI_TOOLS}), others kept. */
+export function piToolName(name: string): string {
+	return Object.hasOwn(CLAUDE_TO_PI_TOOLS, name) ? CLAUDE_TO_PI_TOOLS[name] : name;
+}
+
 /**
  * Splits foreign keys off a frontmatter mapping.
  * @returns the remaining mapping (for the native schema) and the ignored keys present; one problem per
@@ -60,12 +65,19 @@ export function splitForeignKeys(
 	frontmatter: Record<string, unknown>,
 	problems: Problems,
 ): { rest: Record<string, unknown>; ignored: string[] } {
-	const rest: Record<string, unknown> = {};
+	const rest: [string, unknown][] = [];
 	const ignored: string[] = [];
 	for (const [key, value] of Object.entries(frontmatter)) {
-		if (key in IGNORED_AGENT_KEYS || NEUTRAL_VALUES[key]?.includes(value)) ignored.push(key);
-		else if (key in REFUSED_AGENT_KEYS) problems.add(`${key}: ${REFUSED_AGENT_KEYS[key]}; remove it to use this file`);
-		else rest[key] = value;
+		// Own keys only: a key named like an Object.prototype member (`toString`, `__proto__`) is unknown.
+		if (
+			Object.hasOwn(IGNORED_AGENT_KEYS, key) ||
+			(Object.hasOwn(NEUTRAL_VALUES, key) && NEUTRAL_VALUES[key].includes(value))
+		)
+			ignored.push(key);
+		else if (Object.hasOwn(REFUSED_AGENT_KEYS, key))
+			problems.add(`${key}: ${REFUSED_AGENT_KEYS[key]}; remove it to use this file`);
+		else rest.push([key, value]);
 	}
-	return { rest, ignored: ignored.sort() };
+	// fromEntries keeps a `__proto__` key as an own key (an assignment would set the prototype instead).
+	return { rest: Object.fromEntries(rest), ignored: ignored.sort() };
 }

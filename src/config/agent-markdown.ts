@@ -27,7 +27,7 @@ import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { lazySchema } from "../core/zod.ts";
 import type { AgentDefinition, AgentSource, PiAgentSettings } from "./agent-definition.ts";
-import { CLAUDE_TO_PI_TOOLS, IGNORED_AGENT_KEYS, REFUSED_AGENT_KEYS, splitForeignKeys } from "./agent-keys.ts";
+import { IGNORED_AGENT_KEYS, piToolName, REFUSED_AGENT_KEYS, splitForeignKeys } from "./agent-keys.ts";
 import { contentDigest, listItems, listSchema, optional } from "./agent-values.ts";
 import { addZodIssues, requiredString } from "./zod-issues.ts";
 
@@ -90,8 +90,8 @@ const LIST_KEYS: readonly string[] = ["tools", "disallowedTools", "aliases", "de
 export function plainFrontmatter(mapping: Record<string, unknown>): PiFrontmatter | undefined {
 	const read: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(mapping)) {
+		if (!Object.hasOwn(PLAIN_VALUES, key)) return undefined;
 		const test = PLAIN_VALUES[key as keyof PiFrontmatter];
-		if (test === undefined) return undefined;
 		if (value === null && key !== "name" && key !== "description") continue;
 		if (!test(value)) return undefined;
 		read[key] = LIST_KEYS.includes(key) ? listItems(value as string | string[]) : value;
@@ -194,7 +194,7 @@ export function parseAgentFile(
 	}
 	const harness = fm.harness ?? "pi";
 	// A pi child of a file written for Claude Code gets pi's names for the same built-in tools.
-	const toolNames = (names: string[]) => (harness === "pi" ? names.map((n) => CLAUDE_TO_PI_TOOLS[n] ?? n) : names);
+	const toolNames = (names: string[]) => (harness === "pi" ? names.map(piToolName) : names);
 	const agent: AgentDefinition = {
 		name: fm.name,
 		aliases: fm.aliases ?? [],

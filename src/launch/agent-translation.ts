@@ -5,7 +5,7 @@
  * naming the file, the key, the value and the harness.
  */
 import type { AgentDefinition } from "../config/agent-definition.ts";
-import { CLAUDE_TO_PI_TOOLS } from "../config/agent-keys.ts";
+import { piToolName } from "../config/agent-keys.ts";
 import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 
@@ -107,8 +107,7 @@ function claudeFields(agent: AgentDefinition, harness: Harness, fields: AgentFie
 	for (const key of claude.claudeOnlyKeys) {
 		refuse(key, claude.definition[key], "means something only claude honours; it cannot be kept");
 	}
-	const toolNames = (names: string[] | undefined) =>
-		harness === "pi" ? names?.map((n) => CLAUDE_TO_PI_TOOLS[n] ?? n) : names;
+	const toolNames = (names: string[] | undefined) => (harness === "pi" ? names?.map(piToolName) : names);
 	fields.allowedTools = toolNames(agent.tools);
 	fields.disallowedTools = toolNames(agent.disallowedTools);
 }

@@ -58,6 +58,14 @@ describe("settings file", () => {
 		expect(DEFAULT_SETTINGS).toEqual(settingsSchema().parse({}));
 	});
 
+	it("keeps each written-out section equal to what the schema makes of that section given empty", () => {
+		for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
+			if (typeof value !== "object" || value === null) continue;
+			const parsed = settingsSchema().parse({ [key]: key === "roster" ? { roles: [] } : {} });
+			expect(parsed[key as keyof typeof parsed], key).toStrictEqual(value);
+		}
+	});
+
 	it("names every bad warm_children field by its path", () => {
 		const agentDir = tempDir();
 		writeTree(agentDir, {

@@ -23,7 +23,7 @@ import { lazySchema } from "../core/zod.ts";
 import type { AgentDefinition, AgentSource } from "./agent-definition.ts";
 import { readMarkdownAgent, takeUnknownKeys } from "./agent-markdown.ts";
 import { contentDigest, listSchema, optional } from "./agent-values.ts";
-import { addZodIssues, requiredString } from "./zod-issues.ts";
+import { addZodIssues, requiredString, typeName } from "./zod-issues.ts";
 
 /**
  * Keys handed to claude's `--agents` JSON as written (claude validates their values itself); checked against
@@ -52,6 +52,8 @@ export const CLAUDE_REFUSED_KEYS: Readonly<Record<string, string>> = {
 		"would be submitted as the first user turn, which claude -p does not do (the task is the first turn); put it at the start of the task instead",
 };
 
+const TURNS = "expected a positive whole number of turns";
+
 const claudeSchema = lazySchema((z) =>
 	z.object({
 		name: requiredString(),
@@ -61,6 +63,14 @@ const claudeSchema = lazySchema((z) =>
 		model: optional(requiredString()),
 		effort: optional(z.union([requiredString(), z.number().int()]).transform(String)),
 		permissionMode: optional(requiredString()),
+		// Claude applies maxTurns only as --max-turns (a number) and omitClaudeMd only as `true`: any other value
+		// would fail the launch naming claude's temporary --agents file, or change nothing.
+		maxTurns: optional(
+			z
+				.number({ error: (issue) => `${TURNS}, got ${typeName(issue.input)}` })
+				.refine((turns) => Number.isInteger(turns) && turns > 0, { error: (issue) => `${TURNS}, got ${issue.input}` }),
+		),
+		omitClaudeMd: optional(z.boolean({ error: (issue) => `expected true or false, got ${typeName(issue.input)}` })),
 	}),
 );
 

@@ -61,6 +61,26 @@ describe("Claude Code agent files", () => {
 		expect(value).toMatchObject({ name: "test-runner", description, model: "opus" });
 	});
 
+	it("refuses a maxTurns that is not a positive whole number and an omitClaudeMd that is not true or false", () => {
+		// Else claude fails at launch naming only its temporary --agents file (maxTurns), or the key changes nothing.
+		for (const [lines, problem] of [
+			["maxTurns: many", "maxTurns: expected a positive whole number of turns, got string"],
+			["maxTurns: 0", "maxTurns: expected a positive whole number of turns, got 0"],
+			["maxTurns: 2.5", "maxTurns: expected a positive whole number of turns, got 2.5"],
+			["omitClaudeMd: yes", "omitClaudeMd: expected true or false, got string"],
+		]) {
+			const { value, problems } = parsed((p) =>
+				parseClaudeAgentFile(`---\nname: r\ndescription: d\n${lines}\n---\n`, "/f.md", "user", p),
+			);
+			expect({ value, problems }, lines).toEqual({ value: undefined, problems: [problem] });
+		}
+		const empty = parsed((p) =>
+			parseClaudeAgentFile("---\nname: r\ndescription: d\nmaxTurns:\n---\n", "/f.md", "user", p),
+		);
+		expect(empty.problems).toEqual([]);
+		expect(empty.value?.claude?.definition).toEqual({ description: "d" });
+	});
+
 	it("still refuses frontmatter that is not YAML for another reason", () => {
 		const { value, problems } = parsed((p) =>
 			parseClaudeAgentFile("---\nname: [broken\ndescription: d\n---\n", "/f.md", "user", p),

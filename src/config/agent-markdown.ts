@@ -142,7 +142,8 @@ const PLAIN_VALUE_WITH_COLON = /^([A-Za-z_][\w-]*):[ \t]+([^"'[{|>&*!#\s].*: .*)
  * reads as one string; a file is read this way only when it is not valid YAML as written.
  */
 function quotePlainValues(content: string): string {
-	const lines = content.split("\n");
+	// Line ends as Pi's parseFrontmatter reads them: CRLF and CR are LF (a `.` of the pattern matches no CR).
+	const lines = content.replace(/\r\n?/g, "\n").split("\n");
 	const end = lines[0]?.trim() === "---" ? lines.findIndex((line, i) => i > 0 && line.trim() === "---") : -1;
 	for (let i = 1; i < end; i++) {
 		const match = PLAIN_VALUE_WITH_COLON.exec(lines[i]);

@@ -81,6 +81,22 @@ describe("Claude Code agent files", () => {
 		expect(empty.value?.claude?.definition).toEqual({ description: "d" });
 	});
 
+	it("reads an unquoted description holding ': ' in a file with CRLF or CR line ends, as with LF", () => {
+		const description = "Use it to review. Examples: <example>Context: a change</example>";
+		const lf = `---\nname: rev\ndescription: ${description}\nmodel: opus\n---\nReview.\n`;
+		for (const [ends, content] of [
+			["CRLF", lf.replace(/\n/g, "\r\n")],
+			["CR", lf.replace(/\n/g, "\r")],
+			["BOM and CRLF", `\ufeff${lf.replace(/\n/g, "\r\n")}`],
+		]) {
+			for (const parse of [parseClaudeAgentFile, parseAgentFile]) {
+				const { value, problems } = parsed((p) => parse(content, "/u/agents/rev.md", "user", p));
+				expect(problems, `${ends} ${parse.name}`).toEqual([]);
+				expect(value, `${ends} ${parse.name}`).toMatchObject({ name: "rev", description, model: "opus" });
+			}
+		}
+	});
+
 	it("still refuses frontmatter that is not YAML for another reason", () => {
 		const { value, problems } = parsed((p) =>
 			parseClaudeAgentFile("---\nname: [broken\ndescription: d\n---\n", "/f.md", "user", p),

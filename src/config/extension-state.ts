@@ -26,6 +26,8 @@ export interface RosterState {
 	roster?: LoadedRoster;
 	/** Why the roster could not be loaded. */
 	error?: string;
+	/** The problems of `error`, one line each. */
+	problems?: readonly string[];
 	/** Effective enabled flag (the file's, or the in-memory toggle under an override). */
 	enabled: boolean;
 }
@@ -112,7 +114,12 @@ export class ExtensionState {
 			limits: settings && !refusal ? effectiveLimits(settings) : undefined,
 			environment: (settings ?? DEFAULT_SETTINGS).environment,
 			refusal,
-			roster: { roster: this.config.roster, error: this.config.rosterError, enabled: this.rosterEnabled },
+			roster: {
+				roster: this.config.roster,
+				error: this.config.rosterError,
+				problems: this.config.rosterProblems,
+				enabled: this.rosterEnabled,
+			},
 			depth,
 			silent: (settings ?? DEFAULT_SETTINGS).silent,
 			graphs: (settings ?? DEFAULT_SETTINGS).graphs,
@@ -126,7 +133,10 @@ export class ExtensionState {
 	 */
 	toggleRoster(): RosterToggle {
 		const roster = this.config.roster;
-		if (!roster) throw new ConfigError(`the roster could not be loaded: ${this.config.rosterError ?? "no roster"}`);
+		if (!roster) {
+			const problems = this.config.rosterProblems ?? ["no roster"];
+			throw new ConfigError(problems.map((problem) => `the roster could not be loaded: ${problem}`));
+		}
 		const enabled = !this.rosterEnabled;
 		if (this.config.rosterOverride) {
 			this.enabledOverride = enabled;

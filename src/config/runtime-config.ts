@@ -4,6 +4,7 @@
  * Loaded at session start and on `/reload`; entries are snapshots until the next load.
  */
 
+import { ProblemsError } from "../core/problems.ts";
 import { ROSTER_FILE_ENV } from "../runs/child-env.ts";
 import { resolveRosterOverride } from "./paths.ts";
 import { loadRosterFile } from "./roster.ts";
@@ -18,6 +19,8 @@ export interface RuntimeConfig {
 	/** The effective roster; `undefined` when it failed to load (`rosterError` says why). */
 	roster?: LoadedRoster;
 	rosterError?: string;
+	/** The problems of `rosterError`, one line each (a roster file may have several). */
+	rosterProblems?: readonly string[];
 	/** Absolute roster file selected by `PI_AGENTSHELL_ROSTER_FILE`, when set. */
 	rosterOverride?: string;
 }
@@ -38,7 +41,7 @@ export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, proc
 	try {
 		override = resolveRosterOverride(env[ROSTER_FILE_ENV], processCwd);
 	} catch (error) {
-		config.rosterError = messageOf(error);
+		setRosterError(config, error);
 		return config;
 	}
 	config.rosterOverride = override;
@@ -46,11 +49,20 @@ export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, proc
 		if (override) config.roster = loadRosterFile(override);
 		else if (config.settings) config.roster = rosterFromSettings(config.settings, agentDir);
 		else
-			config.rosterError = `the personal roster is unavailable because the settings file is malformed: ${config.settingsError}`;
+			setRosterError(
+				config,
+				`the personal roster is unavailable because the settings file is malformed: ${config.settingsError}`,
+			);
 	} catch (error) {
-		config.rosterError = messageOf(error);
+		setRosterError(config, error);
 	}
 	return config;
+}
+
+/** `error` as the roster's error: its message, and its problems one line each. */
+function setRosterError(config: RuntimeConfig, error: unknown): void {
+	config.rosterError = messageOf(error);
+	config.rosterProblems = error instanceof ProblemsError ? error.problems : [config.rosterError];
 }
 
 function messageOf(error: unknown): string {

@@ -133,7 +133,10 @@ export function usableRosterEntry(
 ): { entry: RosterEntry; roster: LoadedRoster } | undefined {
 	const roster = state.roster;
 	if (!roster) {
-		problems.add(`roster entry "${name}": the roster could not be loaded: ${state.error ?? "no roster"}`);
+		// One line a problem: a roster file with several problems names each (with its field) on its own.
+		for (const problem of state.problems ?? [state.error ?? "no roster"]) {
+			problems.add(`roster entry "${name}": the roster could not be loaded: ${problem}`);
+		}
 		return undefined;
 	}
 	const source = rosterLabel(roster);

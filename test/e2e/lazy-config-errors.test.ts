@@ -5,7 +5,7 @@
  * they meet while the runtime loads), by the second call, and after `/reload`.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2eEnv, settingsFileOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession, type UiCall } from "../support/extension-session.ts";
@@ -73,6 +73,36 @@ describe("a malformed settings file met by lazily loaded tools", () => {
 			await session.shutdown();
 			session.dispose();
 			rmSync(file, { force: true });
+		}
+	});
+});
+
+describe("calls that meet the runtime's load", () => {
+	it("answers a command, the jobs and roster tools and a subagent call made while a session start's load runs", async () => {
+		// Child sessions to retain: the session start begins the runtime's load without waiting for it.
+		const sessions = join(env.home.agentDir, "pi-native-subagents", "sessions");
+		mkdirSync(sessions, { recursive: true });
+		const uiLog: UiCall[] = [];
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, uiLog });
+		try {
+			env.server.scriptFor("during the load", { text: "answered" });
+			const [calls] = await Promise.all([
+				session.callTools([
+					{ name: "subagent_jobs", args: {} },
+					{ name: "subagent_roster", args: {} },
+					{ name: "subagent", args: { agent_type: "pi", task: "during the load" } },
+				]),
+				session.prompt("/subagent-jobs"),
+			]);
+			expect(calls.map((call) => call.isError)).toEqual([false, false, false]);
+			expect(textOf(calls[0].result)).toBe("No background jobs.");
+			expect(textOf(calls[1].result)).toContain("scout (builtin)");
+			expect(textOf(calls[2].result)).toContain("answered");
+			const notes = uiLog.filter((call) => call.method === "notify").map((call) => String(call.args[0]));
+			expect(notes).toContain("/subagent-jobs: no background jobs");
+		} finally {
+			await session.shutdown();
+			session.dispose();
 		}
 	});
 });

@@ -49,6 +49,7 @@ export class InteractiveRuns {
 				host: () => this.hostForRun(),
 				env: options.env,
 				signal: options.signal,
+				onTakesInput: () => channel?.takesInput(),
 				onUpdate: (partial) => {
 					const session = partial.interactive?.session;
 					if (!channel && session && this.host) {

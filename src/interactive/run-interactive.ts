@@ -43,6 +43,11 @@ export interface InteractiveRunOptions {
 	 * A pane is dead once tmux closed its terminal, which can come before tmux reaped the process (PaneState).
 	 */
 	paneExitReportMs?: number;
+	/**
+	 * Called once the TUI takes typed text into its turn: when its records show it took its first prompt
+	 * (`TuiRecordReader.promptTaken`), or at once for a harness whose records cannot tell.
+	 */
+	onTakesInput?: () => void;
 	/** Pane size in columns × rows; default 200 × 50. */
 	width?: number;
 	height?: number;
@@ -126,10 +131,15 @@ async function watch(
 	const screens = new RecentScreens(inactivityMs ?? 0);
 	let changedAt = started;
 	const exitReport = new ExitReportWait(options.paneExitReportMs ?? PANE_EXIT_REPORT_MS);
+	let takesInput = false;
 	const apply = () => {
 		let changed = false;
 		for (const event of reader.poll()) if (state.apply(event)) changed = true;
 		if (changed) options.onUpdate?.(state.live);
+		if (!takesInput && (reader.promptTaken?.() ?? true)) {
+			takesInput = true;
+			options.onTakesInput?.();
+		}
 	};
 	for (;;) {
 		apply();

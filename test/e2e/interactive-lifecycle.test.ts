@@ -136,10 +136,10 @@ describe("interactive children over their lifetime", () => {
 		await env.session.waitForIdle();
 	}, 60_000);
 
-	// retry: 2: once in 7 full runs the early text never reached the model within 30 s (13 requests seen); the
-	// cause (in the pane input path or pi's TUI) is not found yet.
-	it("a send to an interactive child that is still starting is queued and typed once its TUI reads keys, never refused as exited", {
-		retry: 2,
+	// Typed as soon as pi's TUI read keys, before its first prompt was under way, the text became pi's next
+	// prompt, sent only after the first turn, when the run ends and kills the TUI: it reached the model only
+	// when pi was quicker than that kill. Typed once pi's records show the prompt under way, it joins the turn.
+	it("a send to an interactive child that is still starting is queued and typed into its first turn once its TUI takes input, never refused as exited", {
 		timeout: 60_000,
 	}, async () => {
 		const early = "typed while the TUI started";
@@ -175,6 +175,9 @@ describe("interactive children over their lifetime", () => {
 			30_000,
 		);
 		await env.session.callTool<JobsDetails>("subagent_jobs", { action: "wait", job_id: jobId });
+		// The first turn's answer: the text joined the request after its tool call.
+		const done = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "result", job_id: jobId });
+		expect(textOf(done.result)).toContain("took the early text");
 		await env.session.waitForIdle();
 	});
 

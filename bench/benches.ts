@@ -21,9 +21,11 @@ export const BENCHES: readonly BenchEntry[] = [
 	{ name: "framing", load: async () => (await import("./framing.ts")).framingBench },
 	{ name: "start-up overhead", load: async () => (await import("./startup-overhead.ts")).startupBench },
 	{ name: "tool definitions", load: async () => (await import("./tool-definitions.ts")).toolDefinitionsBench },
+	{ name: "delegation cost", load: async () => (await import("./delegation-cost.ts")).delegationBench },
 	{ name: "long line", load: async () => (await import("./long-line.ts")).longLineBench },
 	{ name: "lifeline", load: async () => (await import("./lifeline-overhead.ts")).lifelineBench },
 	{ name: "launcher overhead", load: async () => (await import("./launcher-overhead.ts")).launcherBench },
 	{ name: "pi RPC mode", load: async () => (await import("./pi-rpc-mode.ts")).piRpcModeBench },
+	{ name: "warm children", load: async () => (await import("./warm-children.ts")).warmChildrenBench },
 	{ name: "parallel efficiency", load: async () => (await import("./parallel-efficiency.ts")).parallelBench },
 ];

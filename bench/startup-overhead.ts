@@ -23,7 +23,7 @@ import { startFakeModelServer } from "../test/support/fake-model/index.ts";
 import { runPiCli } from "../test/support/pi-cli.ts";
 import { createPiHome } from "../test/support/pi-home.ts";
 import type { Bench } from "./bench.ts";
-import { median } from "./stats.ts";
+import { alternatingPairs, median } from "./stats.ts";
 import { fixed } from "./table.ts";
 import type { WorkComparison, WorkShape } from "./work.ts";
 
@@ -80,17 +80,11 @@ export async function benchStartupOverhead(runs = 9, packageDir = ROOT): Promise
 		const measured = (await run(packageDir)).ran;
 		const baseline = (await run(empty)).ran;
 		const intended = [packageDir, empty].map((path) => ({ pattern: path, as: "<extension>" }));
-		const pairs: Array<{ ours: RunTimes; baseline: RunTimes }> = [];
-		for (let i = 0; i < runs; i++) {
-			// Alternate which kind goes first, so a slow second run of a pair does not always hit the same kind.
-			if (i % 2 === 0) {
-				const ours = await run(packageDir);
-				pairs.push({ ours, baseline: await run(empty) });
-			} else {
-				const baseline = await run(empty);
-				pairs.push({ ours: await run(packageDir), baseline });
-			}
-		}
+		const pairs = await alternatingPairs(
+			runs,
+			() => run(packageDir),
+			() => run(empty),
+		);
 		return {
 			runs,
 			wall: figures(pairs, "wallMs"),
@@ -104,12 +98,12 @@ export async function benchStartupOverhead(runs = 9, packageDir = ROOT): Promise
 }
 
 function figures(
-	pairs: ReadonlyArray<{ ours: RunTimes; baseline: RunTimes }>,
+	pairs: ReadonlyArray<{ measured: RunTimes; baseline: RunTimes }>,
 	key: "wallMs" | "cpuMs",
 ): StartupFigures {
-	const ratios = pairs.map((pair) => pair.ours[key] / pair.baseline[key]);
+	const ratios = pairs.map((pair) => pair.measured[key] / pair.baseline[key]);
 	return {
-		extensionMs: median(pairs.map((pair) => pair.ours[key])),
+		extensionMs: median(pairs.map((pair) => pair.measured[key])),
 		emptyMs: median(pairs.map((pair) => pair.baseline[key])),
 		ratio: median(ratios),
 		range: [Math.min(...ratios), Math.max(...ratios)],

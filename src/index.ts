@@ -78,6 +78,8 @@ function buildParts(modules: Modules, agentDir: string, context: LatestContext) 
 		interactive: new modules.interactive.InteractiveRuns(),
 		jobs,
 		fleet: new modules.fleet.Fleet(),
+		// Idle pi children for the next run of a launch, when the setting is on (docs/settings.md §Warm pi children).
+		warm: new modules.tools.WarmHolder(),
 		widget: new modules.jobsWidget.JobsWidget(
 			() => jobs.list(),
 			() => config.runtime.settings?.silent === true,
@@ -111,6 +113,7 @@ function buildToolDeps(
 		artifactRoot: modules.artifacts.artifactRoot(),
 		jobs: parts.jobs,
 		fleet: parts.fleet,
+		warm: parts.warm,
 		inputs: parts.inputs,
 		interactive: parts.interactive,
 		deliverJob: modules.background.jobDelivery(pi, load.jobUsage, () => parts.widget.refresh()),
@@ -137,6 +140,7 @@ async function loadRuntime(
 		jobs,
 		interactive,
 		widget: parts.widget,
+		warm: parts.warm,
 		tools: {
 			subagent: tools.createSubagentTool(deps),
 			graph: graphs.tool,
@@ -169,7 +173,8 @@ async function shutDown(
 	// A graph run interrupted by the session's end stays resumable (docs/graphs.md §Durability).
 	loaded.graphs.interrupt();
 	const { shutdownReason } = await import("./runs/job-messages.ts");
-	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close()]);
+	// Warm children end with the session (and so with each `/reload`), their files removed.
+	await Promise.all([loaded.jobs.close(shutdownReason(reason)), loaded.interactive.close(), loaded.warm.close()]);
 	loaded.release();
 }
 

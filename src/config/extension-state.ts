@@ -13,7 +13,13 @@ import { readDepthState } from "./depth.ts";
 import { type EffectiveLimits, effectiveLimits } from "./effective-limits.ts";
 import type { LoadedRoster } from "./roster-entry.ts";
 import { loadRuntimeConfig, type RuntimeConfig } from "./runtime-config.ts";
-import { DEFAULT_SETTINGS, type EnvironmentPolicy, type GraphSettings, saveRosterEnabled } from "./settings.ts";
+import {
+	DEFAULT_SETTINGS,
+	type EnvironmentPolicy,
+	type GraphSettings,
+	saveRosterEnabled,
+	type WarmChildrenSettings,
+} from "./settings.ts";
 
 /** The roster as the current extension load sees it. */
 export interface RosterState {
@@ -37,6 +43,8 @@ export interface LaunchState {
 	silent: boolean;
 	/** Settings `graphs`: restore and retention of durable graph runs. */
 	graphs: GraphSettings;
+	/** Settings `warm_children`: idle pi children kept for the next run of a launch. */
+	warmChildren: WarmChildrenSettings;
 }
 
 /** The outcome of `/agentshell-roster`: the roster's new state and the message the user sees. */
@@ -108,6 +116,7 @@ export class ExtensionState {
 			depth,
 			silent: (settings ?? DEFAULT_SETTINGS).silent,
 			graphs: (settings ?? DEFAULT_SETTINGS).graphs,
+			warmChildren: (settings ?? DEFAULT_SETTINGS).warm_children,
 		};
 	}
 

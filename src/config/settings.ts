@@ -40,6 +40,11 @@
  *     "max_total_bytes": 67108864,   // above this total (64 MiB), the oldest finished runs are removed too
  *     "max_iterations": 10,          // the largest max_iterations a feedback node may set
  *     "max_nesting": 3               // how deep saved graphs may nest through graph nodes
+ *   },
+ *   "warm_children": {               // idle pi children kept for the next run of a launch (docs/settings.md §Warm pi children)
+ *     "enabled": false,              // off by default: each warm child is a pi process left running between calls
+ *     "idle_timeout_ms": 120000,     // an unused warm child ends after this long, ms (2 min)
+ *     "max": 1                       // warm children waiting at once, across launches (the oldest ends first)
  *   }
  * }
  * ```
@@ -122,6 +127,13 @@ export const graphsSchema = strictSection({
 	max_nesting: integer(0, 3, "saved graphs inside one another"),
 });
 
+/** Warm pi children (docs/settings.md §Warm pi children). */
+export const warmChildrenSchema = strictSection({
+	enabled: booleanWithDefault(false),
+	idle_timeout_ms: integer(1, 120_000, "ms"),
+	max: integer(1, 1, "warm children"),
+});
+
 /** The whole settings file. */
 export const settingsSchema = strictSection({
 	limits: limitsSchema.prefault({}),
@@ -132,6 +144,7 @@ export const settingsSchema = strictSection({
 	child_sessions: childSessionsSchema.prefault({}),
 	roster: inlineRosterSchema.prefault({}),
 	graphs: graphsSchema.prefault({}),
+	warm_children: warmChildrenSchema.prefault({}),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
@@ -139,6 +152,7 @@ export type SettingsLimits = Settings["limits"];
 export type InteractiveDefaults = Settings["interactive"];
 export type EnvironmentPolicy = Settings["environment"];
 export type GraphSettings = Settings["graphs"];
+export type WarmChildrenSettings = Settings["warm_children"];
 
 /**
  * Built-in defaults (what an absent file means). `max_sub_agent_depth` 1 lets the root delegate one

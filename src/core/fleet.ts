@@ -22,6 +22,17 @@ export interface FleetEntry {
 	callRunning: boolean;
 	/** The child: live while it runs, its whole in-memory record once it ended. */
 	child: ChildRun;
+	/** A graph node's child (foreground or background run): the node a stop acts on. */
+	graphNode?: FleetGraphNode;
+}
+
+/** The graph run and node a node's child belongs to (docs/graphs.md §Controls). */
+export interface FleetGraphNode {
+	runId: string;
+	/** The node's key, as `/graph skip <run_id> <node>` takes it (a fan-out item's or round's node). */
+	node: string;
+	/** Skips the node through the run's controls (a running node is killed first); the answer, in words. */
+	skip(): Promise<string>;
 }
 
 /** What the fleet view can do to an entry; each answers with a line to show. */
@@ -32,7 +43,10 @@ export interface FleetActions {
 	steer(entry: FleetEntry, text: string): Promise<string>;
 	/** What `stop` would do, for the confirmation (`cancel background job 1a2b…`). */
 	stopPrompt(entry: FleetEntry): string;
-	/** Stops the child: a background job is cancelled, a foreground child asked to end its turn. */
+	/**
+	 * Stops the child: a graph node is skipped through its run's controls, a background job is cancelled, a
+	 * foreground child asked to end its turn.
+	 */
 	stop(entry: FleetEntry): Promise<string>;
 	/** The text the parent model got for the child's call (or the child's answer so far). */
 	result(entry: FleetEntry): string;

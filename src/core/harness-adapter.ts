@@ -114,6 +114,13 @@ export interface HarnessAdapter {
 	 * it refuses `outputSchema`.
 	 */
 	structuredResult?: StructuredResultMechanism;
+	/**
+	 * How a child of this harness, started with its stdin open and not yet given its task, says it reads its
+	 * input (docs/settings.md §Warm pi children): `line` is written to its stdin, and the stdout record
+	 * `isAnswer` accepts is its answer (held back from the run that adopts the child). A harness without it
+	 * has no warm children.
+	 */
+	warmProbe?: { line: string; isAnswer(record: unknown): boolean };
 	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
 	createParser(spec: LaunchSpec): EventParser;
 	/**

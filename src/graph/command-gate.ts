@@ -7,6 +7,7 @@
  * no branches, commits or copies.
  */
 import { resolveAdHocCwd } from "../config/paths.ts";
+import { printable } from "../core/printable.ts";
 import { Problems } from "../core/problems.ts";
 import { startProcess } from "../process/start-process.ts";
 import type { CommandNode } from "./definition.ts";
@@ -26,9 +27,13 @@ export function tail(text: string, max = COMMAND_TAIL_BYTES): string {
 		.replace(/^\uFFFD+/, "");
 }
 
-/** `npm test` — an argv as the result lines show it. */
+/**
+ * `npm test` — an argv as the live view and the result lines show it: an argument with other characters
+ * than `[\w@%+=:,./-]` is quoted as JSON, and every control or format character escaped (`printable`), so
+ * a filled-in value from a node's output stays one visible line.
+ */
 export function argvText(argv: readonly string[]): string {
-	return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(" ");
+	return printable(argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(" "));
 }
 
 export async function runCommandNode(execution: NodeExecution): Promise<NodeOutcome> {
@@ -50,7 +55,7 @@ export async function runCommandNode(execution: NodeExecution): Promise<NodeOutc
 	const keep = (line: string) => {
 		stdout = tail(`${stdout}${line}\n`, COMMAND_TAIL_BYTES * 2);
 	};
-	execution.onStart();
+	execution.onStart({ command: argv });
 	const running = startProcess(
 		{ file: argv[0], args: argv.slice(1), cwd, env },
 		{

@@ -220,9 +220,9 @@ class GraphEngine {
 			onInput: (channel, part) => this.options.onInput?.(part ? `${key} ${part}` : key, channel),
 			onChild: (child, part) => void this.#onChild(key, child, part).catch(onError),
 			record: (...steps) => this.#commit(steps.map(({ part, step }) => ({ type: "part", node: key, part, step }))),
-			onStart: () => {
+			onStart: (started) => {
 				if (this.#state.nodes[key].status !== "queued") return;
-				void this.#commit([{ type: "start", node: key, at: Date.now() }]).catch(onError);
+				void this.#commit([{ type: "start", node: key, at: Date.now(), ...started }]).catch(onError);
 			},
 			gates: this.options.gates ?? {},
 		});

@@ -58,8 +58,8 @@ export interface NodeExecution {
 	onInput(channel: ChildInputChannel, part?: string): void;
 	/** Commits steps of parts (plans, admissions, settlements, skips) durably, before anything acts on them. */
 	record(...steps: Array<{ part: string; step: PartStep }>): Promise<void>;
-	/** A node that runs no child (a command, a question) has started. */
-	onStart(): void;
+	/** A node that runs no child (a command, a question) has started; a command gate gives its filled argv. */
+	onStart(started?: { command: string[] }): void;
 	/** Where command gates run and human gates ask. */
 	gates: GateHosts;
 }

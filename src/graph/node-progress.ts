@@ -26,8 +26,9 @@ export function nodeProgress(compiled: CompiledNode | undefined, node: NodeState
 			return started.length > 0 ? `round ${Math.max(...started)}/${definition.max_iterations}` : undefined;
 		}
 		case "command": {
+			// Once started, the argv as it ran (references filled); before, as written (`${…}` shown quoted).
 			const exit = (node.output as { exit_code?: number } | undefined)?.exit_code;
-			return `$ ${argvText(definition.run)}${exit === undefined ? "" : ` → exit ${exit}`}`;
+			return `$ ${argvText(node.command ?? definition.run)}${exit === undefined ? "" : ` → exit ${exit}`}`;
 		}
 		case "human":
 			if (node.parked) return `parked: ${node.parked.question}`;

@@ -33,6 +33,8 @@ export interface NodeState extends RunRecord {
 	note?: string;
 	/** A human gate with no UI to ask (`on_headless: "park"`): the request that waits for a session with a UI. */
 	parked?: { requestId: string; question: string };
+	/** A command gate's latest start: its argv as it runs, every `${…}` reference filled. */
+	command?: string[];
 }
 
 /** What a skip or retry control asked of an admitted node. */
@@ -59,7 +61,7 @@ export interface GraphRunState {
 /** One change of the run, as a checkpointer would persist it. */
 export type GraphEvent =
 	| { type: "admit"; node: string }
-	| { type: "start"; node: string; at: number; harness?: Harness; agent?: string }
+	| { type: "start"; node: string; at: number; harness?: Harness; agent?: string; command?: string[] }
 	| { type: "progress"; node: string; usage: Usage; model?: string; nativeSessionId?: string }
 	| { type: "complete"; node: string; at: number; output?: unknown; note?: string }
 	| { type: "part"; node: string; part: string; step: PartStep }
@@ -134,7 +136,14 @@ function nextNode(node: NodeState, event: Exclude<GraphEvent, RunEvent>): NodeSt
 		case "admit":
 			return { ...node, status: "queued", attempts: node.attempts + 1 };
 		case "start":
-			return { ...node, status: "running", startedAt: event.at, harness: event.harness, agent: event.agent };
+			return {
+				...node,
+				status: "running",
+				startedAt: event.at,
+				harness: event.harness,
+				agent: event.agent,
+				...(event.command ? { command: event.command } : {}),
+			};
 		case "progress":
 			return {
 				...node,

@@ -1,9 +1,12 @@
 /**
  * Stage 1, spawn: start the command as the leader of its own process group, with exactly the given
- * environment plus the run marker (SECURITY.md, "Processes").
+ * environment plus the run marker (SECURITY.md, "Processes"). Node's own `spawn` does all of it; execa
+ * would add about 50 ms and 2 MB to the first delegation of a Pi process and nothing this stage uses
+ * (docs/design-notes.md §Dependencies not used).
  */
+import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { execa, type Result } from "execa";
 import type { ChildCommand } from "./types.ts";
 
 /** A started child, or the reason it could not start. */
@@ -20,50 +23,51 @@ export type ExitListener = (listener: (code: number | null, signal: NodeJS.Signa
  * `command.stdin` is then ignored); `command.stdin` written and closed; or /dev/null. Never throws.
  */
 export function spawnChild(command: ChildCommand, marker: { name: string; value: string }): Spawned {
-	const subprocess = execa(command.file, command.args, {
+	const withStdin = command.openStdin || command.stdin !== undefined;
+	const child = spawn(command.file, command.args, {
 		cwd: command.cwd,
 		env: { ...command.env, [marker.name]: marker.value },
-		extendEnv: false,
 		detached: true,
-		buffer: false,
-		reject: false,
-		encoding: "buffer",
-		...stdinOption(command),
-		stdout: "pipe",
-		stderr: "pipe",
-		// Termination is ours (group-wide); execa's would signal the leader only.
-		forceKillAfterDelay: false,
+		stdio: [withStdin ? "pipe" : "ignore", "pipe", "pipe"],
 	});
-	// With `reject: false` the promise resolves even on failure; it is awaited only for spawn errors.
-	const settled = subprocess.then(
-		(result) => result,
-		(error: unknown) => error as Result,
-	);
-	const pid = subprocess.pid;
-	if (pid === undefined) return { pid, spawnError: settled.then((result) => describeSpawnError(command, result)) };
-	const child = subprocess.nodeChildProcess;
-	const stdin = command.openStdin ? (child.stdin ?? undefined) : undefined;
+	// A child that exits before reading its stdin closes the pipe (EPIPE): its exit is what reports the run.
+	child.stdin?.on("error", () => {});
+	const pid = child.pid;
+	if (pid === undefined) {
+		const failed = new Promise<Error>((resolve) => child.once("error", resolve));
+		return { pid, spawnError: failed.then((error) => describeSpawnError(command, error)) };
+	}
+	if (!command.openStdin && command.stdin !== undefined) child.stdin?.end(command.stdin);
 	return {
 		pid,
 		stdout: child.stdout as Readable,
 		stderr: child.stderr as Readable,
-		stdin,
+		stdin: command.openStdin ? (child.stdin ?? undefined) : undefined,
 		onExit: (listener) => child.once("exit", listener),
 	};
 }
 
-function stdinOption(command: ChildCommand) {
-	if (command.openStdin) return { stdin: "pipe" as const };
-	return command.stdin === undefined ? { stdin: "ignore" as const } : { input: command.stdin };
+/**
+ * "could not start <file> in <cwd>: <reason>". Node reports a missing cwd as the command's ENOENT, so the cwd is
+ * looked at first: `the "cwd" option is invalid: <cwd>` when it is not a directory.
+ */
+function describeSpawnError(command: ChildCommand, error: Error & { code?: string }): string {
+	const reason =
+		cwdProblem(command.cwd) ??
+		error.message
+			.split("\n")
+			.filter((line) => line.trim() !== "")
+			.join("; ");
+	const notFound = command.file.includes("/") ? " (no such executable)" : " (executable not found on the child's PATH)";
+	const hint = error.code === "ENOENT" && cwdProblem(command.cwd) === undefined ? notFound : "";
+	return `could not start ${command.file} in ${command.cwd}: ${reason}${hint}`;
 }
 
-/** "could not start <file> in <cwd>: <reason>", with execa's multi-line reason on one line. */
-function describeSpawnError(command: ChildCommand, result: Result): string {
-	const reason = (result.originalMessage || result.shortMessage || String(result.cause ?? "unknown error"))
-		.split("\n")
-		.filter((line) => line.trim() !== "")
-		.join("; ");
-	const notFound = command.file.includes("/") ? " (no such executable)" : " (executable not found on the child's PATH)";
-	const hint = result.code === "ENOENT" && !reason.includes('"cwd"') ? notFound : "";
-	return `could not start ${command.file} in ${command.cwd}: ${reason}${hint}`;
+function cwdProblem(cwd: string): string | undefined {
+	try {
+		if (statSync(cwd).isDirectory()) return undefined;
+	} catch {
+		// Missing or unreadable: reported below.
+	}
+	return `the "cwd" option is invalid: ${cwd} is not a directory`;
 }

@@ -7,7 +7,7 @@ import { childInput } from "./child-input.ts";
 import { Deadlines } from "./deadlines.ts";
 import { OutputReader } from "./drain.ts";
 import { lifeline as defaultLifeline } from "./lifeline.ts";
-import { spawnChild } from "./spawn.ts";
+import { type Spawned, spawnChild } from "./spawn.ts";
 import { GroupTerminator } from "./termination.ts";
 import type { ChildCommand, ProcessEnd, ProcessOptions, ProcessOutcome, RunningProcess } from "./types.ts";
 
@@ -46,25 +46,28 @@ type Phase =
  * - `terminalSeen()` gives the child `limits.terminalGraceMs` (ms) to exit by itself; then the same
  *   escalation runs and the end is `killed_after_terminal`.
  *
+ * - `options.adopt`: nothing is spawned; the run is that child, started ahead with the same command and
+ *   already registered (standby.ts), and everything above applies to it from this call on.
+ *
  * Never throws; `done` never rejects. A command that cannot start resolves with `end: "spawn_failed"`
  * and a `spawnError` naming the command and cwd.
  */
 export function startProcess(command: ChildCommand, options: ProcessOptions): RunningProcess {
 	const startedAt = performance.now();
 	const elapsed = () => Math.round(performance.now() - startedAt);
-	// Queue-safety: a run aborted while it waited must not start at all.
-	if (options.signal?.aborted) return notStarted(emptyOutcome("aborted"));
-	const lifeline = options.lifeline ?? defaultLifeline;
-	const marker = lifeline.nextMarker();
-	const spawned = spawnChild(command, marker);
+	// Queue-safety: a run aborted while it waited must not start at all (an adopted child is ended unused).
+	if (options.signal?.aborted) {
+		options.adopt?.terminator.terminate();
+		return notStarted(emptyOutcome("aborted"));
+	}
+	const spawned = options.adopt ?? spawnTerminable(command, options);
 	if (spawned.pid === undefined) {
 		return notStarted(
 			spawned.spawnError.then((spawnError) => ({ ...emptyOutcome("spawn_failed"), spawnError, durationMs: elapsed() })),
 		);
 	}
-	const { pid, stdin } = spawned;
+	const { pid, stdin, terminator } = spawned;
 	const { limits, signal } = options;
-	const terminator = new GroupTerminator(pid, limits.killGraceMs, marker, lifeline);
 	const output = new OutputReader(spawned.stdout, spawned.stderr, limits, options);
 	const deadlines = new Deadlines();
 	let phase: Phase = { name: "running" };
@@ -126,6 +129,18 @@ export function startProcess(command: ChildCommand, options: ProcessOptions): Ru
 		done,
 		...(stdin ? { input: childInput(stdin) } : {}),
 	};
+}
+
+/** Spawns `command` (spawn.ts) and, once it runs, puts its group under a terminator registered with the lifeline. */
+function spawnTerminable(
+	command: ChildCommand,
+	options: ProcessOptions,
+): (Spawned & { pid: number; terminator: GroupTerminator }) | (Spawned & { pid: undefined }) {
+	const lifeline = options.lifeline ?? defaultLifeline;
+	const marker = lifeline.nextMarker();
+	const spawned = spawnChild(command, marker);
+	if (spawned.pid === undefined) return spawned;
+	return { ...spawned, terminator: new GroupTerminator(spawned.pid, options.limits.killGraceMs, marker, lifeline) };
 }
 
 function notStarted(outcome: ProcessOutcome | Promise<ProcessOutcome>): RunningProcess {

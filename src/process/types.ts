@@ -2,7 +2,10 @@
  * Shapes shared by the process layer. The layer is harness-agnostic: it spawns a
  * command, frames stdout into JSON records, keeps a stderr tail and ends the process group cleanly.
  */
+
+import type { Readable, Writable } from "node:stream";
 import type { Lifeline } from "./lifeline.ts";
+import type { GroupTerminator } from "./termination.ts";
 
 /** A fully resolved command. `env` is the complete child environment (nothing else is inherited). */
 export interface ChildCommand {
@@ -61,6 +64,11 @@ export interface ProcessOptions extends ProcessCallbacks {
 	signal?: AbortSignal;
 	/** Where the child is registered for cleanup on Pi's death; default the watchdog-backed `lifeline`. */
 	lifeline?: Lifeline;
+	/**
+	 * A child started ahead of this run (`StandbyProcess.adopt`) to run instead of spawning `command`: it is
+	 * the same command, already registered with its lifeline; limits and deadlines count from now.
+	 */
+	adopt?: AdoptedProcess;
 }
 
 /**
@@ -97,4 +105,14 @@ export interface RunningProcess {
 	done: Promise<ProcessOutcome>;
 	/** Set when the child was started with `openStdin`; closed at the latest when the child exits. */
 	input?: ProcessInput;
+}
+
+/** What `startProcess` needs of a child it adopts instead of spawning one (see `ProcessOptions.adopt`). */
+export interface AdoptedProcess {
+	pid: number;
+	stdout: Readable;
+	stderr: Readable;
+	stdin: Writable;
+	onExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): void;
+	terminator: GroupTerminator;
 }

@@ -5,10 +5,11 @@
  * tool-call ids never overwrites an earlier answer; writes are atomic; old directories are pruned.
  */
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.ts";
+import { listDirOrEmpty } from "../core/list-dir.ts";
 
 /** Session artifact directories whose newest file is older than this are removed at session start (ms: 7 days). */
 export const ARTIFACT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -81,7 +82,7 @@ export function pruneArtifacts(root: string, options: PruneOptions = {}): string
 	const maxTotal = options.maxTotalBytes ?? ARTIFACT_MAX_TOTAL_BYTES;
 	if (!ownedDirectory(root)) return [];
 	const sessions: Array<{ name: string; newest: number; bytes: number }> = [];
-	for (const name of safeReaddir(root)) {
+	for (const name of listDirOrEmpty(root)) {
 		const path = join(root, name);
 		if (name === options.keep || !ownedDirectory(path)) continue;
 		sessions.push({ name, ...measure(path) });
@@ -119,7 +120,7 @@ function measure(dir: string): { newest: number; bytes: number } {
 		// Removed while we looked: it counts as old and empty.
 	}
 	let bytes = 0;
-	for (const name of safeReaddir(dir)) {
+	for (const name of listDirOrEmpty(dir)) {
 		try {
 			const stat = lstatSync(join(dir, name));
 			newest = Math.max(newest, stat.mtimeMs);
@@ -147,13 +148,5 @@ function ownedDirectory(path: string): boolean {
 		return stat.isDirectory() && (uid === undefined || stat.uid === uid);
 	} catch {
 		return false;
-	}
-}
-
-function safeReaddir(dir: string): string[] {
-	try {
-		return readdirSync(dir);
-	} catch {
-		return [];
 	}
 }

@@ -5,7 +5,7 @@
  * whole in-memory records, not the bounded `details` copies) for the last MAX_FINISHED_CALLS calls.
  */
 import type { ChildRun } from "../core/child-run.ts";
-import type { FleetEntry, FleetOrigin } from "../core/fleet.ts";
+import type { FleetEntry, FleetGraphNode, FleetOrigin } from "../core/fleet.ts";
 
 /** Finished calls kept for the fleet view; older ones are forgotten first. */
 export const MAX_FINISHED_CALLS = 20;
@@ -19,6 +19,8 @@ export interface FleetCallSource {
 	children(): ChildRun[];
 	/** Whether the call still runs; default: until `end`. */
 	running?(): boolean;
+	/** A graph run's: the node `child` belongs to (absent: not a graph, or no node at that position). */
+	graphNode?(child: ChildRun): FleetGraphNode | undefined;
 }
 
 interface Tracked {
@@ -55,14 +57,18 @@ export class Fleet {
 		return [...this.#calls].reverse().flatMap((call) => {
 			const running = call.ended === undefined && (call.source.running?.() ?? true);
 			const children = call.ended ?? call.source.children();
-			return children.map((child) => ({
-				key: `${call.source.id}/${child.index}`,
-				origin: call.source.origin,
-				callId: call.source.id,
-				callLabel: call.source.label,
-				callRunning: running,
-				child,
-			}));
+			return children.map((child) => {
+				const graphNode = call.source.graphNode?.(child);
+				return {
+					key: `${call.source.id}/${child.index}`,
+					origin: call.source.origin,
+					callId: call.source.id,
+					callLabel: call.source.label,
+					callRunning: running,
+					child,
+					...(graphNode ? { graphNode } : {}),
+				};
+			});
 		});
 	}
 

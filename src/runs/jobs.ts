@@ -12,6 +12,7 @@ import type { JobMode } from "../core/details.ts";
 import { childDetails } from "./child-details.ts";
 import { type Job, type JobLogger, MAX_FINISHED_JOBS, STOP_GRACE_MS, type StopOutcome } from "./job.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
+import { signalTargetExists } from "./process-exists.ts";
 
 export * from "./job.ts";
 
@@ -193,7 +194,7 @@ export class JobRegistry {
 		entry.promised = true;
 		// The leader has exited; members it left behind were SIGKILLed and may take a moment to go.
 		const groups = entry.job.children.flatMap((child) => (child.result?.pid ? [child.result.pid] : []));
-		while (groups.some(groupExists) && Date.now() < deadline && !signal?.aborted) {
+		while (groups.some((pgid) => signalTargetExists(-pgid)) && Date.now() < deadline && !signal?.aborted) {
 			await new Promise((resolve) => setTimeout(resolve, 20));
 		}
 		return entry.job;
@@ -270,15 +271,5 @@ export class JobRegistry {
 			.filter((entry) => entry.job.status !== "running" && !entry.promised)
 			.sort((a, b) => b.finishedAs - a.finishedAs);
 		for (const entry of finished.slice(MAX_FINISHED_JOBS)) this.#entries.delete(entry.job.id);
-	}
-}
-
-/** True while process group `pgid` has a member (a zombie counts until it is reaped). */
-function groupExists(pgid: number): boolean {
-	try {
-		process.kill(-pgid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
 	}
 }

@@ -8,6 +8,7 @@
 import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { signalTargetExists } from "./process-exists.ts";
 
 /** Name prefix of a child's run directory. */
 export const RUN_DIR_PREFIX = "pi-native-subagents-run-";
@@ -71,7 +72,8 @@ export function sweepLeftovers(parent = tmpdir()): string[] {
 	const removed: string[] = [];
 	for (const name of names) {
 		const pid = makerPid(name);
-		if (pid === undefined || pid === process.pid || pidAlive(pid) || !ownDirectory(join(parent, name))) continue;
+		if (pid === undefined || pid === process.pid || signalTargetExists(pid) || !ownDirectory(join(parent, name)))
+			continue;
 		try {
 			rmSync(join(parent, name), { recursive: true, force: true });
 			removed.push(name);
@@ -90,16 +92,6 @@ function makerPid(name: string): number | undefined {
 		return match ? Number(match[1]) : undefined;
 	}
 	return undefined;
-}
-
-function pidAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: it exists, as another user's process.
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
 }
 
 function ownDirectory(path: string): boolean {

@@ -9,8 +9,9 @@ import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts"
 import { LaunchError } from "../core/launch-error.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { LiveRun, RunResult } from "../core/run-result.ts";
+import type { AdoptedProcess } from "../process/standby.ts";
 import { startProcess } from "../process/start-process.ts";
-import type { ProcessOutcome } from "../process/types.ts";
+import type { ChildCommand, ProcessOutcome } from "../process/types.ts";
 import { HeadlessInputChannel, NoInputChannel } from "./child-channel.ts";
 import { applyEnvOverrides } from "./child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "./leftovers.ts";
@@ -18,6 +19,7 @@ import { writeOutputFile } from "./output-file.ts";
 import { RunState } from "./run-state.ts";
 import { describeCommand, type RunEnding, type SettleContext, settleRun } from "./settle.ts";
 import { StructuredResult } from "./structured-result.ts";
+import type { TakenChild, WarmPool } from "./warm-children.ts";
 
 export interface RunChildOptions {
 	/** The complete base environment of the child (see `buildChildEnv`). */
@@ -33,6 +35,11 @@ export interface RunChildOptions {
 	onInput?: (channel: ChildInputChannel) => void;
 	/** How long a send waits for the harness's acknowledgement, ms (default `ACK_TIMEOUT_MS`). */
 	ackTimeoutMs?: number;
+	/**
+	 * Warm children (setting `warm_children`, docs/settings.md §Warm pi children): the run adopts an idle child
+	 * of its exact launch when one waits, and leaves a fresh one for the next run.
+	 */
+	warm?: WarmPool;
 }
 
 /**
@@ -52,12 +59,18 @@ export async function runChild(
 	options: RunChildOptions,
 ): Promise<RunResult> {
 	const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
+	let taken: TakenChild | undefined;
 	try {
 		const command = adapter.buildCommand(spec, runDir);
-		const state = new RunState(spec, describeCommand(command.file, command.args));
+		const child = childCommand(spec, command, options.env);
+		const launch = options.warm?.launchOf(spec, adapter, command, child, runDir);
+		taken = launch && options.warm?.take(launch);
+		const state = new RunState(spec, describeCommand(command.file, taken?.args ?? command.args));
 		const structured = structuredResultOf(spec, adapter);
-		const life: ProcessLife = { spec, adapter, command, state, structured, options, lost: {} };
+		const life: ProcessLife = { spec, adapter, command, state, structured, options, lost: {}, adopt: taken?.adopted };
 		let outcome = await runProcess(life, true);
+		// A launch that ran (its process started) leaves a warm child for the next run of it.
+		if (launch && outcome.pid !== undefined) options.warm?.prepare(launch);
 		// Without an open conversation the repair turn is a resume of the same session (codex exec resume).
 		const sessionId = state.live.nativeSessionId;
 		const repair =
@@ -87,7 +100,20 @@ export async function runChild(
 		return result;
 	} finally {
 		rmSync(runDir, { recursive: true, force: true });
+		taken?.release();
 	}
+}
+
+/** The complete command of one process of the run (the harness's overrides applied to the child environment). */
+function childCommand(spec: LaunchSpec, command: HarnessCommand, env: Record<string, string>): ChildCommand {
+	return {
+		file: command.file,
+		args: command.args,
+		cwd: spec.cwd,
+		env: applyEnvOverrides(env, command.env),
+		stdin: command.stdin,
+		openStdin: command.conversation !== undefined,
+	};
 }
 
 /** What one process of a run needs; `channel` is set once a conversation's stdin is open. */
@@ -101,6 +127,8 @@ interface ProcessLife {
 	channel?: HeadlessInputChannel;
 	/** The last framing fault after the child's last answer (its final text or structured result), if any. */
 	lost: { afterAnswer?: string };
+	/** A warm child of this launch to run instead of spawning (the first process only). */
+	adopt?: AdoptedProcess;
 }
 
 /** The structured result of a spec with an `outputSchema` (its adapter passed validation, so it has a mechanism). */
@@ -119,49 +147,40 @@ async function runProcess(life: ProcessLife, first: boolean): Promise<ProcessOut
 	const parser = adapter.createParser(spec);
 	// The live run, not a copy: consumers copy at their own pace (the tool's throttled UI update).
 	const emit = () => options.onUpdate?.(state.live);
-	const running = startProcess(
-		{
-			file: command.file,
-			args: command.args,
-			cwd: spec.cwd,
-			env: applyEnvOverrides(options.env, command.env),
-			stdin: command.stdin,
-			openStdin: command.conversation !== undefined,
-		},
-		{
-			limits: spec.limits,
-			signal: options.signal,
-			onRecord(record) {
-				life.channel?.observe(record);
-				let changed = false;
-				for (const event of parser.parse(record)) {
-					if (state.apply(event)) changed = true;
-					if ((event.type === "assistant_text" && event.final) || event.type === "structured_output")
-						life.lost.afterAnswer = undefined;
-					if (event.type === "structured_output") structured?.submitted(event.value);
-					if (event.type !== "done") continue;
-					if (event.status === "completed" && structured && !structured.turnEnded(state.live.finalAnswer)) {
-						// The repair turn of an open conversation: the child's next turn, in the same session.
-						const repair = life.channel?.open ? structured.takeRepair() : undefined;
-						if (repair && life.channel?.startTurn(repair)) {
-							state.reopenTurn();
-							continue;
-						}
+	const running = startProcess(childCommand(spec, command, options.env), {
+		limits: spec.limits,
+		signal: options.signal,
+		adopt: first ? life.adopt : undefined,
+		onRecord(record) {
+			life.channel?.observe(record);
+			let changed = false;
+			for (const event of parser.parse(record)) {
+				if (state.apply(event)) changed = true;
+				if ((event.type === "assistant_text" && event.final) || event.type === "structured_output")
+					life.lost.afterAnswer = undefined;
+				if (event.type === "structured_output") structured?.submitted(event.value);
+				if (event.type !== "done") continue;
+				if (event.status === "completed" && structured && !structured.turnEnded(state.live.finalAnswer)) {
+					// The repair turn of an open conversation: the child's next turn, in the same session.
+					const repair = life.channel?.open ? structured.takeRepair() : undefined;
+					if (repair && life.channel?.startTurn(repair)) {
+						state.reopenTurn();
+						continue;
 					}
-					// An open conversation ends when the harness's turn does, unless queued input starts another.
-					if (life.channel?.turnEnded() ?? true) running.terminalSeen();
 				}
-				if (changed) emit();
-			},
-			onDiagnostic(line) {
-				state.stdoutLines.add(line);
-				state.addDiagnostic(line);
-			},
-			onFault(fault) {
-				life.lost.afterAnswer = fault;
-			},
+				// An open conversation ends when the harness's turn does, unless queued input starts another.
+				if (life.channel?.turnEnded() ?? true) running.terminalSeen();
+			}
+			if (changed) emit();
 		},
-	);
+		onDiagnostic(line) {
+			state.stdoutLines.add(line);
+			state.addDiagnostic(line);
+		},
+		onFault(fault) {
+			life.lost.afterAnswer = fault;
+		},
+	});
 	// Known from the start, so live results (and job listings) name the process group to watch.
 	state.live.pid = running.pid;
 	if (running.input && command.conversation) {

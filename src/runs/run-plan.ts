@@ -12,6 +12,7 @@ import { type LaunchRecord, recordFor } from "../sessions/launch-record.ts";
 import type { LaunchRecords } from "../sessions/launch-records.ts";
 import { buildChildEnv } from "./child-env.ts";
 import { type ChildRunner, runCall } from "./scheduler.ts";
+import type { WarmPool } from "./warm-children.ts";
 
 /** A call resolved into one LaunchSpec per child. */
 export interface Plan {
@@ -43,6 +44,8 @@ export interface RunPlanOptions {
 	onChildren(children: ChildRun[]): void;
 	/** A child's input channel once it has started. */
 	onInput?: (index: number, channel: ChildInputChannel) => void;
+	/** Warm children, when the setting is on (see `RunChildOptions.warm`). */
+	warm?: WarmPool;
 }
 
 /** Resolves with one ChildRun per spec, in call order; never rejects for child failures. */
@@ -65,6 +68,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Chil
 			noMoreStarts: options.noMoreStarts,
 			onInput: options.onInput,
 			runInteractive: options.runInteractive,
+			warm: options.warm,
 			onUpdate(current) {
 				for (const child of current) if (child.result?.nativeSessionId) claim(child.result.nativeSessionId);
 				options.onChildren(current);

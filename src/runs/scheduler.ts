@@ -10,6 +10,7 @@ import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { definitionName, type Harness, type LaunchSpec } from "../core/launch-spec.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { type RunChildOptions, runChild } from "./run-child.ts";
+import type { WarmPool } from "./warm-children.ts";
 
 export interface ScheduleOptions {
 	adapters: Record<Harness, HarnessAdapter>;
@@ -28,6 +29,8 @@ export interface ScheduleOptions {
 	onUpdate?: (children: ChildRun[]) => void;
 	/** Called when child `index` has started, with its input channel. */
 	onInput?: (index: number, channel: ChildInputChannel) => void;
+	/** Warm children, when the setting is on (see `RunChildOptions.warm`). */
+	warm?: WarmPool;
 }
 
 /** Runs one child to its RunResult (`runChild` for headless children). */
@@ -162,6 +165,7 @@ async function runOne(call: CallRun, index: number, spec: LaunchSpec): Promise<v
 				call.update();
 			},
 			onInput: (channel) => options.onInput?.(index, channel),
+			warm: options.warm,
 		});
 		child.result = result;
 		child.phase = result.status;

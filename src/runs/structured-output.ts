@@ -3,9 +3,20 @@
  * validates a child's result against it, with ajv (a well-kept JSON Schema validator, never a home-made
  * one). Used before a call starts (launch, graphs) and after a child answered (the run layer).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { Problems } from "../core/problems.ts";
+
+const require = createRequire(import.meta.url);
+
+/**
+ * ajv's two classes, loaded (synchronously: ajv is CommonJS) on the first schema: a call without an
+ * `output_schema` does not pay ajv's memory (about 10 MB of RSS, bench/delegation-cost.ts).
+ */
+function ajvClasses(): { Ajv: typeof Ajv; Ajv2020: typeof Ajv2020 } {
+	return { Ajv: require("ajv").Ajv, Ajv2020: require("ajv/dist/2020.js").Ajv2020 };
+}
 
 /** Largest accepted `output_schema`, bytes of its JSON text (issue 23 §1: 64 KiB). */
 export const MAX_OUTPUT_SCHEMA_BYTES = 65_536;
@@ -21,7 +32,8 @@ export type StructuredOutputCheck = { ok: true; value: unknown } | { ok: false; 
 function compile(schema: Record<string, unknown>): ValidateFunction {
 	const options = { allErrors: true, strict: true, validateFormats: false };
 	const draft2020 = typeof schema.$schema === "string" && schema.$schema.includes("2020-12");
-	const ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
+	const classes = ajvClasses();
+	const ajv = draft2020 ? new classes.Ajv2020(options) : new classes.Ajv(options);
 	return ajv.compile(schema);
 }
 

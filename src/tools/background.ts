@@ -10,7 +10,8 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import type { CallMode } from "../core/child-run.ts";
 import { JOB_MESSAGE_TYPE, type JobDetails } from "../core/details.ts";
-import type { Problems } from "../core/problems.ts";
+import { LaunchError } from "../core/launch-error.ts";
+import { Problems } from "../core/problems.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { OutputCaps } from "../runs/delivery.ts";
 import type { Fleet, FleetTrack } from "../runs/fleet.ts";
@@ -72,6 +73,12 @@ export function checkBackgroundAllowed(
 		);
 	}
 	return problems.size === before;
+}
+
+/** `checkBackgroundAllowed` as one refusal message naming every reason, or `undefined` when a job may start. */
+export function backgroundRefusal(host: BackgroundHost, jobs: JobRegistry, maxJobs: number): string | undefined {
+	const problems = new Problems();
+	return checkBackgroundAllowed(host, jobs, maxJobs, problems) ? undefined : new LaunchError(problems.list).message;
 }
 
 export interface BackgroundCall {

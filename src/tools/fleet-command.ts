@@ -44,11 +44,16 @@ export function fleetActions(deps: FleetDeps): FleetActions {
 			if (!found) return `not sent: ${entry.key} has no input channel (it is ${entry.child.phase})`;
 			return receiptInWords(await found.send(text, "steer"));
 		},
-		stopPrompt: (entry) =>
-			entry.origin === "background"
+		stopPrompt: (entry) => {
+			const graphNode = entry.graphNode;
+			if (graphNode) return `skip node "${graphNode.node}" of graph run ${graphNode.runId} (a running node is killed)`;
+			return entry.origin === "background"
 				? `cancel background job ${entry.callId} (${entry.callLabel}) and all its children`
-				: `stop ${entry.key} (ask ${childTitle(entry.child, 30)} to end its turn)`,
+				: `stop ${entry.key} (ask ${childTitle(entry.child, 30)} to end its turn)`;
+		},
 		async stop(entry) {
+			// A graph node is skipped through its run's controls (`/graph skip`), never only its child's turn.
+			if (entry.graphNode) return entry.graphNode.skip();
 			if (entry.origin === "background") {
 				const cancelled = await deps.jobs.cancel(entry.callId);
 				return cancelled

@@ -5,14 +5,13 @@
  */
 import type { AgentToolResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { GraphDetails } from "../core/graph-details.ts";
-import { LaunchError } from "../core/launch-error.ts";
-import { Problems } from "../core/problems.ts";
 import type { GraphRunOutcome } from "../graph/engine.ts";
 import { childDetails } from "../runs/child-details.ts";
 import type { FleetTrack } from "../runs/fleet.ts";
 import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
-import { checkBackgroundAllowed } from "./background.ts";
+import { backgroundRefusal } from "./background.ts";
+import { fleetGraphNodes } from "./graph-fleet.ts";
 import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns, runAccepted } from "./graph-run.ts";
 import { uiHumanHost } from "./human-host.ts";
 import { sumUsage } from "./result-text.ts";
@@ -35,21 +34,14 @@ export function startGraphJob(
 	ctx: ExtensionContext,
 ): AgentToolResult<GraphDetails | undefined> {
 	const { deps, limits, prepared } = accepted;
-	const problems = new Problems();
 	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
-	if (
-		!checkBackgroundAllowed(
-			{ mode: ctx.mode, depth: accepted.state.depth.depth },
-			deps.jobs,
-			limits.maxBackgroundJobs,
-			problems,
-		)
-	) {
-		return graphRefusal(new LaunchError(problems.list).message, prepared.name);
-	}
+	const host = { mode: ctx.mode, depth: accepted.state.depth.depth };
+	const refused = backgroundRefusal(host, deps.jobs, limits.maxBackgroundJobs);
+	if (refused) return graphRefusal(refused, prepared.name);
 	const silent = accepted.state.silent;
 	let outcome: GraphRunOutcome | undefined;
 	let tracked: FleetTrack | undefined;
+	let nodes: ReadonlyMap<number, string> = new Map();
 	const job = deps.jobs.start(
 		"graph",
 		`graph "${prepared.name}"`,
@@ -57,7 +49,10 @@ export function startGraphJob(
 			outcome = await runAccepted(accepted, {
 				signal,
 				noMoreStarts,
-				onChildren: update,
+				onChildren: (children, keys) => {
+					nodes = keys;
+					update(children);
+				},
 				onInput,
 				human: uiHumanHost(ctx),
 			});
@@ -90,13 +85,14 @@ export function startGraphJob(
 		},
 		() => outcome !== undefined && graphSucceeded(outcome),
 	);
-	// The user's fleet view lists the job's node children (`/subagents`); `x` there cancels the job.
+	// The user's fleet view lists the job's node children (`/subagents`); `x` there skips that node.
 	tracked = deps.fleet?.track({
 		id: job.id,
 		origin: "background",
 		label: job.label,
 		children: () => job.children,
 		running: () => job.status === "running",
+		graphNode: fleetGraphNodes(accepted.durable.runs, accepted.durable.runId, () => nodes),
 	});
 	return {
 		content: [

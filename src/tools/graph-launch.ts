@@ -5,12 +5,16 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AgentScope } from "../config/agents.ts";
 import type { EffectiveLimits } from "../config/effective-limits.ts";
+import type { LaunchState } from "../config/extension-state.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import type { CoordinatorCaps } from "../graph/compile-node.ts";
 import type { GraphRunOutcome } from "../graph/engine.ts";
 import type { NodeLaunchEnv } from "../graph/preflight.ts";
+import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
 import { graphHeadline } from "../ui/graph-render.ts";
+import { backgroundRefusal } from "./background.ts";
 import { launchContextFor } from "./call-context.ts";
+import { fleetGraphNodes } from "./graph-fleet.ts";
 import { startGraphJob } from "./graph-job.ts";
 import { type AcceptedGraph, finalResult, type GraphResult, runAccepted } from "./graph-run.ts";
 import { abandonRun } from "./graph-runs.ts";
@@ -43,6 +47,29 @@ export function graphCaps(deps: SubagentToolDeps): CoordinatorCaps {
 	return { maxIterations: graphs.max_iterations, maxNesting: graphs.max_nesting };
 }
 
+/**
+ * What a new and a restored run check first: the configuration loaded, and (for a background run) a
+ * background job allowed here (`checkBackgroundAllowed`).
+ * @returns the session's state and limits, or why the run is refused (nothing started).
+ */
+export function graphStartCheck(
+	deps: SubagentToolDeps,
+	ctx: ExtensionContext,
+	background: boolean,
+): { state: LaunchState; limits: EffectiveLimits } | { refused: string } {
+	const state = deps.state();
+	const limits = state.limits;
+	if (!limits) return { refused: state.refusal ?? "the configuration could not be loaded" };
+	const host = { mode: ctx.mode, depth: state.depth.depth };
+	const refused = background ? backgroundRefusal(host, deps.jobs, limits.maxBackgroundJobs) : undefined;
+	return refused ? { refused } : { state, limits };
+}
+
+/** An accepted run from its parts, with a fresh artifact call id and the session's artifact folder. */
+export function acceptGraph(parts: Omit<AcceptedGraph, "callId" | "artifacts">, sessionId: string): AcceptedGraph {
+	return { ...parts, callId: newArtifactCallId(), artifacts: artifactDir(parts.deps.artifactRoot, sessionId) };
+}
+
 /** Runs an accepted graph in the foreground (its result is the tool's) or as a background job. */
 export async function launchAccepted(
 	accepted: AcceptedGraph,
@@ -60,16 +87,24 @@ export async function launchAccepted(
 	}
 	const { deps, prepared } = accepted;
 	let live: ChildRun[] = [];
+	let nodes: ReadonlyMap<number, string> = new Map();
 	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
 	const inputs = deps.inputs.open(accepted.callId, false, () => live);
 	const label = `graph "${prepared.name}"`;
-	const tracked = deps.fleet?.track({ id: accepted.callId, origin: "graph", label, children: () => live });
+	const tracked = deps.fleet?.track({
+		id: accepted.callId,
+		origin: "graph",
+		label,
+		children: () => live,
+		graphNode: fleetGraphNodes(accepted.durable.runs, accepted.durable.runId, () => nodes),
+	});
 	let outcome: GraphRunOutcome | undefined;
 	try {
 		outcome = await runAccepted(accepted, {
 			signal,
-			onChildren: (children) => {
+			onChildren: (children, keys) => {
 				live = children;
+				nodes = keys;
 			},
 			onInput: inputs.onInput,
 			human: uiHumanHost(ctx),

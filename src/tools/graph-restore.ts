@@ -16,9 +16,7 @@ import { pruneRuns } from "../graph/run-retention.ts";
 import { applyEvent, isSettled } from "../graph/run-state.ts";
 import { ownedBy, type RunSnapshot, RunStore, scanRuns } from "../graph/run-store.ts";
 import { type CompiledGraph, compileGraph } from "../graph/validate.ts";
-import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
-import { checkBackgroundAllowed } from "./background.ts";
-import { graphCaps, graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
+import { acceptGraph, graphCaps, graphLaunchEnv, graphStartCheck, launchAccepted } from "./graph-launch.ts";
 import type { GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
 import type { ActionScope } from "./graph-runs.ts";
@@ -52,14 +50,10 @@ export async function restoreRun(
 	const refuse = (why: string) => graphRefusal(`run ${snapshot.runId} cannot resume: ${why}`, snapshot.graph.name);
 	if (snapshot.finished) return refuse("the run has ended");
 	if (snapshot.graph.cwd !== ctx.cwd) return refuse(`it ran in ${snapshot.graph.cwd}; resume it from there`);
-	const state = deps.state();
-	const limits = state.limits;
-	if (!limits) return refuse(state.refusal ?? "the configuration could not be loaded");
+	const checked = graphStartCheck(deps, ctx, background);
+	if ("refused" in checked) return refuse(checked.refused);
+	const { state, limits } = checked;
 	const problems = new Problems();
-	const host = { mode: ctx.mode, depth: state.depth.depth };
-	if (background && !checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
-		return refuse(new LaunchError(problems.list).message);
-	}
 	const sessionId = ctx.sessionManager.getSessionId();
 	const lease = acquireLease(stored.dir, sessionId);
 	if ("refused" in lease) return refuse(lease.refused);
@@ -89,16 +83,9 @@ export async function restoreRun(
 		lease.release();
 		return refuse(`could not write the run: ${(error as Error).message}`);
 	}
-	const accepted = {
-		prepared: { ...prepared, name: snapshot.graph.name, file: snapshot.graph.file },
-		env,
-		deps,
-		state,
-		limits,
-		callId: newArtifactCallId(),
-		artifacts: artifactDir(deps.artifactRoot, sessionId),
-		durable: { runId: snapshot.runId, store, lease, initial, runs: scope.runs, sessionId },
-	};
+	const durable = { runId: snapshot.runId, store, lease, initial, runs: scope.runs, sessionId };
+	const named = { ...prepared, name: snapshot.graph.name, file: snapshot.graph.file };
+	const accepted = acceptGraph({ prepared: named, env, deps, state, limits, durable }, sessionId);
 	return launchAccepted(accepted, background, signal, onUpdate, ctx);
 }
 

@@ -60,8 +60,11 @@ export interface RunHooks {
 	noMoreStarts?: AbortSignal;
 	/** Live details, at most every `updateIntervalMs` ms (the last one never lost). */
 	onDetails?(details: GraphDetails): void;
-	/** The nodes' children on every change (`nodeRuns`), for job listings and input lookups. */
-	onChildren?(children: ChildRun[]): void;
+	/**
+	 * The nodes' children on every change (`nodeRuns`), for job listings and input lookups, and the key of
+	 * the node at each child's position (`index`), for the fleet view's node controls.
+	 */
+	onChildren?(children: ChildRun[], nodes: ReadonlyMap<number, string>): void;
 	/** A node's child can be talked to; `index` is the node's position (as in `nodeRuns`). */
 	onInput?(index: number, channel: ChildInputChannel): void;
 	/** Where human gates ask (absent: headless, they fail closed or park). */
@@ -80,6 +83,20 @@ export function nodeRuns(prepared: PreparedGraph, children: ReadonlyMap<string, 
 		const child = children.get(key);
 		return child ? [{ ...child, index, taskName: child.taskName ?? key }] : [];
 	});
+}
+
+/** The node key of each child position of `nodeRuns` (a coordinator's part: its node's key). */
+export function nodeKeysByPosition(
+	prepared: PreparedGraph,
+	children: ReadonlyMap<string, ChildRun>,
+): Map<number, string> {
+	const keys = prepared.compiled.nodes.map((node) => node.key);
+	const byPosition = new Map<number, string>();
+	for (const [childKey, index] of childPositions(prepared, children)) {
+		const node = keys.find((key) => childKey === key || childKey.startsWith(`${key} `));
+		if (node !== undefined) byPosition.set(index, node);
+	}
+	return byPosition;
 }
 
 function childPositions(prepared: PreparedGraph, children: ReadonlyMap<string, ChildRun>): Map<string, number> {
@@ -115,7 +132,7 @@ export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Pro
 			onInput: (key, channel) => hooks.onInput?.(childPositions(prepared, children).get(key) ?? -1, channel),
 			onUpdate(state, live) {
 				children = live;
-				hooks.onChildren?.(nodeRuns(prepared, children));
+				hooks.onChildren?.(nodeRuns(prepared, children), nodeKeysByPosition(prepared, children));
 				const onDetails = hooks.onDetails;
 				if (!onDetails) return;
 				latest = () => onDetails(graphDetails(prepared.name, prepared.compiled, state, children));
@@ -171,6 +188,7 @@ function specRunner(accepted: AcceptedGraph): SpecRunner {
 				noMoreStarts: options.noMoreStarts,
 				onChildren: (children: ChildRun[]) => options.onChild(children[0]),
 				onInput: (_index, channel) => options.onInput?.(channel),
+				warm: await deps.warm?.forCall(state.warmChildren),
 			},
 		);
 		return child;

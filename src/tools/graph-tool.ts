@@ -11,11 +11,9 @@ import type { GraphDetails } from "../core/graph-details.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
 import { prepareGraph } from "../graph/prepare.ts";
-import { artifactDir, newArtifactCallId } from "../runs/artifacts.ts";
-import { checkBackgroundAllowed } from "./background.ts";
 import { graphAction } from "./graph-actions.ts";
-import { graphCaps, graphLaunchEnv, launchAccepted } from "./graph-launch.ts";
-import type { AcceptedGraph, GraphResult } from "./graph-run.ts";
+import { acceptGraph, graphCaps, graphLaunchEnv, graphStartCheck, launchAccepted } from "./graph-launch.ts";
+import type { GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
 import { type DurableRun, type GraphRuns, openNewRun } from "./graph-runs.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
@@ -45,16 +43,10 @@ async function executeGraph(
 	onUpdate: ((partial: GraphResult) => void) | undefined,
 	ctx: ExtensionContext,
 ): Promise<GraphResult> {
-	const state = deps.state();
-	const limits = state.limits;
-	if (!limits) return graphRefusal(state.refusal ?? "the configuration could not be loaded");
+	const checked = graphStartCheck(deps, ctx, params.background === true);
+	if ("refused" in checked) return graphRefusal(checked.refused);
+	const { state, limits } = checked;
 	const problems = new Problems();
-	if (
-		params.background &&
-		!checkBackgroundAllowed({ mode: ctx.mode, depth: state.depth.depth }, deps.jobs, limits.maxBackgroundJobs, problems)
-	) {
-		return graphRefusal(new LaunchError(problems.list).message);
-	}
 	const scope = params.agentScope ?? "user";
 	const env = graphLaunchEnv(deps, ctx, scope, limits);
 	const request = { graph: params.graph, name: params.name, inputs: params.inputs, caps: graphCaps(deps) };
@@ -67,15 +59,6 @@ async function executeGraph(
 	} catch (error) {
 		return graphRefusal(`the run could not be recorded: ${(error as Error).message}`, prepared.name);
 	}
-	const accepted: AcceptedGraph = {
-		prepared,
-		env,
-		deps,
-		state,
-		limits,
-		callId: newArtifactCallId(),
-		artifacts: artifactDir(deps.artifactRoot, sessionId),
-		durable,
-	};
+	const accepted = acceptGraph({ prepared, env, deps, state, limits, durable }, sessionId);
 	return launchAccepted(accepted, params.background === true, signal, onUpdate, ctx);
 }

@@ -18,8 +18,15 @@ import { filterEnvironment } from "../runs/child-env.ts";
 import type { Fleet } from "../runs/fleet.ts";
 import type { LiveInputs } from "../runs/live-inputs.ts";
 import { type Plan, type RunPlanOptions, runPlan } from "../runs/run-plan.ts";
+import type { WarmPool } from "../runs/warm-children.ts";
 import type { LaunchRecord } from "../sessions/launch-record.ts";
-import { type BackgroundCall, checkBackgroundAllowed, type JobDelivery, startBackground } from "./background.ts";
+import {
+	type BackgroundCall,
+	backgroundRefusal,
+	checkBackgroundAllowed,
+	type JobDelivery,
+	startBackground,
+} from "./background.ts";
 import { checkToolArguments } from "./check-arguments.ts";
 import type { subagentParameters } from "./model-parameters.ts";
 import { type PlanningDeps, planCall } from "./plan-call.ts";
@@ -28,6 +35,7 @@ import { throttledProgress } from "./progress.ts";
 import { buildResultText, totalUsage } from "./result-text.ts";
 import { type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 import { subagentToolInfo } from "./tool-info.ts";
+import type { WarmHolder } from "./warm-holder.ts";
 
 /** What the tool reads at each call, so `/reload` and `/agentshell-roster` apply to the next call. */
 export interface SubagentToolDeps extends JobDelivery, PlanningDeps {
@@ -46,6 +54,8 @@ export interface SubagentToolDeps extends JobDelivery, PlanningDeps {
 	artifactRoot: string;
 	/** Where the user's fleet view finds the call's children (`/subagents`). */
 	fleet?: Fleet;
+	/** Warm pi children (setting `warm_children`); `undefined`: never warm. */
+	warm?: WarmHolder;
 }
 
 /** The `subagent` tool definition, bound to this extension load's adapters, state, records and jobs. */
@@ -81,6 +91,8 @@ interface AcceptedCall {
 	callId: string;
 	/** Where truncated answers are written in full. */
 	artifacts: string;
+	/** Warm children, when the setting is on. */
+	warm: WarmPool | undefined;
 }
 
 async function executeSubagent(
@@ -113,6 +125,7 @@ async function executeSubagent(
 		resumed,
 		callId: newArtifactCallId(),
 		artifacts: artifactDir(deps.artifactRoot, ctx.sessionManager.getSessionId()),
+		warm: await deps.warm?.forCall(state.warmChildren),
 	};
 	if (params.background) return startBackgroundJob(call, ctx);
 	return runInForeground(call, signal, onUpdate);
@@ -125,11 +138,11 @@ async function executeSubagent(
 function startBackgroundJob(call: AcceptedCall, ctx: ExtensionContext): AgentToolResult<SubagentDetails> {
 	const { deps, plan, limits } = call;
 	// Again, now: calls of one turn run side by side, and another may have started a job meanwhile.
-	const problems = new Problems();
 	const host = { mode: ctx.mode, depth: call.state.depth.depth };
-	if (!checkBackgroundAllowed(host, deps.jobs, limits.maxBackgroundJobs, problems)) {
+	const refused = backgroundRefusal(host, deps.jobs, limits.maxBackgroundJobs);
+	if (refused) {
 		for (const id of call.resumed) deps.sessions.release(id);
-		return refusal(new LaunchError(problems.list).message);
+		return refusal(refused);
 	}
 	const background: BackgroundCall = {
 		mode: plan.mode,
@@ -208,5 +221,6 @@ function runOptions(
 		signal,
 		onChildren,
 		runInteractive: deps.interactive?.run.bind(deps.interactive),
+		warm: call.warm,
 	};
 }

@@ -10,3 +10,4 @@ export { totalUsage } from "./result-text.ts";
 export { createRosterTool, toggleRosterCommand } from "./roster-tool.ts";
 export { handleSendCommand } from "./send-command.ts";
 export { createSubagentTool } from "./subagent-tool.ts";
+export { WarmHolder } from "./warm-holder.ts";

@@ -1,8 +1,8 @@
 /**
  * `/subagents`, the fleet view (docs/background-jobs.md §The fleet view): every child of the session in one
  * keyboard-driven list, drawn from Pi's TUI components and redrawn every second; no model turn is involved.
- * ↑↓ select, Enter the child's transcript (scrollable), `s` steer, `x` stop or cancel (confirmed), `a`
- * attach (interactive children), `r` the result, Esc back or close.
+ * ↑↓ select, Enter the child's transcript (scrollable), `s` steer, `x` stop, cancel or (a graph node) skip
+ * (confirmed), `a` attach (interactive children), `r` the result, Esc back or close.
  */
 import type { Theme } from "@earendil-works/pi-coding-agent";
 import { type Component, Input, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
@@ -29,7 +29,8 @@ type Mode =
 	| { kind: "steer"; key: string; input: Input }
 	| { kind: "confirm"; key: string; prompt: string };
 
-export const FLEET_HELP = "↑↓ select · enter transcript · s steer · x stop/cancel · a attach · r result · esc close";
+export const FLEET_HELP =
+	"↑↓ select · enter transcript · s steer · x stop/cancel/skip · a attach · r result · esc close";
 
 export class FleetView implements Component {
 	#mode: Mode = { kind: "list" };

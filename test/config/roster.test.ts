@@ -7,6 +7,7 @@ import type { RosterEntry } from "../../src/config/roster-entry.ts";
 import { recheckNormalizedEntry } from "../../src/config/roster-normalized.ts";
 import { settingsDigest } from "../../src/config/settings-digest.ts";
 import { ConfigError } from "../../src/core/config-error.ts";
+import { DEFAULT_RESOURCES } from "../../src/launch/resolve-resources.ts";
 import { problemsFound } from "../support/problems.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
@@ -245,15 +246,8 @@ describe("loading valid rosters", () => {
 		});
 		expect(owner.agentFile).toBeUndefined();
 		expect(roster.entries[1].resources).toEqual({
-			skills: [],
+			...DEFAULT_RESOURCES,
 			plugins: [join(dir, "plugins/review-plugin")],
-			extensions: [],
-			packages: [],
-			mcp_servers: null,
-			inherit_personal_resources: true,
-			inherit_project_resources: true,
-			include_instruction_files: true,
-			include_home_system_prompt: true,
 		});
 		expect(roster.entries[2].resources).toBeUndefined();
 		expect(roster.entries[2].cwd).toBeUndefined();

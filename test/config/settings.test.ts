@@ -48,8 +48,26 @@ describe("settings file", () => {
 				max_iterations: 10,
 				max_nesting: 3,
 			},
+			warm_children: { enabled: false, idle_timeout_ms: 120_000, max: 1 },
 		});
 		expect(DEFAULT_SETTINGS).toEqual(loadSettings(agentDir));
+	});
+
+	it("names every bad warm_children field by its path", () => {
+		const agentDir = tempDir();
+		writeTree(agentDir, {
+			"extensions/agentshell.json": { warm_children: { enabled: "yes", idle_timeout_ms: 0, max: 0, size: 2 } },
+		});
+		let message = "";
+		try {
+			loadSettings(agentDir);
+		} catch (error) {
+			message = (error as Error).message;
+		}
+		expect(message).toContain("warm_children.enabled:");
+		expect(message).toContain("warm_children.idle_timeout_ms: must be at least 1 (ms)");
+		expect(message).toContain("warm_children.max: must be at least 1 (warm children)");
+		expect(message).toContain("size");
 	});
 
 	it("names a malformed environment variable pattern by its path", () => {

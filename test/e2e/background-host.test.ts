@@ -2,10 +2,8 @@
  * Background jobs under a real `pi` parent: print and JSON mode refuse them (no follow-up could arrive), and a
  * job running when the session is replaced (`/new`) reports its cancellation to the session that started it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { JOB_MESSAGE_TYPE } from "../../src/runs/jobs.ts";
@@ -13,10 +11,7 @@ import { runPiCli } from "../fake-model/run-pi.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-const NODE = join(ROOT, "node_modules", ".bin", "node");
-const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+import { ROOT, startRpcPi } from "../support/rpc-pi.ts";
 
 let server: FakeModelServer;
 let home: PiHome;
@@ -77,45 +72,9 @@ describe("background jobs in print and JSON mode", () => {
 	});
 });
 
-/** A real `pi --mode rpc` parent with this package loaded, and a minimal client for its JSONL protocol. */
-function startRpcPi(sessionDir: string) {
-	const child: ChildProcess = spawn(NODE, [PI_CLI, "--mode", "rpc", "-e", ROOT, "--session-dir", sessionDir], {
-		cwd: workDir,
-		env: { ...process.env, ...home.env },
-		stdio: ["pipe", "pipe", "pipe"],
-	});
-	const events: Array<Record<string, unknown>> = [];
-	let stderr = "";
-	child.stderr?.setEncoding("utf8").on("data", (data: string) => {
-		stderr += data;
-	});
-	createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
-		if (line.startsWith("{")) events.push(JSON.parse(line) as Record<string, unknown>);
-	});
-	let next = 0;
-	return {
-		events,
-		stderr: () => stderr,
-		/** Sends a command and resolves with its response's `data`. */
-		async command(command: Record<string, unknown>): Promise<Record<string, unknown>> {
-			const id = `req-${++next}`;
-			child.stdin?.write(`${JSON.stringify({ id, ...command })}\n`);
-			await waitUntil(
-				() => events.some((e) => e.type === "response" && e.id === id),
-				`the response to ${command.type}`,
-			);
-			const response = events.find((e) => e.type === "response" && e.id === id) as Record<string, unknown>;
-			if (response.success !== true) throw new Error(`${command.type} failed: ${JSON.stringify(response)}`);
-			return (response.data ?? {}) as Record<string, unknown>;
-		},
-		async stop(): Promise<void> {
-			if (child.exitCode !== null) return;
-			const exited = new Promise((done) => child.once("exit", done));
-			child.stdin?.end();
-			child.kill("SIGTERM");
-			await exited;
-		},
-	};
+/** A real `pi --mode rpc` parent in the work dir, its sessions in `sessionDir`. */
+function startPi(sessionDir: string) {
+	return startRpcPi(["--session-dir", sessionDir], { cwd: workDir, env: { ...process.env, ...home.env } });
 }
 
 /** The custom_message entries of a session file with this package's job message type. */
@@ -138,7 +97,7 @@ describe("background jobs when the session is replaced", () => {
 	it("reports a job running at /new to the session that started it, as cancelled, and kills its children", async () => {
 		parentCallsBackground("start a job, then /new", "job running at /new");
 		server.scriptFor("job running at /new", { hang: true });
-		const pi = startRpcPi(join(home.dir, "rpc-sessions"));
+		const pi = startPi(join(home.dir, "rpc-sessions"));
 		try {
 			await pi.command({ type: "prompt", message: "start a job, then /new" });
 			await waitUntil(() => pi.events.some((e) => e.type === "agent_end"), "the parent's turn to end", 30_000);

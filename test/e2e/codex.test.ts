@@ -19,6 +19,7 @@ import { writeJson } from "../support/files.ts";
 import { nativeLaunchSpec } from "../support/launch-spec.ts";
 import { CODEX_BIN } from "../support/native-homes.ts";
 import { groupMembers, isAlive, processesMatching, waitUntil } from "../support/processes.ts";
+import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
 let rosterSkills: string[];
@@ -330,15 +331,15 @@ describe("selected skills of a codex child", () => {
 	});
 
 	it("rejects the same skills on an ad-hoc codex call before launch", async () => {
-		const before = env.server.requests.length;
-		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
-			agent_type: "codex",
-			task: "never sent",
-			resources: { skills: [rosterSkills[0]] },
-		});
-		expect(isError).toBe(true);
-		expect(textOf(result)).toContain("codex harness: resources.skills is not supported for ad-hoc calls");
-		expect(env.server.requests.length).toBe(before);
+		await expectRefused(
+			env,
+			{
+				agent_type: "codex",
+				task: "never sent",
+				resources: { skills: [rosterSkills[0]] },
+			},
+			"codex harness: resources.skills is not supported for ad-hoc calls",
+		);
 	});
 });
 

@@ -2,47 +2,36 @@
  * Watching and steering children in a real interactive Pi (tmux, fake model; docs/tools.md §How results
  * are shown, docs/background-jobs.md §The fleet view): a running child's card ticks with no event from the
  * child, a chain's headline counts a failed step as failed, `/subagents` lists a foreground child and a
- * background job at once, opens a child's transcript with its tool output and cancels a job on `x`, and a
- * background job's report is drawn as a card.
+ * background job at once, opens a child's transcript with its tool output and cancels a job on `x`, a
+ * background job's report is drawn as a card, and `x` on a graph node skips that node (docs/graphs.md
+ * §Controls) rather than the whole job.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import type { FakeModelServer } from "../support/fake-model/index.ts";
 import { Gate } from "../support/gate.ts";
-import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { PiTuiHost, startedJobs } from "../support/pi-tui.ts";
+import { type PiTuiHost, startedJobs, startTuiPi, type TuiPi } from "../support/pi-tui.ts";
 import { waitUntil } from "../support/processes.ts";
 
 let server: FakeModelServer;
-let home: PiHome;
 let host: PiTuiHost;
+let tui: TuiPi | undefined;
 const gate = new Gate();
 
 beforeAll(async () => {
-	server = await startFakeModelServer({ fallback: "rules" });
-	home = createPiHome(server);
-	host = new PiTuiHost();
-	host.startPi("pi", home);
-	await host.waitForScreen("pi", (text) => text.includes("[Extensions]"), "Pi's start-up");
+	tui = await startTuiPi();
+	({ server, host } = tui);
 });
 
 afterAll(async () => {
 	// Held requests are answered so nothing waits on the server while it closes.
 	while (gate.held > 0) gate.releaseOne();
-	await host?.close();
-	await home?.cleanup();
-	await server?.close();
+	await tui?.close();
 });
 
 const call = (args: Record<string, unknown>) => host.submit("pi", `TOOL:subagent:${JSON.stringify(args)}`);
 /** The parent's answer to a call's result (the rules fallback: `Tool said: <result>`). */
 const answered = (result: string) =>
-	waitUntil(
-		() => host.scrollback("pi").includes(`Tool said: ${result}`),
-		`the parent's answer to "${result}"`,
-		45_000,
-	).catch((error: Error) => {
-		throw new Error(`${error.message}; the screen:\n${host.screen("pi")}`);
-	});
+	host.waitForScrollback("pi", `Tool said: ${result}`, `the parent's answer to "${result}"`);
 const elapsedOf = (text: string) => Number(/waiting for the model · (\d+\.\d)s/.exec(text)?.[1]);
 
 describe("live cards in Pi's TUI", () => {
@@ -151,5 +140,50 @@ describe("a background job's report", () => {
 		expect(text).toMatch(/✓ pi "carded" completed · \d+\.\ds/);
 		expect(text).toContain("echo: fleet card job");
 		expect(text).not.toContain("[pi-native-subagents.job]");
+	});
+});
+
+describe("x on a graph node in /subagents", () => {
+	it("skips that node through its run's controls: its child is killed, its dependent never runs, the job goes on to its end", async () => {
+		server.route(gate.rule("fleet graph slow", () => ({ text: "never released" })));
+		const graph = {
+			name: "fleet-skip",
+			nodes: {
+				slow: { agent_type: "pi", task: "fleet graph slow" },
+				after: { agent_type: "pi", task: "fleet graph after", depends_on: ["slow"] },
+			},
+		};
+		const jobsBefore = startedJobs(host.scrollback("pi")).length;
+		host.submit("pi", `TOOL:agent_graph:${JSON.stringify({ graph, background: true })}`);
+		await gate.waitHeld(1, 45_000);
+		await waitUntil(() => startedJobs(host.scrollback("pi")).length > jobsBefore, "the graph's job", 45_000);
+		const job = startedJobs(host.scrollback("pi"))[jobsBefore];
+		const runId = /run_id ([0-9a-f-]{36})/.exec(host.scrollback("pi"))?.[1];
+
+		host.submit("pi", "/subagents");
+		const list = await host.waitForScreen(
+			"pi",
+			(text) => text.includes("Sub-agents of this session"),
+			"the fleet view",
+		);
+		// The newest call first: the graph job's running node is selected.
+		expect(list).toMatch(new RegExp(`› .*pi "slow" .*background ${job}`));
+		host.keys("pi", "x");
+		await host.waitForScreen(
+			"pi",
+			(text) => text.includes(`skip node "slow" of graph run ${runId}`),
+			"the confirmation naming the node",
+		);
+		host.keys("pi", "y");
+		await host.waitForScreen("pi", (text) => text.includes("skip accepted"), "the control's answer");
+		await host.waitForScreen("pi", (text) => /⊘ pi "slow" .*aborted/.test(text), "the node's child killed");
+		host.keys("pi", "Escape");
+		// The job's report reaches the parent as a follow-up turn.
+		const isReport = (text: string) => text.startsWith(`Background job ${job}`);
+		await server.waitFor((requests) => requests.some((r) => isReport(r.lastUserText)), 45_000);
+		const report = server.requests.find((r) => isReport(r.lastUserText))?.lastUserText ?? "";
+		expect(report).toContain("- slow: skipped (request)");
+		expect(report).toContain("- after: skipped (dependency slow skipped)");
+		expect(server.requests.some((r) => r.lastUserText === "fleet graph after")).toBe(false);
 	});
 });

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { expectRefused } from "../support/refusals.ts";
 
 const PI_EXAMPLE = resolve(
 	import.meta.dirname,
@@ -102,13 +103,13 @@ describe("agent files from other tools", () => {
 	});
 
 	it("refuses to run an agent whose key would empower the child, naming the key, and spawns nothing", async () => {
-		const before = env.server.requests.length;
-		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
-			agent: "autonomous",
-			task: "x",
-		});
-		expect(isError).toBe(true);
-		expect(textOf(result)).toContain(`${join(agentsDir(), "autonomous.md")}: permissionMode: would change`);
-		expect(env.server.requests.length).toBe(before);
+		await expectRefused(
+			env,
+			{
+				agent: "autonomous",
+				task: "x",
+			},
+			`${join(agentsDir(), "autonomous.md")}: permissionMode: would change`,
+		);
 	});
 });

@@ -26,6 +26,9 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 const object = objectSchema;
+
+/** A graph inputs schema with one list of strings, `list`, for a fan-out `over: "${inputs.list}"`. */
+const LIST_INPUTS = { type: "object", properties: { list: { type: "array", items: { type: "string" } } } };
 const submit = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "submit_result", arguments: args }] });
 /** A pi child's first request for `prefix` (not the follow-up after its structured result). */
 const firstTurn = (request: RecordedRequest, prefix: string) =>
@@ -111,7 +114,7 @@ describe("fanout nodes", () => {
 		const before = env.server.requests.length;
 		const { states, text } = await runGraph({
 			graph: {
-				inputs: { type: "object", properties: { list: { type: "array", items: { type: "string" } } } },
+				inputs: LIST_INPUTS,
 				nodes: {
 					each: {
 						kind: "fanout",
@@ -141,7 +144,7 @@ describe("fanout items that fail", () => {
 		try {
 			const { states, result, text } = await runGraph({
 				graph: {
-					inputs: { type: "object", properties: { list: { type: "array", items: { type: "string" } } } },
+					inputs: LIST_INPUTS,
 					nodes: {
 						each: {
 							kind: "fanout",

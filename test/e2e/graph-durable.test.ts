@@ -5,21 +5,16 @@
  * proves which nodes ran again; the run's snapshot proves how it ended.
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { KILL_FAULT_ENV } from "../../src/core/fault-points.ts";
 import { graphsRoot } from "../../src/graph/run-dir.ts";
-import type { RunSnapshot } from "../../src/graph/run-store.ts";
+import type { LedgerRecord, RunSnapshot } from "../../src/graph/run-store.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { isRunning, type ProcessIdentity, processTree, waitUntil } from "../support/processes.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-const NODE = join(ROOT, "node_modules", ".bin", "node");
-const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+import { waitUntil } from "../support/processes.ts";
+import { type RpcPi, startRpcPi } from "../support/rpc-pi.ts";
 
 let server: FakeModelServer;
 let home: PiHome;
@@ -40,63 +35,11 @@ afterAll(async () => {
 	home?.cleanup();
 });
 
-interface Pi {
-	child: ChildProcess;
-	events: Array<Record<string, unknown>>;
-	/** Texts of `ctx.ui.notify` calls (RPC `extension_ui_request` notify). */
-	notices(): string[];
-	command(command: Record<string, unknown>): Promise<Record<string, unknown>>;
-	/** SIGKILLs it and waits until it and every process it started are gone. */
-	killHard(): Promise<void>;
-	stop(): Promise<void>;
-}
+type Pi = RpcPi;
 
-/** A real `pi --mode rpc` parent with this package loaded. */
+/** A real `pi --mode rpc` parent in the work dir with the home's environment (and `extraEnv`), stopped after each test. */
 function startPi(args: string[], extraEnv: Record<string, string> = {}): Pi {
-	const child = spawn(NODE, [PI_CLI, "--mode", "rpc", "-e", ROOT, ...args], {
-		cwd: workDir,
-		env: { ...process.env, ...home.env, ...extraEnv },
-		stdio: ["pipe", "pipe", "ignore"],
-	});
-	child.stdin?.on("error", () => {});
-	const events: Array<Record<string, unknown>> = [];
-	createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
-		if (line.startsWith("{")) events.push(JSON.parse(line) as Record<string, unknown>);
-	});
-	let next = 0;
-	const exited = new Promise<void>((done) => child.once("exit", () => done()));
-	const pi: Pi = {
-		child,
-		events,
-		notices: () =>
-			events.filter((e) => e.type === "extension_ui_request" && e.method === "notify").map((e) => String(e.message)),
-		async command(command) {
-			const id = `req-${++next}`;
-			child.stdin?.write(`${JSON.stringify({ id, ...command })}\n`);
-			await waitUntil(
-				() => events.some((e) => e.type === "response" && e.id === id),
-				`the response to ${command.type}`,
-				30_000,
-			);
-			const response = events.find((e) => e.type === "response" && e.id === id) as Record<string, unknown>;
-			if (response.success !== true) throw new Error(`${command.type} failed: ${JSON.stringify(response)}`);
-			return (response.data ?? {}) as Record<string, unknown>;
-		},
-		async killHard() {
-			const family: ProcessIdentity[] = processTree(child.pid as number);
-			child.kill("SIGKILL");
-			await exited;
-			await waitUntil(() => family.every((p) => !isRunning(p)), "the parent's children to die with it", 10_000);
-		},
-		async stop() {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			const family = processTree(child.pid as number);
-			child.stdin?.end();
-			child.kill("SIGTERM");
-			await exited;
-			await waitUntil(() => family.every((p) => !isRunning(p)), "the parent's processes to end", 15_000);
-		},
-	};
+	const pi = startRpcPi(args, { cwd: workDir, env: { ...process.env, ...home.env, ...extraEnv } });
 	started.push(pi);
 	return pi;
 }
@@ -135,20 +78,52 @@ function runOf(name: string): { dir: string; snapshot: () => RunSnapshot } {
 	return { dir, snapshot: () => read(dir) };
 }
 
-/** Starts the parent on a fresh session file, waits until `hangTask` runs, SIGKILLs it; returns the session file. */
-async function crashWhileRunning(
-	marker: string,
-	graph: Record<string, unknown>,
-	hangTask: string,
-	extraEnv: Record<string, string> = {},
-): Promise<string> {
-	parentRuns(marker, { graph });
-	const pi = startPi(["--session-dir", join(home.dir, "sessions", marker)], extraEnv);
+/**
+ * Starts the parent on a fresh session file, has it call agent_graph with `args` (`{ graph }`, …), waits until
+ * `hangTask` runs, SIGKILLs it; returns the session file.
+ */
+async function crashWhileRunning(marker: string, args: Record<string, unknown>, hangTask: string): Promise<string> {
+	parentRuns(marker, args);
+	const pi = startPi(["--session-dir", join(home.dir, "sessions", marker)]);
 	await pi.command({ type: "prompt", message: marker });
 	await server.waitFor((requests) => requests.some((r) => r.lastUserText === hangTask), 60_000);
 	const sessionFile = (await pi.command({ type: "get_state" })).sessionFile as string;
 	await pi.killHard();
 	return sessionFile;
+}
+
+/** Starts a parent again on `sessionFile` and waits until the run restored there has finished. */
+async function restoreToEnd(sessionFile: string, run: { snapshot: () => RunSnapshot }): Promise<Pi> {
+	const again = startPi(["--session", sessionFile]);
+	await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+	return again;
+}
+
+/**
+ * Waits for `pi`'s notice that the run cannot resume and checks that nothing ran again: `ran` made its one
+ * request before the crash, `never` none, and the snapshot is still `before`. Returns the notice.
+ */
+async function refusedResume(
+	pi: Pi,
+	run: { snapshot: () => RunSnapshot },
+	before: RunSnapshot,
+	tasks: { ran: string; never: string },
+): Promise<string> {
+	await waitUntil(() => pi.notices().some((n) => n.includes("cannot resume")), "the refused resume's notice", 60_000);
+	const notice = pi.notices().find((n) => n.includes("cannot resume")) as string;
+	expect(notice).toContain(`run ${before.runId} cannot resume`);
+	expect(childRequests(tasks.ran)).toBe(1);
+	expect(childRequests(tasks.never)).toBe(0);
+	expect(run.snapshot().state).toEqual(before.state);
+	return notice;
+}
+
+/** The run's ledger records, in order. */
+function ledgerOf(run: { dir: string }): LedgerRecord[] {
+	return readFileSync(join(run.dir, "ledger.jsonl"), "utf8")
+		.trim()
+		.split("\n")
+		.map((line) => JSON.parse(line) as LedgerRecord);
 }
 
 const node = (task: string, extra: Record<string, unknown> = {}) => ({ agent_type: "pi", task, ...extra });
@@ -168,13 +143,12 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			},
 		};
 		server.scriptFor("durable-crash: report", { text: "reported" });
-		const sessionFile = await crashWhileRunning("durable crash parent", graph, "durable-crash: fix");
+		const sessionFile = await crashWhileRunning("durable crash parent", { graph }, "durable-crash: fix");
 		const run = runOf("durable-crash");
 		expect(run.snapshot().finished).toBe(false);
 		expect(run.snapshot().state.nodes.scan.status).toBe("completed");
 
-		const again = startPi(["--session", sessionFile]);
-		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		const again = await restoreToEnd(sessionFile, run);
 		const { state } = run.snapshot();
 		expect(Object.fromEntries(Object.entries(state.nodes).map(([k, n]) => [k, [n.status, n.attempts]]))).toEqual({
 			scan: ["completed", 1],
@@ -187,11 +161,11 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		expect(again.notices().some((n) => n.includes(`resuming graph run ${basenameOf(run.dir)} "durable-crash"`))).toBe(
 			true,
 		);
-		const ledger = readFileSync(join(run.dir, "ledger.jsonl"), "utf8")
-			.trim()
-			.split("\n")
-			.map((l) => JSON.parse(l));
-		expect(ledger.filter((r) => r.node === "fix" && r.event.type === "admit").map((r) => r.attempt)).toEqual([1, 2]);
+		expect(
+			ledgerOf(run)
+				.filter((r) => r.node === "fix" && r.event.type === "admit")
+				.map((r) => r.attempt),
+		).toEqual([1, 2]);
 	});
 
 	it("applies a skip whose disposition was durable when the parent died before the kill: the node stays skipped", {
@@ -242,8 +216,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		)[0];
 		expect(childRequests("durable-skip: slow")).toBe(1);
 
-		startPi(["--session", sessionFile]);
-		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		await restoreToEnd(sessionFile, run);
 		const { nodes } = run.snapshot().state;
 		expect(nodes.slow).toMatchObject({ status: "skipped", skip: { kind: "request" }, attempts: 1 });
 		expect(nodes.after).toMatchObject({ status: "skipped", skip: { kind: "dependency", node: "slow" } });
@@ -278,23 +251,14 @@ describe("a graph run survives its parent's SIGKILL", () => {
 					review: { roster_entry: "reviewer", task: "durable-roster: review", depends_on: ["first"] },
 				},
 			};
-			const sessionFile = await crashWhileRunning("durable roster parent", graph, "durable-roster: first");
+			const sessionFile = await crashWhileRunning("durable roster parent", { graph }, "durable-roster: first");
 			roster(false);
 			const run = runOf("durable-roster");
 			const before = run.snapshot();
 
 			const again = startPi(["--session", sessionFile]);
-			await waitUntil(
-				() => again.notices().some((n) => n.includes("cannot resume")),
-				"the refused resume's notice",
-				60_000,
-			);
-			const notice = again.notices().find((n) => n.includes("cannot resume")) as string;
-			expect(notice).toContain(`run ${before.runId} cannot resume`);
-			expect(notice).toContain('node "review"');
-			expect(childRequests("durable-roster: first")).toBe(1);
-			expect(childRequests("durable-roster: review")).toBe(0);
-			expect(run.snapshot().state).toEqual(before.state);
+			const tasks = { ran: "durable-roster: first", never: "durable-roster: review" };
+			expect(await refusedResume(again, run, before, tasks)).toContain('node "review"');
 		} finally {
 			writeFileSync(settings, "{}");
 		}
@@ -317,12 +281,8 @@ describe("a graph run survives its parent's SIGKILL", () => {
 					local: { agent: "local", task: "durable-trust: local", depends_on: ["first"] },
 				},
 			};
-			parentRuns("durable trust parent", { graph, agentScope: "both" });
-			const pi = startPi(["--session-dir", join(home.dir, "sessions", "trust")]);
-			await pi.command({ type: "prompt", message: "durable trust parent" });
-			await server.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-trust: first"), 60_000);
-			const sessionFile = (await pi.command({ type: "get_state" })).sessionFile as string;
-			await pi.killHard();
+			const args = { graph, agentScope: "both" };
+			const sessionFile = await crashWhileRunning("durable trust parent", args, "durable-trust: first");
 			const run = runOf("durable-trust");
 			const before = run.snapshot();
 			writeFileSync(trustFile, JSON.stringify({ [workDir]: false }));
@@ -335,17 +295,9 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			again.child.stdin?.write(
 				`${JSON.stringify({ type: "extension_ui_response", id: asks()[0].id, confirmed: false })}\n`,
 			);
-			await waitUntil(
-				() => again.notices().some((n) => n.includes("cannot resume")),
-				"the refused resume's notice",
-				60_000,
-			);
-			const notice = again.notices().find((n) => n.includes("cannot resume")) as string;
-			expect(notice).toContain(`run ${before.runId} cannot resume`);
+			const tasks = { ran: "durable-trust: first", never: "durable-trust: local" };
+			const notice = await refusedResume(again, run, before, tasks);
 			expect(notice).toContain(`declined to run project agent "local" (${agentFile})`);
-			expect(childRequests("durable-trust: first")).toBe(1);
-			expect(childRequests("durable-trust: local")).toBe(0);
-			expect(run.snapshot().state).toEqual(before.state);
 		} finally {
 			rmSync(join(workDir, ".pi"), { recursive: true, force: true });
 			rmSync(trustFile, { force: true });
@@ -361,7 +313,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		try {
 			hangsOnce("durable-manual: work", "worked");
 			const graph = { name: "durable-manual", nodes: { work: node("durable-manual: work") } };
-			const sessionFile = await crashWhileRunning("durable manual parent", graph, "durable-manual: work");
+			const sessionFile = await crashWhileRunning("durable manual parent", { graph }, "durable-manual: work");
 			const run = runOf("durable-manual");
 			const runId = run.snapshot().runId;
 
@@ -403,7 +355,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			name: "durable-two",
 			nodes: { one: node("durable-two: one"), two: node("durable-two: two", { depends_on: ["one"] }) },
 		};
-		const sessionFile = await crashWhileRunning("durable two parent", graph, "durable-two: two");
+		const sessionFile = await crashWhileRunning("durable two parent", { graph }, "durable-two: two");
 		const run = runOf("durable-two");
 
 		pis.push(startPi(["--session", sessionFile]), startPi(["--session", sessionFile]));
@@ -435,8 +387,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		expect(run.snapshot().state.cancelled).toBeUndefined();
 		await pi.stop();
 
-		startPi(["--session", oldFile]);
-		await waitUntil(() => run.snapshot().finished, "the restored run to finish", 120_000);
+		await restoreToEnd(oldFile, run);
 		expect(run.snapshot().state.nodes.work).toMatchObject({ status: "completed", attempts: 2 });
 		expect(childRequests("durable-new: work")).toBe(2);
 	});
@@ -479,7 +430,7 @@ describe("a feedback loop survives its parent's SIGKILL", () => {
 				},
 			},
 		};
-		const sessionFile = await crashWhileRunning("durable fb parent", graph, "durable-fb work: [again]");
+		const sessionFile = await crashWhileRunning("durable fb parent", { graph }, "durable-fb work: [again]");
 		const run = runOf("durable-fb");
 		expect(run.snapshot().finished).toBe(false);
 		expect(run.snapshot().state.nodes.loop.parts?.["round 1 evaluator"]?.status).toBe("completed");
@@ -498,12 +449,10 @@ describe("a feedback loop survives its parent's SIGKILL", () => {
 		});
 		expect(childRequests("durable-fb work: []")).toBe(1);
 		expect(childRequests("durable-fb work: [again]")).toBe(2);
-		const ledger = readFileSync(join(run.dir, "ledger.jsonl"), "utf8")
-			.trim()
-			.split("\n")
-			.map((l) => JSON.parse(l));
-		const admissions = ledger.filter((r) => r.event.type === "part" && r.event.step.kind === "admit");
-		expect(admissions.map((r) => [r.event.part, r.iteration, r.attempt])).toEqual([
+		const admissions = ledgerOf(run).flatMap((r) =>
+			r.event.type === "part" && r.event.step.kind === "admit" ? [[r.event.part, r.iteration, r.attempt]] : [],
+		);
+		expect(admissions).toEqual([
 			["round 1 worker", 1, 1],
 			["round 1 evaluator", 1, 1],
 			["round 2 worker", 2, 1],

@@ -117,7 +117,7 @@ describe("shipped example graphs", () => {
 			["plan/plan", "completed", undefined],
 			["plan", "completed", 'graph "explore-and-plan"'],
 			["summary", "completed", "round 2/3"],
-			["verify", "completed", '$ grep -c "def " "${nodes.scan.output.entry}" → exit 0'],
+			["verify", "completed", '$ grep -c "def " main.py → exit 0'],
 		]);
 	});
 });

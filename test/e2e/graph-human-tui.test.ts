@@ -5,38 +5,24 @@
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
-import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { PiTuiHost } from "../support/pi-tui.ts";
-import { waitUntil } from "../support/processes.ts";
+import { type PiTuiHost, startTuiPi, type TuiPi } from "../support/pi-tui.ts";
 
-let server: FakeModelServer;
-let home: PiHome;
 let host: PiTuiHost;
+let tui: TuiPi | undefined;
 
 beforeAll(async () => {
-	server = await startFakeModelServer({ fallback: "rules" });
-	home = createPiHome(server);
-	host = new PiTuiHost();
-	host.startPi("pi", home);
-	await host.waitForScreen("pi", (text) => text.includes("[Extensions]"), "Pi's start-up");
+	tui = await startTuiPi();
+	host = tui.host;
 });
 
 afterAll(async () => {
-	await host?.close();
-	await server?.close();
-	home?.cleanup();
+	await tui?.close();
 });
 
 const graphCall = (nodes: Record<string, unknown>) =>
 	host.submit("pi", `TOOL:agent_graph:${JSON.stringify({ graph: { name: "gate", nodes } })}`);
 /** The parent's answer to the graph's result (the rules fallback: `Tool said: <result>`). */
-const answered = (result: string) =>
-	waitUntil(() => host.scrollback("pi").includes(result), `the parent's answer "${result}"`, 45_000).catch(
-		(error: Error) => {
-			throw new Error(`${error.message}; the screen:\n${host.screen("pi")}`);
-		},
-	);
+const answered = (result: string) => host.waitForScrollback("pi", result, `the parent's answer "${result}"`);
 
 describe("human gates in Pi's TUI", () => {
 	it("answers a human gate with the select dialog: the choice is the node's output", async () => {

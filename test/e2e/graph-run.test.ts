@@ -4,15 +4,14 @@
  * global limit.
  */
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Theme } from "@earendil-works/pi-coding-agent";
 import type { Component } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
-import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
-import { createExtensionSession } from "../support/extension-session.ts";
+import { type E2eEnv, startE2eEnv, textOf, withSettingsSession } from "../support/e2e-env.ts";
 import { Gate } from "../support/gate.ts";
 import { isAlive, waitUntil } from "../support/processes.ts";
 import { peakInFlight } from "../support/request-log.ts";
@@ -221,51 +220,40 @@ describe("agent_graph runs", () => {
 	});
 
 	it("never exceeds the global limit shared with a concurrent subagent call (gate-proven peak)", async () => {
-		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
-		mkdirSync(dirname(settingsFile), { recursive: true });
-		writeFileSync(settingsFile, JSON.stringify({ limits: { global_concurrency: 2 } }));
-		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
 		const gate = new Gate();
 		const unroute = env.server.route(gate.rule("shared ", (request) => ({ text: `${request.lastUserText} done` })));
 		try {
-			const before = env.server.requests.length;
-			const calls = session.callTools([
-				{
-					name: "agent_graph",
-					args: { graph: { nodes: { a: pi("shared graph a"), b: pi("shared graph b"), c: pi("shared graph c") } } },
-				},
-				{ name: "subagent", args: { tasks: [1, 2].map((n) => ({ agent: "scout", task: `shared call ${n}` })) } },
-			]);
-			for (let released = 0; released < 5; released++) {
-				await gate.waitHeld(Math.min(2, 5 - released));
-				expect(gate.held).toBeLessThanOrEqual(2);
-				gate.releaseOne();
-			}
-			const [graph, call] = await calls;
-			expect((graph.result.details as GraphDetails).nodes.map((node) => node.status)).toEqual([
-				"completed",
-				"completed",
-				"completed",
-			]);
-			expect((call.result.details as SubagentDetails).children.map((child) => child.phase)).toEqual([
-				"completed",
-				"completed",
-			]);
-			const ours = env.server.requests.slice(before);
-			expect(ours).toHaveLength(5);
-			expect(peakInFlight(ours)).toBeLessThanOrEqual(2);
+			await withSettingsSession(env, { limits: { global_concurrency: 2 } }, async (session) => {
+				const before = env.server.requests.length;
+				const calls = session.callTools([
+					{
+						name: "agent_graph",
+						args: { graph: { nodes: { a: pi("shared graph a"), b: pi("shared graph b"), c: pi("shared graph c") } } },
+					},
+					{ name: "subagent", args: { tasks: [1, 2].map((n) => ({ agent: "scout", task: `shared call ${n}` })) } },
+				]);
+				await gate.releaseAll(5, 2);
+				const [graph, call] = await calls;
+				expect((graph.result.details as GraphDetails).nodes.map((node) => node.status)).toEqual([
+					"completed",
+					"completed",
+					"completed",
+				]);
+				expect((call.result.details as SubagentDetails).children.map((child) => child.phase)).toEqual([
+					"completed",
+					"completed",
+				]);
+				const ours = env.server.requests.slice(before);
+				expect(ours).toHaveLength(5);
+				expect(peakInFlight(ours)).toBeLessThanOrEqual(2);
+			});
 		} finally {
 			unroute();
-			session.dispose();
-			rmSync(settingsFile);
 		}
 	});
+
 	it("caps long outputs for the model like an answer, the whole JSON in an artifact file", async () => {
-		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
-		mkdirSync(dirname(settingsFile), { recursive: true });
-		writeFileSync(settingsFile, JSON.stringify({ limits: { output_max_bytes: 40 } }));
-		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
-		try {
+		await withSettingsSession(env, { limits: { output_max_bytes: 40 } }, async (session) => {
 			const long = "x".repeat(100);
 			const { result } = await session.callTool<GraphDetails>("agent_graph", {
 				graph: {
@@ -280,9 +268,6 @@ describe("agent_graph runs", () => {
 			expect(text).toContain(`outputs: {"text":"${"x".repeat(31)}\n[outputs truncated: 40 of 111 bytes shown;`);
 			expect(readFileSync(path, "utf8")).toBe(JSON.stringify({ text: long }));
 			expect(result.details.outputs).toEqual({ text: long });
-		} finally {
-			session.dispose();
-			rmSync(settingsFile);
-		}
+		});
 	});
 });

@@ -19,6 +19,7 @@ import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession, type ExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
+import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
 const trust = (entries: Record<string, boolean>) => writeJson(join(env.home.agentDir, "trust.json"), entries);
@@ -91,17 +92,15 @@ describe("codex project content", () => {
 		expect(runOf(trusted.result.details).finalAnswer).toContain("PROJECT-RULE-LOADED");
 
 		trust({});
-		const before = env.server.requests.length;
-		const refused = await env.session.callTool<SubagentDetails>("subagent", {
-			agent_type: "codex",
-			task: "codex under project rules",
-			cwd: dir,
-		});
-		expect(refused.isError).toBe(true);
-		expect(textOf(refused.result)).toContain(
+		await expectRefused(
+			env,
+			{
+				agent_type: "codex",
+				task: "codex under project rules",
+				cwd: dir,
+			},
 			`${dir} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${join(dir, ".codex/rules")}`,
 		);
-		expect(env.server.requests.length).toBe(before);
 	});
 });
 

@@ -1,26 +1,12 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
-import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
-import { createExtensionSession } from "../support/extension-session.ts";
+import { type E2eEnv, startE2eEnv, textOf, withSettingsSession } from "../support/e2e-env.ts";
 import { Gate } from "../support/gate.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
 import { peakInFlight } from "../support/request-log.ts";
 
 let env: E2eEnv;
-
-/**
- * Releases `total` gated requests one at a time, each only once `limit` of them (or all that are left) are
- * held at the same time: the limit is reached, and never exceeded while the releases go on.
- */
-async function releaseAll(gate: Gate, total: number, limit: number): Promise<void> {
-	for (let released = 0; released < total; released++) {
-		await gate.waitHeld(Math.min(limit, total - released));
-		expect(gate.held).toBeLessThanOrEqual(limit);
-		gate.releaseOne();
-	}
-}
 
 beforeAll(async () => {
 	env = await startE2eEnv({ agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
@@ -74,30 +60,26 @@ describe("parallel calls", () => {
 	});
 
 	it("never has more than `concurrency` children in flight (setting limits.concurrency: 2, 5 tasks)", async () => {
-		const settingsFile = join(env.home.agentDir, "extensions/agentshell.json");
-		mkdirSync(dirname(settingsFile), { recursive: true });
-		writeFileSync(settingsFile, JSON.stringify({ limits: { concurrency: 2 } }));
-		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
 		const gate = new Gate();
 		const unroute = env.server.route(gate.rule("bounded ", (request) => ({ text: `${request.lastUserText} done` })));
 		try {
-			const before = env.server.requests.length;
-			const call = session.callTool<SubagentDetails>("subagent", {
-				tasks: [1, 2, 3, 4, 5].map((n) => ({ agent: "echo", task: `bounded ${n}` })),
+			await withSettingsSession(env, { limits: { concurrency: 2 } }, async (session) => {
+				const before = env.server.requests.length;
+				const call = session.callTool<SubagentDetails>("subagent", {
+					tasks: [1, 2, 3, 4, 5].map((n) => ({ agent: "echo", task: `bounded ${n}` })),
+				});
+				// The limit is reached (two held at once), then each release lets exactly one more start.
+				await gate.releaseAll(5, 2);
+				const { result } = await call;
+				expect(result.details.children.map((c) => c.result?.finalAnswer)).toEqual(
+					[1, 2, 3, 4, 5].map((n) => `bounded ${n} done`),
+				);
+				const ours = env.server.requests.slice(before);
+				expect(ours).toHaveLength(5);
+				expect(peakInFlight(ours)).toBeLessThanOrEqual(2);
 			});
-			// The limit is reached (two held at once), then each release lets exactly one more start.
-			await releaseAll(gate, 5, 2);
-			const { result } = await call;
-			expect(result.details.children.map((c) => c.result?.finalAnswer)).toEqual(
-				[1, 2, 3, 4, 5].map((n) => `bounded ${n} done`),
-			);
-			const ours = env.server.requests.slice(before);
-			expect(ours).toHaveLength(5);
-			expect(peakInFlight(ours)).toBeLessThanOrEqual(2);
 		} finally {
 			unroute();
-			session.dispose();
-			rmSync(settingsFile);
 		}
 	});
 
@@ -112,7 +94,7 @@ describe("parallel calls", () => {
 				{ name: "subagent", args: { tasks: tasks("right") } },
 			]);
 			// Four held at once: both calls run together (a lone call has only 3 tasks), up to the shared limit of 4.
-			await releaseAll(gate, 6, 4);
+			await gate.releaseAll(6, 4);
 			const outcomes = await calls;
 			for (const [i, prefix] of ["left", "right"].entries()) {
 				const details = outcomes[i].result.details as SubagentDetails;

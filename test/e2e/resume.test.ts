@@ -8,6 +8,7 @@ import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
 import { Gate } from "../support/gate.ts";
+import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
 let rosterDir: string;
@@ -195,14 +196,14 @@ describe("resuming a child session", () => {
 		const original = readFileSync(file, "utf8");
 		try {
 			writeFileSync(file, original.replace('"high"', '"medium"'));
-			const before = env.server.requests.length;
-			const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
-				resume_session_id: id,
-				task: "x",
-			});
-			expect(isError).toBe(true);
-			expect(textOf(result)).toContain(`${file}: the agent definition of roster entry "owner" changed after load`);
-			expect(env.server.requests.length).toBe(before);
+			await expectRefused(
+				env,
+				{
+					resume_session_id: id,
+					task: "x",
+				},
+				`${file}: the agent definition of roster entry "owner" changed after load`,
+			);
 		} finally {
 			writeFileSync(file, original);
 		}
@@ -211,18 +212,16 @@ describe("resuming a child session", () => {
 	it("never runs two resumes of one session at once: in one call, or in two calls of one turn", async () => {
 		env.server.scriptFor("twice start", { text: "ok" });
 		const id = await start({ agent_type: "pi", task: "twice start" });
-		const before = env.server.requests.length;
-		const same = await env.session.callTool<SubagentDetails>("subagent", {
-			tasks: [
-				{ resume_session_id: id, task: "twice a" },
-				{ resume_session_id: id, task: "twice b" },
-			],
-		});
-		expect(same.isError).toBe(true);
-		expect(textOf(same.result)).toContain(
+		await expectRefused(
+			env,
+			{
+				tasks: [
+					{ resume_session_id: id, task: "twice a" },
+					{ resume_session_id: id, task: "twice b" },
+				],
+			},
 			`resume_session_id "${id}": that session is running now (or is resumed twice in this call)`,
 		);
-		expect(env.server.requests.length).toBe(before);
 
 		// The resume that runs is held at the model until the other call of the turn has been refused.
 		const gate = new Gate();

@@ -6,6 +6,7 @@ import type { RosterDetails } from "../../src/tools/roster-tool.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
+import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
 let rosterDir: string;
@@ -106,17 +107,15 @@ describe("roster entries, end to end", () => {
 	});
 
 	it("refuses a manual model that conflicts with the entry, naming the field, and spawns nothing", async () => {
-		const before = env.server.requests.length;
-		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
-			roster_entry: "feature-owner",
-			task: "x",
-			model: "fake/fake-model",
-		});
-		expect(isError).toBe(true);
-		expect(textOf(result)).toContain(
+		await expectRefused(
+			env,
+			{
+				roster_entry: "feature-owner",
+				task: "x",
+				model: "fake/fake-model",
+			},
 			'roster entry "feature-owner": model "fake/fake-model" conflicts with the entry\'s "fake/fake-reasoner"',
 		);
-		expect(env.server.requests.length).toBe(before);
 	});
 
 	it("accepts agent_type repeated with roster_entry when it agrees, and names it when it conflicts", async () => {

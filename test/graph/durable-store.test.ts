@@ -18,16 +18,14 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FS_FAULT_ENV } from "../../src/core/fault-points.ts";
-import { Problems } from "../../src/core/problems.ts";
-import { parseGraphDefinition } from "../../src/graph/definition.ts";
 import { runGraph } from "../../src/graph/engine.ts";
 import type { SpecRunner } from "../../src/graph/executors.ts";
 import { acquireLease, createRunDir, graphsRoot, LEASE_FILE, newRunId } from "../../src/graph/run-dir.ts";
 import { pruneRuns } from "../../src/graph/run-retention.ts";
 import { type GraphRunState, initialRunState } from "../../src/graph/run-state.ts";
 import { type RunSnapshot, RunStore, readSnapshot, SNAPSHOT_FILE, scanRuns } from "../../src/graph/run-store.ts";
-import { compileGraph } from "../../src/graph/validate.ts";
 import { readStat } from "../../src/process/proc-table.mjs";
+import { compiledGraph } from "../support/graphs.ts";
 import { launchSpec } from "../support/launch-spec.ts";
 import { runResult } from "../support/run-result.ts";
 
@@ -39,14 +37,6 @@ afterEach(() => {
 	delete process.env[FS_FAULT_ENV];
 	rmSync(agentDir, { recursive: true, force: true });
 });
-
-function compiled(nodes: Record<string, Record<string, unknown>>) {
-	const problems = new Problems();
-	const definition = parseGraphDefinition({ nodes }, problems);
-	const graph = definition && compileGraph(definition, {}, problems);
-	if (!graph) throw new Error(problems.list.join("\n"));
-	return graph;
-}
 
 function snapshotOf(runId: string, state: GraphRunState, extra: Partial<RunSnapshot> = {}): RunSnapshot {
 	return {
@@ -111,7 +101,7 @@ describe("checkpoints under write faults", () => {
 	] as const;
 	for (const [op, code, target] of points) {
 		it(`${code} from the ${op} of ${target}: the snapshot on disk is the previous or the new one, and the run reports an infrastructure error`, async () => {
-			const graph = compiled({
+			const graph = compiledGraph({
 				a: { agent_type: "pi", task: "a" },
 				b: { agent_type: "pi", task: "b", depends_on: ["a"] },
 				c: { agent_type: "pi", task: "c", depends_on: ["b"] },

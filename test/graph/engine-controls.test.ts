@@ -5,23 +5,11 @@
  * nothing, and a restored state never reruns settled nodes.
  */
 import { describe, expect, it } from "vitest";
-import type { ChildRun } from "../../src/core/child-run.ts";
-import { Problems } from "../../src/core/problems.ts";
-import { parseGraphDefinition } from "../../src/graph/definition.ts";
 import { startGraph } from "../../src/graph/engine.ts";
-import type { SpecRunner } from "../../src/graph/executors.ts";
 import { applyEvent, type GraphEvent, type GraphRunState, initialRunState } from "../../src/graph/run-state.ts";
-import { compileGraph } from "../../src/graph/validate.ts";
+import { compiledGraph } from "../support/graphs.ts";
+import { heldRunner, waitFor } from "../support/held-runner.ts";
 import { launchSpec } from "../support/launch-spec.ts";
-import { runResult } from "../support/run-result.ts";
-
-function compiled(nodes: Record<string, Record<string, unknown>>) {
-	const problems = new Problems();
-	const definition = parseGraphDefinition({ nodes }, problems);
-	const graph = definition && compileGraph(definition, {}, problems);
-	if (!graph) throw new Error(problems.list.join("\n"));
-	return graph;
-}
 
 const node = (task: string, depends_on: string[] = [], extra: Record<string, unknown> = {}) => ({
 	agent_type: "pi",
@@ -29,51 +17,6 @@ const node = (task: string, depends_on: string[] = [], extra: Record<string, unk
 	depends_on,
 	...extra,
 });
-
-/** A runner whose children run until the test ends them (`end`) or they are killed; `log` tells what happened. */
-function heldRunner() {
-	const log: string[] = [];
-	const ends = new Map<string, (phase: ChildRun["phase"]) => void>();
-	const started = new Map<string, () => void>();
-	const waiting = new Map<string, Promise<void>>();
-	const run: SpecRunner = async (spec, options) => {
-		log.push(`start ${spec.task}`);
-		const child: ChildRun = {
-			index: 0,
-			harness: "pi",
-			task: spec.task,
-			phase: "running",
-			startedAt: 1,
-			result: runResult({ task: spec.task, status: "completed" }),
-		};
-		options.onChild(child);
-		started.get(spec.task)?.();
-		const phase = await new Promise<ChildRun["phase"]>((resolve) => {
-			ends.set(spec.task, resolve);
-			options.signal.addEventListener("abort", () => {
-				log.push(`killed ${spec.task}`);
-				resolve("aborted");
-			});
-		});
-		log.push(`gone ${spec.task}`);
-		return { ...child, phase };
-	};
-	return {
-		run,
-		log,
-		end: (task: string) => ends.get(task)?.("completed"),
-		/** Resolves once a child with `task` has started (now or later). */
-		startedOnce(task: string): Promise<void> {
-			if (log.includes(`start ${task}`)) return Promise.resolve();
-			let promise = waiting.get(task);
-			if (!promise) {
-				promise = new Promise<void>((resolve) => started.set(task, resolve));
-				waiting.set(task, promise);
-			}
-			return promise;
-		},
-	};
-}
 
 const resolve = async (_key: string, task: string) => launchSpec({ harness: "pi", cwd: "/work", task });
 
@@ -85,7 +28,7 @@ describe("graph run controls", () => {
 	it("persists a skip's disposition before the kill, and skips the node only once its child is gone", async () => {
 		const held = heldRunner();
 		const persisted: string[] = [];
-		const handle = startGraph(compiled({ a: node("a"), b: node("b", ["a"]) }), {
+		const handle = startGraph(compiledGraph({ a: node("a"), b: node("b", ["a"]) }), {
 			defaultConcurrency: 2,
 			resolve,
 			run: held.run,
@@ -106,7 +49,7 @@ describe("graph run controls", () => {
 
 	it("retries a running node as attempt 2 only after its first child is gone", async () => {
 		const held = heldRunner();
-		const handle = startGraph(compiled({ a: node("a") }), { defaultConcurrency: 1, resolve, run: held.run });
+		const handle = startGraph(compiledGraph({ a: node("a") }), { defaultConcurrency: 1, resolve, run: held.run });
 		await held.startedOnce("a");
 		expect(await handle.control({ action: "retry", node: "a" })).toEqual({ accepted: true });
 		await waitFor(() => held.log.filter((line) => line === "start a").length === 2);
@@ -125,7 +68,7 @@ describe("graph run controls", () => {
 
 	it("holds admissions while paused (a running node still settles) and continues on resume", async () => {
 		const held = heldRunner();
-		const handle = startGraph(compiled({ a: node("a"), b: node("b", ["a"]) }), {
+		const handle = startGraph(compiledGraph({ a: node("a"), b: node("b", ["a"]) }), {
 			defaultConcurrency: 2,
 			resolve,
 			run: held.run,
@@ -150,7 +93,7 @@ describe("graph run controls", () => {
 	it("refuses controls that do not fit, changing nothing and persisting nothing", async () => {
 		const held = heldRunner();
 		let persists = 0;
-		const handle = startGraph(compiled({ a: node("a"), b: node("b", ["a"]) }), {
+		const handle = startGraph(compiledGraph({ a: node("a"), b: node("b", ["a"]) }), {
 			defaultConcurrency: 1,
 			resolve,
 			run: held.run,
@@ -199,7 +142,7 @@ describe("a restored run", () => {
 			{ type: "start", node: "c", at: 3, harness: "pi" },
 			{ type: "dispose", node: "c", disposition: "skip" },
 		]);
-		const graph = compiled({ a: node("a"), b: node("b", ["a"]), c: node("c", ["a"]) });
+		const graph = compiledGraph({ a: node("a"), b: node("b", ["a"]), c: node("c", ["a"]) });
 		const handle = startGraph(graph, { defaultConcurrency: 2, resolve, run: held.run, initial });
 		await held.startedOnce("b");
 		held.end("b");
@@ -216,7 +159,7 @@ describe("a restored run", () => {
 			{ type: "admit", node: "a" },
 			{ type: "start", node: "a", at: 1, harness: "pi" },
 		]);
-		const graph = compiled({ a: node("a", [], { max_attempts: 1 }), b: node("b", ["a"]), c: node("c") });
+		const graph = compiledGraph({ a: node("a", [], { max_attempts: 1 }), b: node("b", ["a"]), c: node("c") });
 		const handle = startGraph(graph, { defaultConcurrency: 2, resolve, run: held.run, initial });
 		await held.startedOnce("c");
 		held.end("c");
@@ -226,7 +169,3 @@ describe("a restored run", () => {
 		expect(held.log).toEqual(["start c", "gone c"]);
 	});
 });
-
-async function waitFor(check: () => boolean): Promise<void> {
-	while (!check()) await new Promise((resolve) => setImmediate(resolve));
-}

@@ -5,22 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ChildRun } from "../../src/core/child-run.ts";
-import { Problems } from "../../src/core/problems.ts";
-import { parseGraphDefinition } from "../../src/graph/definition.ts";
 import { runGraph } from "../../src/graph/engine.ts";
 import type { SpecRunner } from "../../src/graph/executors.ts";
 import type { GraphEvent } from "../../src/graph/run-state.ts";
-import { compileGraph } from "../../src/graph/validate.ts";
+import { compiledGraph } from "../support/graphs.ts";
 import { launchSpec } from "../support/launch-spec.ts";
 import { runResult } from "../support/run-result.ts";
-
-function compiled(nodes: Record<string, Record<string, unknown>>, extra: Record<string, unknown> = {}) {
-	const problems = new Problems();
-	const definition = parseGraphDefinition({ nodes, ...extra }, problems);
-	const graph = definition && compileGraph(definition, {}, problems);
-	if (!graph) throw new Error(problems.list.join("\n"));
-	return graph;
-}
 
 const node = (task: string, depends_on: string[] = []) => ({ agent_type: "pi", task, depends_on });
 
@@ -47,7 +37,7 @@ describe("the graph engine", () => {
 			return finished(spec.task, "aborted");
 		};
 		const outcome = await runGraph(
-			compiled({ hangs: node("hangs"), breaks: node("throws"), after: node("after", ["hangs"]) }),
+			compiledGraph({ hangs: node("hangs"), breaks: node("throws"), after: node("after", ["hangs"]) }),
 			{ defaultConcurrency: 4, resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }), run },
 		);
 		expect(hangingEnded).toBe(true);
@@ -70,7 +60,7 @@ describe("the graph engine", () => {
 			options.onChild({ ...finished(spec.task), phase: "running" });
 			return finished(spec.task);
 		};
-		await runGraph(compiled({ a: node("a"), b: node("b"), c: node("c", ["a", "b"]) }), {
+		await runGraph(compiledGraph({ a: node("a"), b: node("b"), c: node("c", ["a", "b"]) }), {
 			defaultConcurrency: 4,
 			resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),
 			run,
@@ -94,7 +84,7 @@ describe("the graph engine", () => {
 			options.onChild({ ...finished(spec.task), phase: "running" });
 			return finished(spec.task);
 		};
-		const outcome = await runGraph(compiled({ a: node("a"), b: node("b", ["a"]) }), {
+		const outcome = await runGraph(compiledGraph({ a: node("a"), b: node("b", ["a"]) }), {
 			defaultConcurrency: 4,
 			resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),
 			run,
@@ -114,7 +104,7 @@ describe("the graph engine", () => {
 			return finished(spec.task);
 		};
 		const outcome = await runGraph(
-			compiled(
+			compiledGraph(
 				{ a: node("a"), b: node("b"), c: node("c"), d: node("d") },
 				{ limits: { max_nodes_started: 2, concurrency: 1 } },
 			),
@@ -149,7 +139,7 @@ describe("the graph engine", () => {
 			return finished(spec.task);
 		};
 		const done = runGraph(
-			compiled({ a: node("a"), b: node("b"), c: node("c"), d: node("d") }, { limits: { concurrency: 2 } }),
+			compiledGraph({ a: node("a"), b: node("b"), c: node("c"), d: node("d") }, { limits: { concurrency: 2 } }),
 			{
 				defaultConcurrency: 4,
 				resolve: async (_key, task) => launchSpec({ harness: "pi", cwd: "/work", task }),

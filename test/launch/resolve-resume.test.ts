@@ -47,6 +47,12 @@ function withRecord(record: LaunchRecord): LaunchRecords {
 	return records;
 }
 
+/** The launch record of a pi session started from roster entry "owner" of `/r.json`. */
+function rosterRecord(id: string): LaunchRecord {
+	const provenance = { kind: "roster_entry" as const, rosterEntry: "owner", rosterSource: "/r.json" };
+	return recordFor(launchSpec({ harness: "pi", cwd, provenance }), id);
+}
+
 describe("resume policy", () => {
 	it("reuses the saved cwd, harness and model of a plain session, taking tool controls from this call only", () => {
 		const saved = recordFor(
@@ -90,14 +96,7 @@ describe("resume policy", () => {
 	});
 
 	it("refuses a roster-selected session when the roster is not loaded", () => {
-		const saved = recordFor(
-			launchSpec({
-				harness: "pi",
-				cwd,
-				provenance: { kind: "roster_entry", rosterEntry: "owner", rosterSource: "/r.json" },
-			}),
-			"ros-1",
-		);
+		const saved = rosterRecord("ros-1");
 		const { problems } = resolve({ resumeSessionId: "ros-1" }, withRecord(saved));
 		expect(problems).toEqual([
 			'resume_session_id "ros-1": roster entry "owner": the roster could not be loaded: no roster',
@@ -108,14 +107,7 @@ describe("resume policy", () => {
 		const entry = { name: "owner", description: "", harness: "pi" as const, model: "m", effort: "low", digest: "d" };
 		const roster = { source: "/r.json", format: "inline" as const, enabled: false, entries: [entry] };
 		const disabled = { roster, enabled: false };
-		const saved = recordFor(
-			launchSpec({
-				harness: "pi",
-				cwd,
-				provenance: { kind: "roster_entry", rosterEntry: "owner", rosterSource: "/r.json" },
-			}),
-			"ros-2",
-		);
+		const saved = rosterRecord("ros-2");
 		const resumed = collect((found) =>
 			resolveResumeCall(
 				{ kind: "resume", task: "next", resumeSessionId: "ros-2" },

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { WatchdogLifeline } from "../../src/process/lifeline.ts";
+import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { freezeAndKill, startHopper, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
 import { isAlive, waitUntilGone } from "./run-fixture.ts";
 
@@ -85,6 +85,54 @@ describe("parent-death watchdog", () => {
 	});
 });
 
+describe("the watchdog's shell gate", () => {
+	const MARKER = "PI_NATIVE_SUBAGENTS_RUN=gate-test/";
+	/** Runs the gate with a second stage that records what it was handed; resolves when the gate has exited. */
+	async function gate(lines: object[]): Promise<string | undefined> {
+		const dir = mkdtempSync(join(tmpdir(), "lifeline-gate-"));
+		try {
+			const told = join(dir, "told");
+			const stage = join(dir, "stage.sh");
+			writeFileSync(stage, `cat > '${told}'\n`);
+			const child = spawn("sh", ["-c", WATCHDOG_GATE, "sh", "/bin/sh", stage, MARKER], {
+				detached: true,
+				stdio: ["pipe", "ignore", "ignore"],
+			});
+			started.push(child);
+			const exited = new Promise((resolve) => child.once("close", resolve));
+			child.stdin?.end(lines.map(line).join(""));
+			await exited;
+			return existsSync(told) ? readFileSync(told, "utf8") : undefined;
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+
+	it("starts no watchdog when the last line says nothing is registered and no process carries the marker", async () => {
+		const told = await gate([
+			{ marker: MARKER, live: 0 },
+			{ add: 1, pgid: 99, live: 1 },
+			{ remove: 1, live: 0 },
+		]);
+		expect(told).toBeUndefined();
+	});
+
+	it("hands every line to the watchdog while something is registered", async () => {
+		const lines = [
+			{ marker: MARKER, live: 0 },
+			{ add: 1, pgid: 99, live: 1 },
+		];
+		const told = await gate(lines);
+		expect(told?.split("\n").filter(Boolean)).toEqual(lines.map((entry) => JSON.stringify(entry)));
+	});
+
+	it("hands every line to the watchdog when nothing is registered but a process carries the marker", async () => {
+		sleeper({ PI_NATIVE_SUBAGENTS_RUN: "gate-test/1" });
+		const told = await gate([{ marker: MARKER, live: 0 }]);
+		expect(told).toContain(MARKER);
+	});
+});
+
 describe("lifeline", () => {
 	it("starts a new watchdog after its watchdog was killed and replays the live registrations to it", async () => {
 		const script = fileURLToPath(new URL("../support/lifeline-parent.ts", import.meta.url));
@@ -140,7 +188,7 @@ describe("lifeline", () => {
 			const told = () => (existsSync(received) ? readFileSync(received, "utf8") : "");
 			await waitUntil(() => told().includes('"add":2'), "the started watchdog told both registrations");
 			strays.push(Number(readFileSync(join(dir, "pid"), "utf8")));
-			expect(told()).toContain('{"add":1,"pgid":1000001}');
+			expect(told()).toContain('{"add":1,"pgid":1000001,"live":2}');
 			expect(warnings).toHaveLength(1);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });

@@ -4,15 +4,16 @@
  * With `nativeHomes`, isolated codex and claude homes (and the pinned binaries) are laid over it too,
  * before the extension loads. `close()` owns the teardown: nothing the environment started outlives it.
  */
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import { runChild } from "../../src/runs/run-child.ts";
-import { createExtensionSession, type ExtensionSession } from "./extension-session.ts";
+import { createExtensionSession, type ExtensionSession, type ExtensionSessionOptions } from "./extension-session.ts";
 import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
+import { writeJson } from "./files.ts";
 import { createNativeHomes, type NativeHomes } from "./native-homes.ts";
 import { createPiHome, type PiHome, type PiHomeOptions } from "./pi-home.ts";
 import { releaseDirectories } from "./teardown.ts";
@@ -120,4 +121,34 @@ export async function runTwoTurns(
 	);
 	const request = env.server.requests.find((r) => r.lastUserText === `${name} second turn`);
 	return { first, second, request };
+}
+
+/** The user settings file of the environment's pi home (docs/settings.md). */
+export function settingsFileOf(env: E2eEnv): string {
+	return join(env.home.agentDir, "extensions/agentshell.json");
+}
+
+/**
+ * Writes `settings` to the user settings file, runs `use` with a second session of the extension that loads
+ * them (in the environment's work dir and home, with `options`), then disposes that session and removes the
+ * file, also when `use` throws.
+ */
+export async function withSettingsSession<T>(
+	env: E2eEnv,
+	settings: unknown,
+	use: (session: ExtensionSession) => Promise<T>,
+	options: Partial<ExtensionSessionOptions> = {},
+): Promise<T> {
+	const file = settingsFileOf(env);
+	writeJson(file, settings);
+	try {
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, ...options });
+		try {
+			return await use(session);
+		} finally {
+			session.dispose();
+		}
+	} finally {
+		rmSync(file, { force: true });
+	}
 }

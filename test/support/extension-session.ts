@@ -96,6 +96,12 @@ export interface ExtensionSession {
 	waitForIdle(): Promise<void>;
 	/** Emits `session_shutdown` (reason "quit") to the extension, as Pi does when it exits. */
 	shutdown(): Promise<void>;
+	/**
+	 * Pi's own reload (`AgentSession.reload`, what `/reload` runs): `session_shutdown` (reason "reload") to the
+	 * loaded extension, then a fresh load and `session_start`. The session's tool calls still go to the first
+	 * load afterwards: use a new session to call tools again.
+	 */
+	reload(): Promise<void>;
 	/** The session's current branch (custom entries included). */
 	branch(): ReadonlyArray<{ type: string; customType?: string; data?: unknown }>;
 	/** The session file, when `sessionDir` was given. */
@@ -224,6 +230,7 @@ export async function createExtensionSession(options: ExtensionSessionOptions): 
 		async shutdown() {
 			await runner.emit({ type: "session_shutdown", reason: "quit" });
 		},
+		reload: () => session.reload(),
 		toolDefinition: (name) => runner.getToolDefinition(name),
 		dispose: () => session.dispose(),
 	};

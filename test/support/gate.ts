@@ -65,4 +65,18 @@ export class Gate {
 			check();
 		});
 	}
+
+	/**
+	 * Releases `total` held requests one at a time, each only once `limit` of them (or all that are left) are
+	 * held at the same time: the limit is reached, and throws if it is ever exceeded while the releases go on.
+	 */
+	async releaseAll(total: number, limit: number): Promise<void> {
+		for (let released = 0; released < total; released++) {
+			await this.waitHeld(Math.min(limit, total - released));
+			if (this.#held.length > limit) {
+				throw new Error(`gate: ${this.#held.length} requests held at once, over the limit of ${limit}`);
+			}
+			this.releaseOne();
+		}
+	}
 }

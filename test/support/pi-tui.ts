@@ -7,7 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { PiHome } from "./pi-home.ts";
+import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
+import { createPiHome, type PiHome } from "./pi-home.ts";
 import { isRunning, processTree, waitUntil } from "./processes.ts";
 import { removeTree } from "./teardown.ts";
 
@@ -69,6 +70,13 @@ export class PiTuiHost {
 		return this.screen(target);
 	}
 
+	/** Waits until the scrollback of `target` contains `text`; a timeout shows the screen. */
+	async waitForScrollback(target: string, text: string, what: string): Promise<void> {
+		await waitUntil(() => this.scrollback(target).includes(text), what, 45_000).catch((error: Error) => {
+			throw new Error(`${error.message}; the screen:\n${this.screen(target)}`);
+		});
+	}
+
 	/**
 	 * Kills the tmux server and waits until every pane's pi and the processes under it are gone (Pi writes
 	 * its compile cache into the home while it exits), then removes the directory.
@@ -94,6 +102,38 @@ export class PiTuiHost {
 			return undefined;
 		}
 	}
+}
+
+/** One interactive pi in tmux session "pi", with a home of its own, against a fake model server. */
+export interface TuiPi {
+	server: FakeModelServer;
+	home: PiHome;
+	host: PiTuiHost;
+	/** Closes the tmux host, then removes the home (once no process uses it), then stops the server. */
+	close(): Promise<void>;
+}
+
+/** Starts a fake model server (the `rules` fallback: `TOOL:<name>:<args>` prompts), a home and its pi, up to Pi's start-up screen. */
+export async function startTuiPi(): Promise<TuiPi> {
+	const server = await startFakeModelServer({ fallback: "rules" });
+	const home = createPiHome(server);
+	const host = new PiTuiHost();
+	const tui: TuiPi = {
+		server,
+		home,
+		host,
+		async close() {
+			try {
+				await host.close();
+				await home.cleanup();
+			} finally {
+				await server.close();
+			}
+		},
+	};
+	host.startPi("pi", home);
+	await host.waitForScreen("pi", (text) => text.includes("[Extensions]"), "Pi's start-up");
+	return tui;
 }
 
 /** The exact tmux target of session `name` (a bare name may match another session's window). */

@@ -12,3 +12,11 @@ export function collect<T>(check: (problems: Problems) => T): { value: T; proble
 export function problemsFound(check: (problems: Problems) => unknown): string[] {
 	return collect(check).problems;
 }
+
+/**
+ * The parts `text` lacks, in the order given ([] when it has them all): `expect(missingFrom(text, [...]))
+ * .toEqual([])` names every missing line of a refusal at once.
+ */
+export function missingFrom(text: string, parts: readonly string[]): string[] {
+	return parts.filter((part) => !text.includes(part));
+}

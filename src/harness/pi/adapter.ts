@@ -8,6 +8,7 @@ import { SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import { buildPiCommand, buildPiTuiCommand, type PiAdapterOptions, piRefusals, piTuiRefusals } from "./command.ts";
 import { PiEventParser } from "./events.ts";
 import { PI_COMMAND_ENV } from "./invocation.ts";
+import { piWarmProbe } from "./rpc.ts";
 import { findPiSessionFile, readPiSessionCwd } from "./session-file.ts";
 
 /** Builds the pi adapter. */
@@ -19,6 +20,8 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		buildTuiCommand: (spec, runDir) => buildPiTuiCommand(spec, runDir, options),
 		// The submit_result tool's arguments (submit-result-extension.ts).
 		structuredResult: { inText: false, howToSubmit: `Call the ${SUBMIT_RESULT_TOOL} tool with your result.` },
+		// A started `pi --mode rpc` answers get_state once it reads commands (warm children).
+		warmProbe: piWarmProbe,
 		// Only a new session's first system message lists every tool (a resumed one lists what was added).
 		createParser: (spec) => new PiEventParser(spec.session.kind === "new" ? spec.allowedTools : undefined),
 		validate: (spec, problems) =>

@@ -14,6 +14,18 @@ export const PI_TASK_ID = "pi-native-subagents-task";
 /** The id of a repair turn's `prompt` command (docs/structured-output.md). */
 export const PI_REPAIR_ID = "pi-native-subagents-repair";
 
+/** The id of a warm child's readiness `get_state` (docs/settings.md §Warm pi children). */
+export const PI_WARM_ID = "pi-native-subagents-warm";
+
+/** A warm pi child's readiness probe: a `get_state` command, answered once pi reads its stdin. */
+export const piWarmProbe = {
+	line: JSON.stringify({ id: PI_WARM_ID, type: "get_state" }),
+	isAnswer: (record: unknown) => {
+		const response = record as PiRpcRecord | null;
+		return response?.type === "response" && response.id === PI_WARM_ID;
+	},
+};
+
 /** Dialog methods of Pi's extension UI sub-protocol, which block until answered (Pi's docs/rpc-extension-ui.md). */
 const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 

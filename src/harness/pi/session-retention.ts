@@ -8,11 +8,13 @@
  * child's id is known to its parent only once the child has reported it.
  */
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-write.ts";
+import { listDirOrEmpty } from "../../core/list-dir.ts";
 import { childSessionsDir, holdsDir } from "../../core/package-dirs.ts";
 import { readUserFile } from "../../core/user-file.ts";
+import { signalTargetExists } from "../../runs/process-exists.ts";
 
 export { childSessionsDir, holdsDir };
 
@@ -59,10 +61,10 @@ export class SessionHold {
 /** The ids held by live processes; the hold files of processes that are gone are removed. */
 export function heldChildSessions(holdsDir: string): Set<string> {
 	const held = new Set<string>();
-	for (const name of safeReaddir(holdsDir)) {
+	for (const name of listDirOrEmpty(holdsDir)) {
 		const pid = Number(name.split("-")[0]);
 		if (!name.endsWith(".json") || !Number.isInteger(pid) || pid <= 0) continue;
-		if (!processExists(pid)) {
+		if (!signalTargetExists(pid)) {
 			rmSync(join(holdsDir, name), { force: true });
 			continue;
 		}
@@ -94,7 +96,7 @@ export function pruneChildSessions(
 	const held = heldChildSessions(holdsDir);
 	for (const id of options.alsoHeld ?? []) held.add(id);
 	const files: Array<{ name: string; mtime: number; bytes: number; removable: boolean }> = [];
-	for (const name of safeReaddir(sessionDir)) {
+	for (const name of listDirOrEmpty(sessionDir)) {
 		if (!name.endsWith(".jsonl")) continue;
 		try {
 			const stat = lstatSync(join(sessionDir, name));
@@ -121,23 +123,6 @@ export function pruneChildSessions(
 		}
 	}
 	return removed;
-}
-
-function processExists(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
-}
-
-function safeReaddir(dir: string): string[] {
-	try {
-		return readdirSync(dir);
-	} catch {
-		return [];
-	}
 }
 
 /**

@@ -139,7 +139,7 @@ describe("interactive children over their lifetime", () => {
 	// retry: 2: once in 7 full runs the early text never reached the model within 30 s (13 requests seen); the
 	// cause is not confirmed. Excluded so far: the text is now typed only once pi's records show its first
 	// prompt under way (pi keeps text submitted earlier in its editor or as its next prompt), and keys pi
-	// reads late (pi frozen the moment it read keys) still joined the turn; not reproduced in 55 loop runs.
+	// reads late (pi frozen the moment it read keys) still joined the turn; not reproduced in 65 loop runs.
 	it("a send to an interactive child that is still starting is queued and typed into its first turn once its TUI takes input, never refused as exited", {
 		retry: 2,
 		timeout: 60_000,

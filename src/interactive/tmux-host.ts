@@ -110,12 +110,18 @@ export class TmuxHost {
 
 	/** The state of the session's pane, or `undefined` when the session does not exist (any more). */
 	async pane(name: string): Promise<PaneState | undefined> {
-		const result = await this.run(["list-panes", "-t", `=${name}`, "-F", PANE_STATE_FORMAT], true);
+		// `#{pid}` (the server's) last, for the nudge below.
+		const result = await this.run(["list-panes", "-t", `=${name}`, "-F", `${PANE_STATE_FORMAT}\t#{pid}`], true);
 		if (result === undefined) {
 			this.forgetPane(name);
 			return undefined;
 		}
-		const pane = parsePaneState(result.split("\n")[0]);
+		const line = result.split("\n")[0];
+		const pane = parsePaneState(line.slice(0, line.lastIndexOf("\t")));
+		// tmux 3.3a can miss the SIGCHLD of a pane's exit and then leaves the process a zombie, and the pane
+		// without its exit status, until another child of the server exits. A SIGCHLD sent to the server makes it
+		// reap (waitpid with WNOHANG: harmless when nothing has exited), so the next look finds the status.
+		if (pane.dead && !pane.reaped) nudgeReaping(Number(line.slice(line.lastIndexOf("\t") + 1)));
 		// A group whose leader has exited is not killed on parent death: its id may be reused.
 		if (pane.dead) this.forgetPane(name);
 		return pane;
@@ -238,6 +244,16 @@ export class TmuxHost {
 		throw new Error(
 			`tmux ${args[0]} failed: ${String(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`,
 		);
+	}
+}
+
+/** Sends SIGCHLD to the tmux server `pid` (see `TmuxHost.pane`); nothing when it is gone. */
+function nudgeReaping(pid: number): void {
+	if (!Number.isInteger(pid) || pid <= 1) return;
+	try {
+		process.kill(pid, "SIGCHLD");
+	} catch {
+		// The server has exited: its panes are gone with it.
 	}
 }
 

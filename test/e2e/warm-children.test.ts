@@ -3,7 +3,7 @@
  * second call of the same launch adopts the idle child the first left, nothing observable differs, a
  * different launch never takes it, and every warm child ends with the session, `/reload` and its idle timeout.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
@@ -138,6 +138,29 @@ describe("warm pi children", () => {
 		await call("launch base again", base);
 		const warmPid = await waitForWarmChild(env.home.agentDir);
 		expect((await call("launch base once more", base)).pid).toBe(warmPid);
+	});
+
+	it("a personal extension removed while a warm child waits never sees the next call, which starts a cold child", async () => {
+		const extensions = join(env.home.agentDir, "extensions");
+		const seen = join(env.home.dir, "spy-saw");
+		writeFileSync(
+			join(extensions, "spy.ts"),
+			`import { appendFileSync } from "node:fs";\nexport default function (pi) {\n\tpi.on("before_agent_start", async (event) => appendFileSync(${JSON.stringify(seen)}, \`\${event.prompt}\\n\`));\n}\n`,
+		);
+		try {
+			await call("seen by the spy", { agent: "other" });
+			expect(readFileSync(seen, "utf8")).toContain("seen by the spy");
+			const warmPid = await waitForWarmChild(env.home.agentDir);
+			rmSync(join(extensions, "spy.ts"));
+			const run = await call("after the spy was removed", { agent: "other" });
+			expect(run.pid).not.toBe(warmPid);
+			expect(readFileSync(seen, "utf8")).not.toContain("after the spy was removed");
+			await waitUntil(() => !isAlive(warmPid), "the warm child that loaded the spy ended for the new one");
+		} finally {
+			// Not the directory: it holds this package's settings file.
+			rmSync(join(extensions, "spy.ts"), { force: true });
+			rmSync(seen, { force: true });
+		}
 	});
 
 	it("a warm child that died while idle is discarded and the call starts a cold child", async () => {

@@ -3,22 +3,31 @@
  * launch when their command, environment, cwd, run files' contents and kill grace are the same, whatever their
  * run directories are called; what is never warmed has no key.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessAdapter, HarnessCommand } from "../../src/core/harness-adapter.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import type { ChildCommand } from "../../src/process/types.ts";
-import { WarmChildren } from "../../src/runs/warm-children.ts";
+import { MAX_FINGERPRINT_ENTRIES } from "../../src/runs/startup-fingerprint.ts";
+import { WarmChildren, type WarmLaunch } from "../../src/runs/warm-children.ts";
+import { fixture } from "../process/run-fixture.ts";
 import { launchSpec, NATIVE_LIMITS } from "../support/launch-spec.ts";
+import { isAlive, waitUntil } from "../support/processes.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
+	startupInputs = [];
 	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const adapter = { warmProbe: { line: "probe", isAnswer: () => true } } as unknown as HarnessAdapter;
+/** The start-up inputs the fake harness declares (a test sets them). */
+let startupInputs: string[] = [];
+const adapter = {
+	warmProbe: { line: "probe", isAnswer: () => true },
+	startupInputs: () => startupInputs,
+} as unknown as HarnessAdapter;
 const conversation = { startLines: () => [] } as unknown as HarnessCommand["conversation"];
 const spec = (fields: Partial<LaunchSpec> = {}) =>
 	launchSpec({ harness: "pi", cwd: "/work", limits: NATIVE_LIMITS, ...fields });
@@ -65,5 +74,61 @@ describe("the launch key of warm children", () => {
 		const pool = new WarmChildren({ idleTimeoutMs: 1000, max: 1 });
 		const noConversation = { ...launch.harness, conversation: undefined };
 		expect(pool.launchOf(spec(), adapter, noConversation, launch.command, launch.runDir)).toBeUndefined();
+	});
+
+	it("differs once a start-up input of the harness was created, written, replaced or removed, and is absent for a tree too large to fingerprint", () => {
+		const files = { "append-system-prompt.md": "You answer plainly." };
+		const home = mkdtempSync(join(tmpdir(), "warm-inputs-"));
+		dirs.push(home);
+		const extensions = join(home, "extensions");
+		startupInputs = [join(home, "AGENTS.md"), extensions];
+		const keys = [keyOf(run(files))];
+		writeFileSync(join(home, "AGENTS.md"), "Be careful.");
+		keys.push(keyOf(run(files)));
+		mkdirSync(extensions);
+		writeFileSync(join(extensions, "tool.ts"), "export default () => {};");
+		keys.push(keyOf(run(files)));
+		writeFileSync(join(extensions, "tool.ts"), "export default () => {}; // edited");
+		keys.push(keyOf(run(files)));
+		rmSync(join(extensions, "tool.ts"));
+		keys.push(keyOf(run(files)));
+		expect(new Set(keys).size).toBe(keys.length);
+		expect(keyOf(run(files))).toBe(keys.at(-1));
+		for (let index = 0; index <= MAX_FINGERPRINT_ENTRIES; index++) writeFileSync(join(extensions, `${index}.ts`), "");
+		expect(keyOf(run(files))).toBeUndefined();
+	});
+});
+
+describe("a warm child whose start-up inputs changed while it waited", () => {
+	it("is not taken by the next run of its launch, which a run of the inputs as they are now is", async () => {
+		const home = mkdtempSync(join(tmpdir(), "warm-inputs-"));
+		dirs.push(home);
+		const extension = join(home, "extension.ts");
+		writeFileSync(extension, "export default () => {};");
+		startupInputs = [extension];
+		const lines = fixture("lines");
+		const launchNow = (pool: WarmChildren) => {
+			const launch = run({});
+			const command = { ...lines, env: { ...lines.env, RUN: launch.runDir } };
+			return pool.launchOf(spec(), adapter, launch.harness, command, launch.runDir) as WarmLaunch;
+		};
+		const pool = new WarmChildren({ idleTimeoutMs: 600_000, max: 1 });
+		try {
+			pool.prepare(launchNow(pool));
+			const [stale] = pool.idleChildren();
+			expect(await stale.ready).toBe(true);
+			rmSync(extension);
+			expect(pool.take(launchNow(pool))).toBeUndefined();
+			pool.prepare(launchNow(pool));
+			const [fresh] = pool.idleChildren();
+			expect(fresh.pid).not.toBe(stale.pid);
+			const taken = pool.take(launchNow(pool));
+			expect(taken?.adopted.pid).toBe(fresh.pid);
+			taken?.adopted.terminator.terminate();
+			taken?.release();
+			await waitUntil(() => !isAlive(fresh.pid as number), "the taken child to end");
+		} finally {
+			await pool.close();
+		}
 	});
 });

@@ -91,9 +91,13 @@ export class WarmChildren {
 		this.#lifeline = lifeline;
 	}
 
-	/** Applies the settings of the latest call (an idle child keeps the timeout it was started with). */
+	/**
+	 * Applies the settings of the latest call: a lower `max` ends the oldest idle children over it now (an idle
+	 * child keeps the timeout it was started with).
+	 */
 	configure(settings: WarmSettings): void {
 		this.#settings = settings;
+		this.#evict(settings.max);
 	}
 
 	/**
@@ -154,10 +158,7 @@ export class WarmChildren {
 		// The start-up inputs as the child about to start will read them (they may have changed since the run began).
 		const key = launchKey(launch.base, launch.inputs);
 		if (this.#closed || key === undefined || this.#idle.has(key)) return;
-		for (const oldest of this.#idle.values()) {
-			if (this.#idle.size < this.#settings.max) break;
-			void this.#end(oldest);
-		}
+		this.#evict(this.#settings.max - 1);
 		let dir: string;
 		try {
 			dir = makeOwnedTempDir(RUN_DIR_PREFIX, undefined, launch.files);
@@ -189,6 +190,14 @@ export class WarmChildren {
 	async close(): Promise<void> {
 		this.#closed = true;
 		await Promise.all([...this.#owned].map((idle) => this.#end(idle)));
+	}
+
+	/** Ends the oldest idle children until at most `room` wait. */
+	#evict(room: number): void {
+		for (const oldest of this.#idle.values()) {
+			if (this.#idle.size <= room) break;
+			void this.#end(oldest);
+		}
 	}
 
 	#forget(idle: IdleChild): void {

@@ -132,3 +132,28 @@ describe("a warm child whose start-up inputs changed while it waited", () => {
 		}
 	});
 });
+
+describe("the settings of a pool of warm children", () => {
+	it("a lower max of a later call ends the oldest idle children over it at once", async () => {
+		const lines = fixture("lines");
+		const launchWith = (pool: WarmChildren, variant: string) => {
+			const launch = run({});
+			const command = { ...lines, env: { ...lines.env, VARIANT: variant } };
+			return pool.launchOf(spec(), adapter, launch.harness, command, launch.runDir) as WarmLaunch;
+		};
+		const pool = new WarmChildren({ idleTimeoutMs: 600_000, max: 3 });
+		try {
+			for (const variant of ["a", "b", "c"]) pool.prepare(launchWith(pool, variant));
+			const [oldest, middle, newest] = pool.idleChildren();
+			pool.configure({ idleTimeoutMs: 600_000, max: 1 });
+			expect(pool.idleChildren().map((child) => child.pid)).toEqual([newest.pid]);
+			await waitUntil(
+				() => !isAlive(oldest.pid as number) && !isAlive(middle.pid as number),
+				"the two oldest idle children to end",
+			);
+			expect(isAlive(newest.pid as number)).toBe(true);
+		} finally {
+			await pool.close();
+		}
+	});
+});

@@ -163,6 +163,24 @@ describe("warm pi children", () => {
 		}
 	});
 
+	it("a parallel call of four runs of one launch: one takes the warm child, three start cold, all complete, one warm child is left", async () => {
+		await call("before the parallel call");
+		const warmPid = await waitForWarmChild(env.home.agentDir);
+		const tasks = [1, 2, 3, 4].map((n) => ({ agent: "echo", task: `parallel ${n}` }));
+		for (const { task } of tasks) env.server.scriptFor(task, { text: `answer to ${task}` });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { tasks });
+		expect(isError, textOf(result)).toBe(false);
+		const runs = tasks.map((_, index) => runOf(result.details, index));
+		expect(runs.map((run) => [run.status, run.finalAnswer])).toEqual(
+			tasks.map(({ task }) => ["completed", `answer to ${task}`]),
+		);
+		expect(runs.filter((run) => run.pid === warmPid)).toHaveLength(1);
+		expect(new Set(runs.map((run) => run.pid)).size).toBe(4);
+		const left = await waitForWarmChild(env.home.agentDir);
+		expect(runs.map((run) => run.pid)).not.toContain(left);
+		await waitUntil(() => ownRunDirs().length === 1, "one run directory: the warm child's");
+	});
+
 	it("a warm child that died while idle is discarded and the call starts a cold child", async () => {
 		await call("before the crash");
 		const warmPid = await waitForWarmChild(env.home.agentDir);

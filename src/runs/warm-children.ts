@@ -11,7 +11,7 @@
  * a session file at start, which may change before the next call.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
@@ -75,6 +75,19 @@ function launchKey(base: string, inputs: readonly string[]): string | undefined 
 	return fingerprint === undefined ? undefined : createHash("sha256").update(base).update(fingerprint).digest("hex");
 }
 
+/**
+ * Whether process `pid` still works in `cwd`: a process keeps the directory it started in, so one removed
+ * (and perhaps made again at the same path) while it waited is not `cwd` any more (Linux `/proc/<pid>/cwd`;
+ * false when it cannot be read).
+ */
+function worksIn(pid: number | undefined, cwd: string): boolean {
+	try {
+		return readlinkSync(`/proc/${pid}/cwd`) === realpathSync(cwd);
+	} catch {
+		return false;
+	}
+}
+
 /** The warm children of one extension load. */
 export class WarmChildren {
 	#settings: WarmSettings;
@@ -134,12 +147,15 @@ export class WarmChildren {
 		return key === undefined ? undefined : { key, base, inputs, command: template, files, probe, killGraceMs };
 	}
 
-	/** The idle child of `launch`, now the caller's; `undefined` when there is none or it died while idle. */
+	/**
+	 * The idle child of `launch`, now the caller's; `undefined` when there is none, or it died while idle or
+	 * no longer works in the launch's cwd (removed while it waited), when it is ended.
+	 */
 	take(launch: WarmLaunch): TakenChild | undefined {
 		const idle = this.#idle.get(launch.key);
 		if (!idle) return undefined;
 		this.#forget(idle);
-		const adopted = idle.standby.adopt();
+		const adopted = worksIn(idle.standby.pid, launch.command.cwd) ? idle.standby.adopt() : undefined;
 		if (!adopted) {
 			void this.#end(idle);
 			return undefined;

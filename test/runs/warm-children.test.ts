@@ -133,6 +133,32 @@ describe("a warm child whose start-up inputs changed while it waited", () => {
 	});
 });
 
+describe("a warm child whose working directory was removed and made again while it waited", () => {
+	it("is not taken: it would run in the removed directory", async () => {
+		const cwd = mkdtempSync(join(tmpdir(), "warm-cwd-"));
+		dirs.push(cwd);
+		const lines = fixture("lines");
+		const launchNow = (pool: WarmChildren) => {
+			const launch = run({});
+			const command = { ...lines, cwd };
+			return pool.launchOf(spec({ cwd }), adapter, launch.harness, command, launch.runDir) as WarmLaunch;
+		};
+		const pool = new WarmChildren({ idleTimeoutMs: 600_000, max: 1 });
+		try {
+			pool.prepare(launchNow(pool));
+			const [stale] = pool.idleChildren();
+			expect(await stale.ready).toBe(true);
+			rmSync(cwd, { recursive: true });
+			mkdirSync(cwd);
+			expect(pool.take(launchNow(pool))).toBeUndefined();
+			await waitUntil(() => !isAlive(stale.pid as number), "the stale warm child to end");
+			expect(pool.idleChildren()).toEqual([]);
+		} finally {
+			await pool.close();
+		}
+	});
+});
+
 describe("the settings of a pool of warm children", () => {
 	it("a lower max of a later call ends the oldest idle children over it at once", async () => {
 		const lines = fixture("lines");

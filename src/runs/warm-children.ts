@@ -15,6 +15,7 @@ import { readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "n
 import { join } from "node:path";
 import type { HarnessAdapter, HarnessCommand } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
+import { timer as clampedTimer } from "../process/deadlines.ts";
 import type { Lifeline } from "../process/lifeline.ts";
 import { type AdoptedProcess, type ReadyProbe, StandbyProcess } from "../process/standby.ts";
 import type { ChildCommand } from "../process/types.ts";
@@ -186,7 +187,8 @@ export class WarmChildren {
 		const args = command.args.map(swap);
 		const env = Object.fromEntries(Object.entries(command.env).map(([name, value]) => [name, swap(value)]));
 		const standby = new StandbyProcess({ ...command, args, env }, launch.probe, launch.killGraceMs, this.#lifeline);
-		const timer = setTimeout(() => void this.#end(idle), this.#settings.idleTimeoutMs);
+		// Clamped: a timeout past setTimeout's range would fire at once.
+		const timer = clampedTimer(this.#settings.idleTimeoutMs, () => void this.#end(idle));
 		timer.unref();
 		const idle: IdleChild = { key, standby, dir, args, timer, taken: false };
 		this.#idle.set(key, idle);

@@ -182,4 +182,18 @@ describe("the settings of a pool of warm children", () => {
 			await pool.close();
 		}
 	});
+
+	it("an idle timeout beyond setTimeout's range (2^31 ms) keeps the warm child instead of ending it at once", async () => {
+		const launch = run({});
+		const lines = fixture("lines");
+		const pool = new WarmChildren({ idleTimeoutMs: 2 ** 31 + 1000, max: 1 });
+		try {
+			pool.prepare(pool.launchOf(spec(), adapter, launch.harness, lines, launch.runDir) as WarmLaunch);
+			const [child] = pool.idleChildren();
+			expect(await child.ready).toBe(true);
+			expect(pool.idleChildren().map((idle) => idle.pid)).toEqual([child.pid]);
+		} finally {
+			await pool.close();
+		}
+	});
 });

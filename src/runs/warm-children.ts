@@ -127,7 +127,7 @@ export class WarmChildren {
 		runDir: string,
 	): WarmLaunch | undefined {
 		const probe = adapter.warmProbe;
-		const inputs = adapter.startupInputs?.(spec);
+		const inputs = adapter.startupInputs?.(spec, command.env);
 		if (!probe || !inputs || !harnessCommand.conversation || spec.session.kind !== "new" || spec.forkSessionFile)
 			return undefined;
 		const swap = (text: string) => text.replaceAll(runDir, RUN_DIR);

@@ -23,7 +23,7 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		structuredResult: { inText: false, howToSubmit: `Call the ${SUBMIT_RESULT_TOOL} tool with your result.` },
 		// A started `pi --mode rpc` answers get_state once it reads commands (warm children).
 		warmProbe: piWarmProbe,
-		startupInputs: (spec) => piStartupInputs(spec, options.agentDir),
+		startupInputs: (spec, env) => piStartupInputs(spec, options.agentDir, env.HOME),
 		// Only a new session's first system message lists every tool (a resumed one lists what was added).
 		createParser: (spec) => new PiEventParser(spec.session.kind === "new" ? spec.allowedTools : undefined),
 		validate: (spec, problems) =>

@@ -27,12 +27,13 @@ const AGENT_DIR_INPUTS = [
 
 /**
  * The files and directories (absolute, possibly absent) a pi child of `spec` reads at start: the agent dir's
- * configuration and resources, `~/.agents/skills`, the cwd's `.pi` directory (what project trust gates),
- * the context files and `.agents/skills` of the cwd and every parent, and the resource paths the spec names.
+ * configuration and resources, `<home>/.agents/skills` (`home`: the child's `HOME`, default this process's),
+ * the cwd's `.pi` directory (what project trust gates), the context files and `.agents/skills` of the cwd and
+ * every parent, and the resource paths the spec names.
  */
-export function piStartupInputs(spec: LaunchSpec, agentDir: string): string[] {
+export function piStartupInputs(spec: LaunchSpec, agentDir: string, home = homedir()): string[] {
 	const inputs = AGENT_DIR_INPUTS.map((name) => join(agentDir, name));
-	inputs.push(join(homedir(), ".agents", "skills"), join(resolve(spec.cwd), ".pi"));
+	inputs.push(join(home, ".agents", "skills"), join(resolve(spec.cwd), ".pi"));
 	for (let dir = resolve(spec.cwd); ; dir = dirname(dir)) {
 		inputs.push(...CONTEXT_FILES.map((name) => join(dir, name)), join(dir, ".agents", "skills"));
 		if (dirname(dir) === dir) break;

@@ -34,3 +34,9 @@ export const DIALOG_TIMEOUT_MS = 120_000;
 
 /** When the tmux server closes, a pane's process group still alive after this long is killed. */
 export const TMUX_CLOSE_GRACE_MS = 1_000;
+
+/**
+ * A dead interactive pane is waited this long for tmux to report its process's exit status: tmux can close
+ * the pane's terminal (its end read) a moment before it reaps the process (interactive/pane-state.ts).
+ */
+export const PANE_EXIT_REPORT_MS = 5_000;

@@ -58,6 +58,13 @@ export interface TuiRun {
 export interface TuiRecordReader {
 	/** The RunEvents of records written since the last call; includes `done` when the turn has ended. */
 	poll(): RunEvent[];
+	/**
+	 * True once the records read so far show that the TUI took the run's first prompt (pi: its user
+	 * message). A harness whose reader has this takes typed text into the running turn only from then on:
+	 * pi keeps text entered before its first prompt is under way as its *next* prompt, sent after the turn
+	 * the run ends at. Without it, a TUI takes typed text once it reads keystrokes.
+	 */
+	promptTaken?(): boolean;
 }
 
 /** Maps native stdout records to RunEvents; one parser per run, since some harnesses need state. */

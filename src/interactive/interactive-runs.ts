@@ -64,6 +64,7 @@ export class InteractiveRuns {
 				host: () => this.hostForRun(tmux.TmuxHost),
 				env: options.env,
 				signal: options.signal,
+				onTakesInput: () => channel?.takesInput(),
 				onUpdate: (partial) => {
 					const session = partial.interactive?.session;
 					if (!channel && session && this.host) {

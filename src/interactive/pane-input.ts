@@ -1,8 +1,10 @@
 /**
  * The input channel of an interactive child (docs/interactive.md; docs/background-jobs.md §Talking to running children):
- * text is typed into the harness's own TUI in its tmux pane, only once the TUI reads keystrokes (its
- * terminal is in raw mode, which the TUI sets itself when its input loop starts), never into a pane
- * whose process has exited, and never after the run has ended.
+ * text is typed into the harness's own TUI in its tmux pane, only once the TUI takes it into its turn (for
+ * pi, once its records show its first prompt under way: text pi gets before that becomes its next prompt,
+ * sent only after the turn the run ends at) and reads keystrokes (its terminal is in raw mode, which the
+ * TUI sets itself when its input loop starts), never into a pane whose process has exited, and never
+ * after the run has ended.
  */
 import type { ChildInputChannel, SendMode, SendReceipt, SentInput, StopReceipt } from "../core/child-input.ts";
 import type { Harness } from "../core/launch-spec.ts";
@@ -25,6 +27,8 @@ export class PaneInputChannel implements ChildInputChannel {
 	#ended: string | undefined;
 	/** The pane was created: from now on, no pane means the child has gone. */
 	#paneStarted = false;
+	/** The TUI takes typed text into its turn (see the file); until then a send waits. */
+	#takesInput = false;
 	/** Sends type one after the other: two texts never interleave in the editor. */
 	#queue: Promise<unknown> = Promise.resolve();
 
@@ -39,6 +43,11 @@ export class PaneInputChannel implements ChildInputChannel {
 	/** The tmux session of the pane exists now (until then, a send waits for it). */
 	paneStarted(): void {
 		this.#paneStarted = true;
+	}
+
+	/** The TUI takes typed text into its turn now (`InteractiveRunOptions.onTakesInput`). */
+	takesInput(): void {
+		this.#takesInput = true;
 	}
 
 	/** The run has ended: later and waiting sends are refused. */
@@ -97,7 +106,7 @@ export class PaneInputChannel implements ChildInputChannel {
 			if (!pane || pane.dead) {
 				return `the child in tmux session ${this.#session} has exited; nothing was sent`;
 			}
-			if (await this.#host.readsKeystrokes(this.#session)) return undefined;
+			if (this.#takesInput && (await this.#host.readsKeystrokes(this.#session))) return undefined;
 			await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
 		}
 	}

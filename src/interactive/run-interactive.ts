@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { DIALOG_TIMEOUT_MS } from "../core/graces.ts";
+import { DIALOG_TIMEOUT_MS, PANE_EXIT_REPORT_MS } from "../core/graces.ts";
 import type { HarnessAdapter, TuiRecordReader } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
@@ -17,6 +17,7 @@ import { writeOutputFile } from "../runs/output-file.ts";
 import { RunState, SCREEN_LINE } from "../runs/run-state.ts";
 import { describeCommand, type RunEnding, settleRun } from "../runs/settle.ts";
 import { DialogWatch } from "./dialog-watch.ts";
+import { ExitReportWait } from "./pane-state.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 
 /** The program that starts each pane (see the file). */
@@ -37,6 +38,16 @@ export interface InteractiveRunOptions {
 	onUpdate?: (live: LiveRun) => void;
 	/** How often records, pane and screen are checked, ms; default 200. */
 	pollMs?: number;
+	/**
+	 * How long a dead pane is waited for tmux to report its process's exit, ms; default PANE_EXIT_REPORT_MS.
+	 * A pane is dead once tmux closed its terminal, which can come before tmux reaped the process (PaneState).
+	 */
+	paneExitReportMs?: number;
+	/**
+	 * Called once the TUI takes typed text into its turn: when its records show it took its first prompt
+	 * (`TuiRecordReader.promptTaken`), or at once for a harness whose records cannot tell.
+	 */
+	onTakesInput?: () => void;
 	/** Pane size in columns × rows; default 200 × 50. */
 	width?: number;
 	height?: number;
@@ -119,30 +130,36 @@ async function watch(
 	const started = Date.now();
 	const screens = new RecentScreens(inactivityMs ?? 0);
 	let changedAt = started;
+	const exitReport = new ExitReportWait(options.paneExitReportMs ?? PANE_EXIT_REPORT_MS);
+	let takesInput = false;
 	const apply = () => {
 		let changed = false;
 		for (const event of reader.poll()) if (state.apply(event)) changed = true;
 		if (changed) options.onUpdate?.(state.live);
+		if (!takesInput && (reader.promptTaken?.() ?? true)) {
+			takesInput = true;
+			options.onTakesInput?.();
+		}
 	};
 	for (;;) {
 		apply();
 		if (state.terminal) return { kind: "turn_ended" };
 		if (options.signal?.aborted) return { kind: "aborted" };
 		const pane = await host.pane(name);
-		if (!pane || pane.dead) {
+		const now = Date.now();
+		if (exitReport.over(pane, now)) {
 			apply();
 			if (state.terminal) return { kind: "turn_ended" };
-			const last = await host.capture(name, DEAD_PANE_HISTORY_LINES);
-			for (const line of last
-				.split("\n")
-				.filter((l) => l.trim() !== "" && !TMUX_DEAD_PANE.test(l))
-				.slice(-5))
-				state.addDiagnostic(`${SCREEN_LINE}${line}`);
+			await addLastLines(host, name, state);
 			return { kind: "tui_exited", exitStatus: pane?.exitStatus };
 		}
-		const now = Date.now();
 		if (now - started >= spec.limits.timeoutMs) {
 			return { kind: "timed_out", durationMs: now - started, timeoutMs: spec.limits.timeoutMs };
+		}
+		// Its terminal is closed: nothing more comes on its screen, its exit is reported soon (or the wait ends).
+		if (pane?.dead) {
+			await sleep(pollMs, options.signal);
+			continue;
 		}
 		const current = await host.capture(name);
 		if (screens.changed(current, now)) changedAt = now;
@@ -155,6 +172,16 @@ async function watch(
 		}
 		await sleep(pollMs, options.signal);
 	}
+}
+
+/** Adds the last lines a dead pane printed (not tmux's own line) to the run's diagnostics. */
+async function addLastLines(host: TmuxHost, name: string, state: RunState): Promise<void> {
+	const last = await host.capture(name, DEAD_PANE_HISTORY_LINES);
+	for (const line of last
+		.split("\n")
+		.filter((l) => l.trim() !== "" && !TMUX_DEAD_PANE.test(l))
+		.slice(-5))
+		state.addDiagnostic(`${SCREEN_LINE}${line}`);
 }
 
 /**

@@ -14,8 +14,10 @@ import { TMUX_CLOSE_GRACE_MS } from "../core/graces.ts";
 import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
 import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
 import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
+import { PANE_STATE_FORMAT, type PaneState, parsePaneState } from "./pane-state.ts";
 
 export { findTmux } from "./find-tmux.ts";
+export type { PaneState } from "./pane-state.ts";
 
 /** The server options: panes stay after their process exits (so an exit status can be read). */
 const SERVER_CONFIG = [
@@ -25,16 +27,6 @@ const SERVER_CONFIG = [
 	"set-option -s escape-time 10",
 	"",
 ].join("\n");
-
-/** What tmux reports about a session's only pane. */
-export interface PaneState {
-	/** pid of the pane's own process (the harness TUI). */
-	pid: number;
-	/** The process has exited; the pane is kept (`remain-on-exit`). */
-	dead: boolean;
-	/** Exit status of a dead pane's process, when it exited normally. */
-	exitStatus?: number;
-}
 
 /** The size and program of a new session. `command[0]` is the executable; nothing goes through a shell. */
 export interface NewSession {
@@ -118,22 +110,15 @@ export class TmuxHost {
 
 	/** The state of the session's pane, or `undefined` when the session does not exist (any more). */
 	async pane(name: string): Promise<PaneState | undefined> {
-		const result = await this.run(
-			["list-panes", "-t", `=${name}`, "-F", "#{pane_pid}\t#{pane_dead}\t#{pane_dead_status}"],
-			true,
-		);
+		const result = await this.run(["list-panes", "-t", `=${name}`, "-F", PANE_STATE_FORMAT], true);
 		if (result === undefined) {
 			this.forgetPane(name);
 			return undefined;
 		}
-		const [pid, dead, status] = result.split("\n")[0].split("\t");
+		const pane = parsePaneState(result.split("\n")[0]);
 		// A group whose leader has exited is not killed on parent death: its id may be reused.
-		if (dead === "1") this.forgetPane(name);
-		return {
-			pid: Number(pid),
-			dead: dead === "1",
-			exitStatus: status === "" || status === undefined ? undefined : Number(status),
-		};
+		if (pane.dead) this.forgetPane(name);
+		return pane;
 	}
 
 	/** Names of the sessions on the server, oldest first; [] when no server runs. */

@@ -90,66 +90,111 @@ export function familyOf(table, pgids) {
 }
 
 /**
+ * A listing of /proc counts as one that found nothing only when the pids new in it were all read within
+ * this many ms of its start (see stopAndKillFamily).
+ */
+const PROMPT_LISTING_MS = 5;
+
+/**
  * SIGKILLs the members of the groups `pgids`, the processes carrying `markerPrefix` and all their
  * descendants, including one that keeps re-forking itself (each generation forks its successor and exits)
  * faster than the whole table can be read, which a kill after one look at /proc misses: the stale look
- * names only dead generations. Here each process is SIGSTOPped the moment it is found (newest pids first, so
- * the current generation is reached soon after the directory is listed), and so is its whole process group:
- * a successor forked meanwhile is in its group (unless it left it) and the kernel does not let a fork
- * escape a group-wide signal, so the group stop reaches it even when the generation found is already gone.
- * The group of the calling process is never signalled; the child's processes are in sessions of their own.
- * A stopped process forks no more; /proc is listed again until a listing finds no new one (two in a row
- * once anything was found; at most `maxScans` listings), then every stopped group and process is SIGKILLed. Synchronous; never throws.
- * Returns how many processes were killed.
+ * names only dead generations. Here each process is SIGSTOPped the moment it is found, and so is its whole
+ * process group: a successor forked meanwhile is in its group (unless it left it) and the kernel does not
+ * let a fork escape a group-wide signal, so the group stop reaches it even when the generation found is
+ * already gone. The group of the calling process is never signalled; the child's processes are in
+ * sessions of their own. A stopped process forks no more; /proc is listed again until two listings in a
+ * row find nothing new (at most `maxScans` listings), then every stopped group and process is SIGKILLed.
+ *
+ * Why a listing can miss such a process: its live generation is in the listing, but if this process is
+ * held up (a loaded machine) before it reads that pid, the generation has forked on and exited and its
+ * successor is in no listing yet. So each listing reads the pids that are new since the previous one first,
+ * newest first (a re-forking process's live generation is among them: it forked after that listing), and
+ * a listing counts as finding nothing only when those were all read within PROMPT_LISTING_MS of its start.
+ * Two such listings in a row miss a process only if a generation of it ended within that time of each
+ * (it re-forks every few ms, or by a rare coincidence). Synchronous; never throws. Returns how many
+ * processes were killed.
  * @param {string | undefined} markerPrefix
  * @param {Iterable<number>} pgids
  * @param {number} [maxScans]
+ * @param {{ now?: () => number; afterListing?: (pids: number[]) => void }} [test] for tests only: the
+ *   clock (ms; default performance.now) and a hook run after each listing, before its pids are read.
  */
-export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20) {
-	const groups = new Set(pgids);
-	const ownGroup = readStat(process.pid)?.pgid;
-	/** Groups of found processes, stopped as a whole. */
-	const stoppedGroups = new Set();
-	/** @type {Map<number, NonNullable<ReturnType<typeof readStat>>>} */
-	const stopped = new Map();
-	// Done after two listings in a row that find nothing new: a re-forking generation may be between two
-	// pids during any one listing, the first included.
+export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20, test = {}) {
+	const now = test.now ?? (() => performance.now());
+	const family = new StoppedFamily(markerPrefix, pgids);
+	let listed = new Set();
 	for (let scan = 0, quiet = 0; scan < maxScans && quiet < 2; scan++) {
+		const listingStart = now();
 		let entries;
 		try {
 			entries = readdirSync("/proc");
 		} catch {
 			break;
 		}
-		const before = stopped.size;
-		for (const pid of pidsOf(entries)
+		const before = family.stopped.size;
+		const pids = pidsOf(entries)
 			.map(Number)
-			.sort((a, b) => b - a)) {
-			if (stopped.has(pid)) continue;
-			const stat = readStat(pid);
-			if (!stat || stat.state === "Z") continue;
-			const ours =
-				groups.has(stat.pgid) ||
-				stopped.has(stat.ppid) ||
-				carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), markerPrefix);
-			if (!ours) continue;
-			if (stat.pgid !== ownGroup && !stoppedGroups.has(stat.pgid)) {
-				stoppedGroups.add(stat.pgid);
-				groups.add(stat.pgid);
-				signalGroup(stat.pgid, "SIGSTOP");
-			}
-			try {
-				process.kill(pid, "SIGSTOP");
-			} catch {
-				continue; // Gone since its stat was read, or not ours to signal.
-			}
-			stopped.set(pid, stat);
-		}
-		quiet = stopped.size === before ? quiet + 1 : 0;
+			.sort((a, b) => b - a);
+		test.afterListing?.(pids);
+		for (const pid of pids) if (!listed.has(pid)) family.look(pid);
+		const prompt = now() - listingStart <= PROMPT_LISTING_MS;
+		for (const pid of pids) if (listed.has(pid)) family.look(pid);
+		listed = new Set(pids);
+		quiet = family.stopped.size === before && prompt ? quiet + 1 : 0;
 	}
-	for (const pgid of stoppedGroups) signalGroup(pgid, "SIGKILL");
-	signalEach([...stopped.values()], "SIGKILL");
-	return stopped.size;
+	return family.kill();
+}
+
+/** The processes and groups stopAndKillFamily has found and stopped so far. */
+class StoppedFamily {
+	/**
+	 * @param {string | undefined} markerPrefix
+	 * @param {Iterable<number>} pgids
+	 */
+	constructor(markerPrefix, pgids) {
+		this.markerPrefix = markerPrefix;
+		this.groups = new Set(pgids);
+		this.ownGroup = readStat(process.pid)?.pgid;
+		/** Groups of found processes, stopped as a whole. */
+		this.stoppedGroups = new Set();
+		/** @type {Map<number, NonNullable<ReturnType<typeof readStat>>>} */
+		this.stopped = new Map();
+	}
+
+	/**
+	 * Stops `pid` (and its group) when it is ours: in one of the groups, a child of a stopped process, or
+	 * carrying the marker.
+	 * @param {number} pid
+	 */
+	look(pid) {
+		if (this.stopped.has(pid)) return;
+		const stat = readStat(pid);
+		if (!stat || stat.state === "Z") return;
+		const ours =
+			this.groups.has(stat.pgid) ||
+			this.stopped.has(stat.ppid) ||
+			carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), this.markerPrefix);
+		if (!ours) return;
+		if (stat.pgid !== this.ownGroup && !this.stoppedGroups.has(stat.pgid)) {
+			this.stoppedGroups.add(stat.pgid);
+			this.groups.add(stat.pgid);
+			signalGroup(stat.pgid, "SIGSTOP");
+		}
+		try {
+			process.kill(pid, "SIGSTOP");
+		} catch {
+			return; // Gone since its stat was read, or not ours to signal.
+		}
+		this.stopped.set(pid, stat);
+	}
+
+	/** SIGKILLs every stopped group and process; returns how many processes were stopped. */
+	kill() {
+		for (const pgid of this.stoppedGroups) signalGroup(pgid, "SIGKILL");
+		signalEach([...this.stopped.values()], "SIGKILL");
+		return this.stopped.size;
+	}
 }
 
 /**

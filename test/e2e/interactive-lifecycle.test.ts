@@ -137,8 +137,10 @@ describe("interactive children over their lifetime", () => {
 	}, 60_000);
 
 	// retry: 2: once in 7 full runs the early text never reached the model within 30 s (13 requests seen); the
-	// cause (in the pane input path or pi's TUI) is not found yet.
-	it("a send to an interactive child that is still starting is queued and typed once its TUI reads keys, never refused as exited", {
+	// cause is not confirmed. Excluded so far: the text is now typed only once pi's records show its first
+	// prompt under way (pi keeps text submitted earlier in its editor or as its next prompt), and keys pi
+	// reads late (pi frozen the moment it read keys) still joined the turn; not reproduced in 65 loop runs.
+	it("a send to an interactive child that is still starting is queued and typed into its first turn once its TUI takes input, never refused as exited", {
 		retry: 2,
 		timeout: 60_000,
 	}, async () => {
@@ -175,6 +177,9 @@ describe("interactive children over their lifetime", () => {
 			30_000,
 		);
 		await env.session.callTool<JobsDetails>("subagent_jobs", { action: "wait", job_id: jobId });
+		// The first turn's answer: the text joined the request after its tool call.
+		const done = await env.session.callTool<JobsDetails>("subagent_jobs", { action: "result", job_id: jobId });
+		expect(textOf(done.result)).toContain("took the early text");
 		await env.session.waitForIdle();
 	});
 

@@ -2,8 +2,9 @@
  * The private tmux host: its socket directory is private, panes run their program directly, text reaches
  * only a live pane, and closing removes the server and the directory.
  */
-import { existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findTmux, TmuxHost } from "../../src/interactive/tmux-host.ts";
 import { isAlive, waitUntil } from "../support/processes.ts";
@@ -59,5 +60,34 @@ describe("the tmux host of a parent session", () => {
 		await expect(
 			own.newSession({ name: "late", cwd: "/", command: ["/bin/true"], width: 80, height: 24 }),
 		).rejects.toThrow(/closed/);
+	});
+
+	it("reports a pane dead but not reaped while its process runs with its terminal closed, and its exit once it exits", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pane-gate-"));
+		const gate = join(dir, "gate");
+		let pid: number | undefined;
+		try {
+			// tmux closes a pane when it reads the end of its terminal: at an exit that comes a moment before tmux
+			// reaps the process; here the process closes its terminal and waits, so the moment lasts.
+			const script = `trap '' HUP; exec </dev/null >/dev/null 2>&1; until [ -e ${gate} ]; do sleep 0.05; done; exit 4`;
+			const pane = await session("closes-terminal", ["/bin/sh", "-c", script]);
+			pid = pane.pid;
+			await waitUntil(async () => (await host.pane("closes-terminal"))?.dead === true, "the pane to be dead");
+			expect(await host.pane("closes-terminal")).toEqual({ pid: pane.pid, dead: true, reaped: false });
+			expect(isAlive(pane.pid)).toBe(true);
+			writeFileSync(gate, "");
+			await waitUntil(async () => (await host.pane("closes-terminal"))?.reaped === true, "tmux to reap the process");
+			expect(await host.pane("closes-terminal")).toMatchObject({ dead: true, exitStatus: 4, exitSignal: undefined });
+		} finally {
+			writeFileSync(gate, "");
+			if (pid !== undefined) await waitUntil(() => !isAlive(pid as number), "the pane's process to be gone");
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("reports the signal that ended a pane's process", async () => {
+		await session("killed", ["/bin/sh", "-c", "kill -9 $$"]);
+		await waitUntil(async () => (await host.pane("killed"))?.reaped === true, "tmux to reap the process");
+		expect(await host.pane("killed")).toMatchObject({ dead: true, exitStatus: undefined, exitSignal: 9 });
 	});
 });

@@ -3,13 +3,18 @@
  * native session id and usage come from the harness's own records (docs/harness-support.md
  * "Interactive runs").
  */
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Harness } from "../../src/core/launch-spec.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runInteractive } from "../../src/interactive/run-interactive.ts";
+import type { PaneState } from "../../src/interactive/tmux-host.ts";
 import { describeFailure } from "../../src/runs/delivery.ts";
 import { scriptTui } from "../support/interactive-env.ts";
 import { NATIVE_LIMITS, nativeLaunchSpec } from "../support/launch-spec.ts";
+import { isAlive, waitUntil } from "../support/processes.ts";
 import { startTuiEnv, type TuiEnv } from "./tui-support.ts";
 
 let tui: TuiEnv;
@@ -89,34 +94,106 @@ describe("the wall-clock limit of an interactive run", () => {
 });
 
 describe("a TUI that exits before its records end the turn", () => {
-	// retry: 2: once in 7 full runs the pane's exit status was not yet reported when the dead pane was seen (the
-	// message then lacks "with status 3"); the cause is not found yet.
-	it("reports the last lines of its screen with the failure", { retry: 2, timeout: 60_000 }, async () => {
-		// A TUI that cannot start prints why on its terminal (there is no stderr tail in a pane) and exits. It
-		// exits once tmux shows the line: output written just before a process exits can be lost to the pane.
-		const tmux = `tmux -S ${tui.host.socket}`;
-		const script = [
-			"echo 'fatal: cannot open the terminal'",
-			`pane=$(${tmux} list-panes -a -F '#{pane_tty} #{pane_id}' | grep "^$(tty) " | cut -d' ' -f2)`,
-			`until ${tmux} capture-pane -p -t "$pane" | grep -q fatal; do :; done`,
-			"exit 3",
-		].join("; ");
-		const crashing = createPiAdapter({
+	/** A pi adapter whose "TUI" is `sh -c <script>`. */
+	const shellTui = (script: string) =>
+		createPiAdapter({
 			invocation: () => ({ file: "/bin/sh", args: ["-c", script, "sh"] }),
 			sessionDir: tui.workDir,
 			agentDir: tui.workDir,
 		});
-		const spec = nativeLaunchSpec({
+	const spec = () =>
+		nativeLaunchSpec({
 			harness: "pi",
 			cwd: tui.workDir,
 			task: "crash",
 			interactive: { stayOpen: false, inactivityTimeoutMs: null },
 		});
-		const result = await runInteractive(spec, crashing, { host: () => tui.host, env: tui.env });
+	/** Shell lines that print a fatal line on the pane and go on once tmux shows it. */
+	const printFatal = () => {
+		const tmux = `tmux -S ${tui.host.socket}`;
+		return [
+			"echo 'fatal: cannot open the terminal'",
+			`pane=$(${tmux} list-panes -a -F '#{pane_tty} #{pane_id}' | grep "^$(tty) " | cut -d' ' -f2)`,
+			`until ${tmux} capture-pane -p -t "$pane" | grep -q fatal; do :; done`,
+		];
+	};
+
+	it("reports the last lines of its screen with the failure", { timeout: 60_000 }, async () => {
+		// A TUI that cannot start prints why on its terminal (there is no stderr tail in a pane) and exits. It
+		// exits once tmux shows the line: output written just before a process exits can be lost to the pane.
+		const crashing = shellTui([...printFatal(), "exit 3"].join("; "));
+		const result = await runInteractive(spec(), crashing, { host: () => tui.host, env: tui.env });
 		expect(result.status).toBe("failed");
 		expect(result.error).toBe("the pi TUI exited with status 3 before its records showed the end of the turn");
 		// tmux's own "Pane is dead" line is not the child's output.
 		expect(result.diagnostics).toEqual(["screen: fatal: cannot open the terminal"]);
 		expect(describeFailure(result)).toContain("\nscreen (last lines):\nfatal: cannot open the terminal");
+	});
+
+	// tmux marks a pane dead when it reads the end of the pane's terminal, which a process's exit causes a
+	// moment before tmux reaps it and learns its status. A process that closes its terminal and then waits
+	// holds that moment open: here it waits for a gate the test opens once it saw the pane dead without a status.
+	const closesItsTerminal = (gate: string) =>
+		[
+			...printFatal(),
+			"trap '' HUP",
+			"exec </dev/null >/dev/null 2>&1",
+			`until [ -e ${gate} ]; do sleep 0.05; done`,
+			"exit 3",
+		].join("; ");
+
+	it("waits for tmux to report the exit status of a TUI whose pane is dead before its process is reaped", {
+		timeout: 60_000,
+	}, async () => {
+		const gate = join(tui.workDir, `gate-${randomUUID()}`);
+		let session: string | undefined;
+		let pid: number | undefined;
+		const running = runInteractive(spec(), shellTui(closesItsTerminal(gate)), {
+			host: () => tui.host,
+			env: tui.env,
+			// Longer than the test: the run ends on tmux's report, not on the wait's end.
+			paneExitReportMs: 600_000,
+			onUpdate: (live) => {
+				session = live.interactive?.session;
+				pid = live.pid;
+			},
+		});
+		try {
+			let seen: PaneState | undefined;
+			await waitUntil(async () => {
+				seen = session === undefined ? undefined : await tui.host.pane(session);
+				return seen?.dead === true;
+			}, "the pane to be dead");
+			expect(seen).toMatchObject({ dead: true, reaped: false, exitStatus: undefined });
+		} finally {
+			writeFileSync(gate, "");
+		}
+		const result = await running;
+		expect(result.error).toBe("the pi TUI exited with status 3 before its records showed the end of the turn");
+		expect(result.diagnostics).toEqual(["screen: fatal: cannot open the terminal"]);
+		await waitUntil(() => !isAlive(pid as number), "the pane's process to be gone");
+	});
+
+	it("ends the run without a status when a dead pane's process is not reaped within the wait", {
+		timeout: 60_000,
+	}, async () => {
+		const gate = join(tui.workDir, `gate-${randomUUID()}`);
+		let pid: number | undefined;
+		try {
+			const result = await runInteractive(spec(), shellTui(closesItsTerminal(gate)), {
+				host: () => tui.host,
+				env: tui.env,
+				paneExitReportMs: 300,
+				onUpdate: (live) => {
+					pid = live.pid;
+				},
+			});
+			// The gate is still closed: the process runs on, and the run did not wait for it.
+			expect(result.error).toBe("the pi TUI exited before its records showed the end of the turn");
+			expect(isAlive(pid as number)).toBe(true);
+		} finally {
+			writeFileSync(gate, "");
+			if (pid !== undefined) await waitUntil(() => !isAlive(pid as number), "the pane's process to be gone");
+		}
 	});
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
-import { freezeAndKill, processesWithEnv, waitUntil } from "../support/processes.ts";
+import { freezeAndKill, startHopper, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
 import { isAlive, waitUntilGone } from "./run-fixture.ts";
 
 const WATCHDOG = fileURLToPath(new URL("../../src/process/watchdog.mjs", import.meta.url));
@@ -67,27 +67,18 @@ describe("parent-death watchdog", () => {
 		}
 	});
 
-	it("kills a marked setsid process that keeps re-forking itself when its pipe closes", { retry: 2 }, async () => {
+	it("kills a marked setsid process that keeps re-forking itself when its pipe closes", async () => {
 		// Every 20 ms it forks its successor and exits, so one look at /proc names only dead generations.
 		const tag = `NATIVE_SUBAGENTS_HOPPER=${randomUUID()}`;
 		const [name, value] = tag.split("=");
-		const hopper = spawn("setsid", ["sh", "-c", "h() { sleep 0.02; h & exit 0; }; h"], {
-			stdio: "ignore",
-			env: { PATH: process.env.PATH ?? "", PI_NATIVE_SUBAGENTS_RUN: "test-token/8", [name]: value },
-		});
 		try {
-			await new Promise((resolve) => hopper.once("exit", resolve));
+			await startHopper(0.02, { PI_NATIVE_SUBAGENTS_RUN: "test-token/8", [name]: value });
 			const dog = watchdog();
 			dog.stdin?.write(line({ marker: "PI_NATIVE_SUBAGENTS_RUN=test-token/" }));
 			const exited = new Promise((resolve) => dog.once("exit", resolve));
 			dog.stdin?.end();
 			await exited;
-			let emptyLooks = 0;
-			const gone = () => {
-				emptyLooks = processesWithEnv(tag).length === 0 ? emptyLooks + 1 : 0;
-				return emptyLooks >= 10;
-			};
-			await waitUntil(gone, "ten looks at /proc in a row without the hopper");
+			await waitUntilNoneWithEnv(tag, "ten looks at /proc in a row without the hopper");
 		} finally {
 			freezeAndKill(tag);
 		}

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freezeAndKill, processesWithEnv, waitUntil } from "../support/processes.ts";
+import { freezeAndKill, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
 import { fixture, isAlive, ofType, run, waitUntilGone } from "./run-fixture.ts";
 
 /** Pids a test leaves behind on purpose (outside the group); killed after each test. */
@@ -136,7 +136,7 @@ describe("startProcess: ending the process group", () => {
 		await waitUntilGone(grandchild);
 	});
 
-	it("kills a setsid descendant that keeps re-forking itself after the child exits", { retry: 2 }, async () => {
+	it("kills a setsid descendant that keeps re-forking itself after the child exits", async () => {
 		// A daemon that never stays one process: every few ms it forks its successor and exits (own session, fds
 		// closed), so a look at the whole of /proc is stale before it ends. It carries the run marker and a tag.
 		const tag = `NATIVE_SUBAGENTS_HOPPER=${randomUUID()}`;
@@ -152,13 +152,7 @@ describe("startProcess: ending the process group", () => {
 			await waitUntil(() => existsSync(started), "the hopper to start");
 			writeFileSync(gate, "");
 			expect(await done).toMatchObject({ end: "exited", exitCode: 0 });
-			// One empty look at /proc proves nothing against such a process (it may be between two pids): ten in a row.
-			let emptyLooks = 0;
-			const gone = () => {
-				emptyLooks = processesWithEnv(tag).length === 0 ? emptyLooks + 1 : 0;
-				return emptyLooks >= 10;
-			};
-			await waitUntil(gone, "ten looks at /proc in a row without a tagged process");
+			await waitUntilNoneWithEnv(tag, "ten looks at /proc in a row without a tagged process");
 		} finally {
 			freezeAndKill(tag);
 			rmSync(dir, { recursive: true, force: true });

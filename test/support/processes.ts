@@ -1,4 +1,5 @@
 /** Process liveness checks for tests that prove nothing survives. */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { type ProcStat, processTable, readStat } from "../../src/process/proc-table.mjs";
@@ -184,6 +185,32 @@ function readdirSafe(dir: string): string[] {
 	} catch {
 		return [];
 	}
+}
+
+/**
+ * Waits (as waitUntil, naming `what`) until ten looks at /proc in a row find no process whose environment
+ * holds `entry`: one empty look proves nothing against a process that keeps re-forking itself (it may be
+ * between two pids then).
+ */
+export async function waitUntilNoneWithEnv(entry: string, what: string): Promise<void> {
+	let emptyLooks = 0;
+	await waitUntil(() => {
+		emptyLooks = processesWithEnv(entry).length === 0 ? emptyLooks + 1 : 0;
+		return emptyLooks >= 10;
+	}, what);
+}
+
+/**
+ * Starts a "hopper" in a session of its own: every `seconds` it forks its successor and exits, so it is
+ * never one process for long. It carries `env` (e.g. a run marker and a tag); resolves once its first
+ * process has handed over to the hopping (the `setsid` child exited).
+ */
+export async function startHopper(seconds: number, env: Record<string, string>): Promise<void> {
+	const hopper = spawn("setsid", ["sh", "-c", `h() { sleep ${seconds}; h & exit 0; }; h`], {
+		stdio: "ignore",
+		env: { PATH: process.env.PATH ?? "", ...env },
+	});
+	await new Promise((resolve) => hopper.once("exit", resolve));
 }
 
 /** Test cleanup: SIGSTOPs every process whose environment holds `tag` (`NAME=value`) until ten looks in a row find no new one, then SIGKILLs them. */

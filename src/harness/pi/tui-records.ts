@@ -44,12 +44,19 @@ interface ToolCallPart {
 export function piRecordReader(sessionDir: string, nativeSessionId: string, resumed: boolean): TuiRecordReader {
 	const tail = new RecordTail(() => findPiSessionFile(sessionDir, nativeSessionId), resumed);
 	const parser = new PiEventParser();
+	// pi writes a user message when its agent starts on the prompt (its session file is created then).
+	let promptTaken = false;
 	return {
 		poll() {
 			const events: RunEvent[] = [];
-			for (const record of tail.read()) events.push(...entryEvents(record as SessionEntry, parser));
+			for (const record of tail.read()) {
+				const entry = record as SessionEntry;
+				if (entry.type === "message" && entry.message?.role === "user") promptTaken = true;
+				events.push(...entryEvents(entry, parser));
+			}
 			return events;
 		},
+		promptTaken: () => promptTaken,
 	};
 }
 

@@ -10,10 +10,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessAdapter, HarnessCommand } from "../../src/core/harness-adapter.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import type { ChildCommand } from "../../src/process/types.ts";
+import { runChild } from "../../src/runs/run-child.ts";
 import { MAX_FINGERPRINT_ENTRIES } from "../../src/runs/startup-fingerprint.ts";
 import { WarmChildren, type WarmLaunch } from "../../src/runs/warm-children.ts";
 import { fixture } from "../process/run-fixture.ts";
-import { launchSpec, NATIVE_LIMITS } from "../support/launch-spec.ts";
+import { launchSpec, NATIVE_LIMITS, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { isAlive, waitUntil } from "../support/processes.ts";
 
 const dirs: string[] = [];
@@ -192,6 +193,40 @@ describe("the settings of a pool of warm children", () => {
 			const [child] = pool.idleChildren();
 			expect(await child.ready).toBe(true);
 			expect(pool.idleChildren().map((idle) => idle.pid)).toEqual([child.pid]);
+		} finally {
+			await pool.close();
+		}
+	});
+});
+
+describe("a run aborted before it starts", () => {
+	it("leaves the warm child of its launch waiting for the next run instead of taking it to end it", async () => {
+		const lines = fixture("lines");
+		const probe = { line: "probe", isAnswer: (record: unknown) => (record as { text?: string }).text === "probe" };
+		const harness = { file: lines.file, args: lines.args, env: {}, conversation };
+		const linesAdapter = {
+			...adapter,
+			harness: "pi",
+			warmProbe: probe,
+			buildCommand: () => harness,
+			createParser: () => ({ parse: () => [] }),
+		} as unknown as HarnessAdapter;
+		const launchSpecOf = spec({ cwd: lines.cwd, limits: SCRIPTED_LIMITS });
+		const pool = new WarmChildren({ idleTimeoutMs: 600_000, max: 1 });
+		try {
+			const runDir = run({}).runDir;
+			const command = { ...lines, cwd: lines.cwd };
+			pool.prepare(pool.launchOf(launchSpecOf, linesAdapter, harness, command, runDir) as WarmLaunch);
+			const [warm] = pool.idleChildren();
+			expect(await warm.ready).toBe(true);
+			const result = await runChild(launchSpecOf, linesAdapter, {
+				env: lines.env,
+				signal: AbortSignal.abort(),
+				warm: pool,
+			});
+			expect(result.status).toBe("aborted");
+			expect(pool.idleChildren().map((idle) => idle.pid)).toEqual([warm.pid]);
+			expect(isAlive(warm.pid as number)).toBe(true);
 		} finally {
 			await pool.close();
 		}

@@ -120,6 +120,7 @@ describe("warm pi children", () => {
 			{ args: { ...base, cwd: otherDir } },
 			{ args: base, env: { WARM_PROBE_VARIANT: "1" } },
 		];
+		const sessionsBefore = childSessionFiles(env.home.agentDir).length;
 		for (const [index, variant] of variants.entries()) {
 			await call(`launch base ${index}`, base);
 			const warmPid = await waitForWarmChild(env.home.agentDir);
@@ -138,6 +139,10 @@ describe("warm pi children", () => {
 		await call("launch base again", base);
 		const warmPid = await waitForWarmChild(env.home.agentDir);
 		expect((await call("launch base once more", base)).pid).toBe(warmPid);
+		// Twelve calls, twelve session files: the warm children ended unused wrote none and left no run directory.
+		expect(childSessionFiles(env.home.agentDir).length - sessionsBefore).toBe(2 * variants.length + 2);
+		await waitForWarmChild(env.home.agentDir);
+		await waitUntil(() => ownRunDirs().length === 1, "one run directory: the last warm child's");
 	});
 
 	it("a personal extension removed while a warm child waits never sees the next call, which starts a cold child", async () => {

@@ -3,7 +3,7 @@
  * pi children): two fingerprints are equal only when no listed file or directory, nor anything below one,
  * was created, removed, written or replaced between them.
  */
-import { type BigIntStats, lstatSync, readdirSync } from "node:fs";
+import { type BigIntStats, lstatSync, opendirSync } from "node:fs";
 import { join } from "node:path";
 
 /** Entries a fingerprint looks at, at most: a larger tree is not fingerprinted (its launch is not warmed). */
@@ -31,12 +31,35 @@ export function startupFingerprint(paths: readonly string[]): string | undefined
 		}
 		parts.push([path, stat.mode, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join("\u0000"));
 		if (!stat.isDirectory()) continue;
-		try {
-			const names = readdirSync(path).sort().reverse();
-			pending.push(...names.map((name) => join(path, name)));
-		} catch {
-			return undefined;
-		}
+		const names = listUpTo(path, MAX_FINGERPRINT_ENTRIES - parts.length - pending.length);
+		if (!names) return undefined;
+		pending.push(
+			...names
+				.sort()
+				.reverse()
+				.map((name) => join(path, name)),
+		);
 	}
 	return parts.join("\n");
+}
+
+/**
+ * The names in directory `path`, read one by one so that a huge directory (a hostile repository's) costs no
+ * more than `room` entries; `undefined` past `room` or when it cannot be listed.
+ */
+function listUpTo(path: string, room: number): string[] | undefined {
+	const names: string[] = [];
+	let dir: ReturnType<typeof opendirSync> | undefined;
+	try {
+		dir = opendirSync(path);
+		for (let entry = dir.readSync(); entry; entry = dir.readSync()) {
+			if (names.length >= room) return undefined;
+			names.push(entry.name);
+		}
+		return names;
+	} catch {
+		return undefined;
+	} finally {
+		dir?.closeSync();
+	}
 }

@@ -121,6 +121,12 @@ export interface HarnessAdapter {
 	 * has no warm children.
 	 */
 	warmProbe?: { line: string; isAnswer(record: unknown): boolean };
+	/**
+	 * The files and directories (absolute, possibly absent) a child of `spec` with the complete environment
+	 * `env` reads when it starts: a warm child of the harness is taken only while none of them changed since it
+	 * started (docs/settings.md §Warm pi children). Required with `warmProbe`.
+	 */
+	startupInputs?(spec: LaunchSpec, env: Readonly<Record<string, string>>): string[];
 	/** A fresh parser for one run of `spec` (some harnesses need the spec, e.g. a resumed thread's usage). */
 	createParser(spec: LaunchSpec): EventParser;
 	/**

@@ -6,7 +6,8 @@
 /** setTimeout fires at once for delays above 2^31-1 ms; a "generous" timeout must not end a run early. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-function timer(ms: number, fire: () => void): NodeJS.Timeout {
+/** `setTimeout(fire, ms)` with `ms` clamped to 0 … 2^31-1 (about 24.8 days), so a longer delay never fires at once. */
+export function timer(ms: number, fire: () => void): NodeJS.Timeout {
 	return setTimeout(fire, Math.min(Math.max(0, ms), MAX_TIMER_MS));
 }
 

@@ -22,22 +22,32 @@ export interface ReadyProbe {
 }
 
 /** Output held while idle beyond which the standby is ended (an idle child has nothing to say), bytes. */
-const MAX_HELD_BYTES = 1024 * 1024;
+export const MAX_HELD_BYTES = 1024 * 1024;
 
-/** Bytes read from one pipe while nobody else reads it; handed over in order at adoption. */
+/**
+ * Bytes read from one pipe while nobody else reads it; handed over in order at adoption. Past MAX_HELD_BYTES
+ * the child is being ended and never adopted: what it held is dropped and whatever more it writes (while it
+ * outlives its SIGTERM) is read and discarded, so a flood cannot grow the parent.
+ */
 class HeldOutput {
 	chunks: Buffer[] = [];
 	bytes = 0;
+	#overflowed = false;
 	readonly #source: Readable;
 	readonly #onData: (chunk: Buffer) => void;
 
-	/** @param onOverflow called when more than MAX_HELD_BYTES are held. */
+	/** @param onOverflow called once, when more than MAX_HELD_BYTES would be held. */
 	constructor(source: Readable, onOverflow: () => void) {
 		this.#source = source;
 		this.#onData = (chunk) => {
+			if (this.#overflowed) return;
 			this.chunks.push(chunk);
 			this.bytes += chunk.length;
-			if (this.bytes > MAX_HELD_BYTES) onOverflow();
+			if (this.bytes <= MAX_HELD_BYTES) return;
+			this.#overflowed = true;
+			this.chunks = [];
+			this.bytes = 0;
+			onOverflow();
 		};
 		source.on("data", this.#onData);
 	}
@@ -91,6 +101,8 @@ export class StandbyProcess {
 	#exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 	#exitListeners: Array<(code: number | null, signal: NodeJS.Signals | null) => void> = [];
 	#adopted = false;
+	/** Set once `end()` started ending it: it is then never adopted. */
+	#ending = false;
 	#stopWatching = () => {};
 	/** Set when the child started. */
 	#parts: (Omit<AdoptedProcess, "stdout" | "stderr"> & { stdout: HeldOutput; stderr: HeldOutput }) | undefined;
@@ -152,9 +164,14 @@ export class StandbyProcess {
 		});
 	}
 
-	/** Whether the leader still runs and no run has adopted it. */
+	/** Bytes of output held for the adopting run, stdout and stderr together (tests). */
+	get heldBytes(): number {
+		return (this.#parts?.stdout.bytes ?? 0) + (this.#parts?.stderr.bytes ?? 0);
+	}
+
+	/** Whether the leader still runs, no run has adopted it and nothing has started ending it. */
 	get idle(): boolean {
-		return this.#exit === undefined && !this.#adopted;
+		return this.#exit === undefined && !this.#adopted && !this.#ending;
 	}
 
 	/**
@@ -169,9 +186,15 @@ export class StandbyProcess {
 		return { ...rest, stdout: stdout.handOver(), stderr: stderr.handOver() };
 	}
 
-	/** Ends an idle child's group (SIGTERM, SIGKILL after the grace); resolves once its leader has exited. */
+	/**
+	 * Ends an idle child's group (SIGTERM, SIGKILL after the grace); resolves once its leader has exited. From
+	 * then on it is not idle: a child that outlives its SIGTERM is never handed to a run.
+	 */
 	end(): Promise<void> {
-		if (this.idle) this.#parts?.terminator.terminate();
+		if (this.idle) {
+			this.#ending = true;
+			this.#parts?.terminator.terminate();
+		}
 		return this.gone;
 	}
 }

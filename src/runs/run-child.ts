@@ -64,7 +64,8 @@ export async function runChild(
 		const command = adapter.buildCommand(spec, runDir);
 		const child = childCommand(spec, command, options.env);
 		const launch = options.warm?.launchOf(spec, adapter, command, child, runDir);
-		taken = launch && options.warm?.take(launch);
+		// A run aborted before it starts spawns nothing (startProcess): it leaves the warm child to the next run.
+		taken = launch && !options.signal?.aborted ? options.warm?.take(launch) : undefined;
 		const state = new RunState(spec, describeCommand(command.file, taken?.args ?? command.args));
 		const structured = structuredResultOf(spec, adapter);
 		const life: ProcessLife = { spec, adapter, command, state, structured, options, lost: {}, adopt: taken?.adopted };

@@ -3,7 +3,7 @@
  * second call of the same launch adopts the idle child the first left, nothing observable differs, a
  * different launch never takes it, and every warm child ends with the session, `/reload` and its idle timeout.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
@@ -120,6 +120,7 @@ describe("warm pi children", () => {
 			{ args: { ...base, cwd: otherDir } },
 			{ args: base, env: { WARM_PROBE_VARIANT: "1" } },
 		];
+		const sessionsBefore = childSessionFiles(env.home.agentDir).length;
 		for (const [index, variant] of variants.entries()) {
 			await call(`launch base ${index}`, base);
 			const warmPid = await waitForWarmChild(env.home.agentDir);
@@ -138,6 +139,51 @@ describe("warm pi children", () => {
 		await call("launch base again", base);
 		const warmPid = await waitForWarmChild(env.home.agentDir);
 		expect((await call("launch base once more", base)).pid).toBe(warmPid);
+		// Twelve calls, twelve session files: the warm children ended unused wrote none and left no run directory.
+		expect(childSessionFiles(env.home.agentDir).length - sessionsBefore).toBe(2 * variants.length + 2);
+		await waitForWarmChild(env.home.agentDir);
+		await waitUntil(() => ownRunDirs().length === 1, "one run directory: the last warm child's");
+	});
+
+	it("a personal extension removed while a warm child waits never sees the next call, which starts a cold child", async () => {
+		const extensions = join(env.home.agentDir, "extensions");
+		const seen = join(env.home.dir, "spy-saw");
+		writeFileSync(
+			join(extensions, "spy.ts"),
+			`import { appendFileSync } from "node:fs";\nexport default function (pi) {\n\tpi.on("before_agent_start", async (event) => appendFileSync(${JSON.stringify(seen)}, \`\${event.prompt}\\n\`));\n}\n`,
+		);
+		try {
+			await call("seen by the spy", { agent: "other" });
+			expect(readFileSync(seen, "utf8")).toContain("seen by the spy");
+			const warmPid = await waitForWarmChild(env.home.agentDir);
+			rmSync(join(extensions, "spy.ts"));
+			const run = await call("after the spy was removed", { agent: "other" });
+			expect(run.pid).not.toBe(warmPid);
+			expect(readFileSync(seen, "utf8")).not.toContain("after the spy was removed");
+			await waitUntil(() => !isAlive(warmPid), "the warm child that loaded the spy ended for the new one");
+		} finally {
+			// Not the directory: it holds this package's settings file.
+			rmSync(join(extensions, "spy.ts"), { force: true });
+			rmSync(seen, { force: true });
+		}
+	});
+
+	it("a parallel call of four runs of one launch: one takes the warm child, three start cold, all complete, one warm child is left", async () => {
+		await call("before the parallel call");
+		const warmPid = await waitForWarmChild(env.home.agentDir);
+		const tasks = [1, 2, 3, 4].map((n) => ({ agent: "echo", task: `parallel ${n}` }));
+		for (const { task } of tasks) env.server.scriptFor(task, { text: `answer to ${task}` });
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", { tasks });
+		expect(isError, textOf(result)).toBe(false);
+		const runs = tasks.map((_, index) => runOf(result.details, index));
+		expect(runs.map((run) => [run.status, run.finalAnswer])).toEqual(
+			tasks.map(({ task }) => ["completed", `answer to ${task}`]),
+		);
+		expect(runs.filter((run) => run.pid === warmPid)).toHaveLength(1);
+		expect(new Set(runs.map((run) => run.pid)).size).toBe(4);
+		const left = await waitForWarmChild(env.home.agentDir);
+		expect(runs.map((run) => run.pid)).not.toContain(left);
+		await waitUntil(() => ownRunDirs().length === 1, "one run directory: the warm child's");
 	});
 
 	it("a warm child that died while idle is discarded and the call starts a cold child", async () => {

@@ -4,17 +4,19 @@
  * (test/support/full-disk.ts; needs root, as CI runs), the real run layer and pi adapter with the scripted pi
  * stand-in, the real tmux host.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { saveRosterEnabled, settingsFilePath } from "../../src/config/settings.ts";
 import { writeFileAtomic } from "../../src/core/atomic-write.ts";
+import type { HarnessAdapter, HarnessCommand } from "../../src/core/harness-adapter.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { SessionHold } from "../../src/harness/pi/session-retention.ts";
 import { findTmux, TmuxHost } from "../../src/interactive/tmux-host.ts";
 import { writeArtifact } from "../../src/runs/artifacts.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../../src/runs/leftovers.ts";
 import { runChild } from "../../src/runs/run-child.ts";
+import { WarmChildren, type WarmLaunch } from "../../src/runs/warm-children.ts";
 import { canMountTmpfs, type FullDisk, mountFullDisk } from "../support/full-disk.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { answer, PI_SCRIPT, session, settled } from "../support/pi-script.ts";
@@ -104,6 +106,25 @@ describe.skipIf(!mountable)("a full disk", () => {
 			),
 		);
 		expect(readdirSync(process.env.TMPDIR)).toEqual([".filler"]);
+	});
+
+	it("starts no warm child when its copy of the run files cannot be written, and leaves no directory", () => {
+		const runDir = makeOwnedTempDir(RUN_DIR_PREFIX, undefined, { "append-system-prompt.md": "z".repeat(300_000) });
+		try {
+			const pool = new WarmChildren({ idleTimeoutMs: 600_000, max: 1 });
+			const adapter = { warmProbe: { line: "probe", isAnswer: () => true }, startupInputs: () => [] };
+			const command = { file: process.execPath, args: ["-e", "setInterval(() => {}, 1e6)"], cwd: runDir, env: {} };
+			const harness = { ...command, conversation: {} } as unknown as HarnessCommand;
+			const spec = launchSpec({ harness: "pi", cwd: runDir, limits: SCRIPTED_LIMITS });
+			const launch = pool.launchOf(spec, adapter as unknown as HarnessAdapter, harness, command, runDir);
+			expect(launch).toBeDefined();
+			process.env.TMPDIR = fullDisk();
+			pool.prepare(launch as WarmLaunch);
+			expect(pool.idleChildren()).toEqual([]);
+			expect(readdirSync(process.env.TMPDIR)).toEqual([".filler"]);
+		} finally {
+			rmSync(runDir, { recursive: true, force: true });
+		}
 	});
 
 	it("names the temp directory when a child's run directory cannot be created", () => {

@@ -10,6 +10,7 @@ import { PiEventParser } from "./events.ts";
 import { PI_COMMAND_ENV } from "./invocation.ts";
 import { piWarmProbe } from "./rpc.ts";
 import { findPiSessionFile, readPiSessionCwd } from "./session-file.ts";
+import { piStartupInputs } from "./startup-inputs.ts";
 
 /** Builds the pi adapter. */
 export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
@@ -22,6 +23,7 @@ export function createPiAdapter(options: PiAdapterOptions): HarnessAdapter {
 		structuredResult: { inText: false, howToSubmit: `Call the ${SUBMIT_RESULT_TOOL} tool with your result.` },
 		// A started `pi --mode rpc` answers get_state once it reads commands (warm children).
 		warmProbe: piWarmProbe,
+		startupInputs: (spec, env) => piStartupInputs(spec, options.agentDir, env.HOME),
 		// Only a new session's first system message lists every tool (a resumed one lists what was added).
 		createParser: (spec) => new PiEventParser(spec.session.kind === "new" ? spec.allowedTools : undefined),
 		validate: (spec, problems) =>

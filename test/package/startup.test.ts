@@ -10,11 +10,21 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { withBundledSources } from "../support/bundle-modules.ts";
 import { startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome } from "../support/pi-home.ts";
+import { probeSubagentCall } from "../support/probe-call.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
+
+/** Loaded module URLs → paths relative to the package, each bundle chunk followed by the sources it holds. */
+function loadedPaths(modules: readonly string[]): string[] {
+	return withBundledSources(
+		ROOT,
+		modules.filter((url) => url.startsWith("file:")).map((url) => relative(ROOT, new URL(url).pathname)),
+	);
+}
 
 describe("loading the extension", () => {
 	it("registers every tool, the command and the hooks while importing none of what a call runs", async () => {
@@ -41,9 +51,7 @@ describe("loading the extension", () => {
 		]);
 		expect(loaded.renderers).toEqual(["pi-native-subagents.job"]);
 		expect(loaded.events.sort()).toEqual(["session_shutdown", "session_start", "session_tree", "tool_result"]);
-		const paths = loaded.modules
-			.filter((url) => url.startsWith("file:"))
-			.map((url) => relative(ROOT, new URL(url).pathname));
+		const paths = loadedPaths(loaded.modules);
 		const ours = paths.filter((path) => path.startsWith("src/"));
 		expect(ours).toContain("src/index.ts");
 		// Light leaves only: the settings file's path rule and the roster variable's name are read at session
@@ -74,10 +82,7 @@ describe("loading the extension", () => {
 			{ env: { PATH: process.env.PATH, HOME: home, PI_CODING_AGENT_DIR: agentDir, TMPDIR: home } },
 		);
 		const probe = JSON.parse(stdout) as { notes: string[]; modules: string[] };
-		const paths = probe.modules
-			.filter((url) => url.startsWith("file:"))
-			.map((url) => relative(ROOT, new URL(url).pathname));
-		return { notes: probe.notes, paths, agentDir };
+		return { notes: probe.notes, paths: loadedPaths(probe.modules), agentDir };
 	}
 	const heavyAtStart = (paths: string[]) =>
 		paths.filter((path) =>
@@ -111,29 +116,11 @@ describe("a single subagent call", () => {
 			agents: { echo: { description: "Answers plainly", body: "You answer plainly." } },
 		});
 		try {
-			const work = join(home.dir, "work");
-			mkdirSync(work);
-			// Not execFile's promise: the fake model server answers the child from this process meanwhile.
-			const stdout = await new Promise<string>((resolve, reject) =>
-				execFile(
-					NODE,
-					[
-						join(ROOT, "test", "support", "load-probe.mjs"),
-						join(ROOT, "index.ts"),
-						"--call",
-						work,
-						JSON.stringify({ agent: "echo", task: "probe" }),
-					],
-					{ env: { PATH: process.env.PATH, ...home.env, TMPDIR: home.dir } },
-					(error, out) => (error ? reject(error) : resolve(out)),
-				),
-			);
-			const probe = JSON.parse(stdout) as { result: string; modules: string[] };
+			const probe = await probeSubagentCall(join(ROOT, "index.ts"), home, { agent: "echo", task: "probe" });
 			expect(probe.result).toContain("echo:");
-			const paths = probe.modules
-				.filter((url) => url.startsWith("file:"))
-				.map((url) => relative(ROOT, new URL(url).pathname));
-			// The call ran: its own modules loaded.
+			const paths = loadedPaths(probe.modules);
+			// The call ran from the runtime bundle (the global setup built it): its own modules loaded.
+			expect(paths).toContain("dist/runtime/extension.js");
 			expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
 			const notForThisCall = paths.filter((path) =>
 				/^src\/(graph|interactive\/(tmux-host|run-interactive|pane-input))|^src\/tools\/(graph-|jobs-tool|roster-tool|fleet-command|command-handlers|tools\.ts)|^src\/ui\/fleet-|(?<!pi-coding-agent\/)node_modules\/(zod|yaml|smol-toml|execa)\//.test(

@@ -26,7 +26,7 @@ const { default: factory } = await import(pathToFileURL(entry).href);
 const registered = { tools: [], commands: [], events: [], renderers: [] };
 const handlers = new Map();
 const tools = new Map();
-factory({
+await factory({
 	on: (event, handler) => {
 		registered.events.push(event);
 		handlers.set(event, handler);

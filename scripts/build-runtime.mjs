@@ -1,0 +1,114 @@
+/**
+ * Builds the bundle of the whole extension, `dist/runtime/` (gitignored), from `src/index.ts`: one ESM entry
+ * and a chunk per deferred part, which the package entry (index.ts) loads natively instead of the sources
+ * through Pi's loader when it is fresh (src/core/native-bundle.ts, docs/design-notes.md §Start-up cost). The peer
+ * packages become modules that read Pi's instances from the global the entry fills (`PEERS_KEY`); every other
+ * package stays an import resolved from the package;
+ * `import.meta.url` and `import.meta.dirname` of each module name its source file, so paths relative to it hold.
+ * Usage: node scripts/build-runtime.mjs [--if-stale]   (exit 0, also without rolldown; 1 with the build's error)
+ * Runs from `prepare` (npm ci, git installs) and the test setup (test/support/build-runtime.ts).
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import {
+	BUNDLE_DIR,
+	BUNDLE_MANIFEST,
+	freshBundleEntry,
+	PEER_PACKAGES,
+	PEERS_KEY,
+	sourceStamp,
+} from "../src/core/native-bundle.ts";
+
+const ROOT = join(import.meta.dirname, "..");
+const SRC = join(ROOT, "src");
+const PEERS = [...PEER_PACKAGES];
+const PEER_PREFIX = "\0pi-native-subagents-peer:";
+const OUT = join(ROOT, BUNDLE_DIR);
+
+/** The module standing in for peer `specifier`: each of its export names read from the handed-over instance. */
+async function peerModule(specifier) {
+	const names = Object.keys(await import(specifier)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+	const lines = [
+		`const instance = globalThis[Symbol.for(${JSON.stringify(PEERS_KEY.description)})]?.[${JSON.stringify(specifier)}];`,
+		`if (!instance) throw new Error(${JSON.stringify(`pi-native-subagents: bundle: peer package ${specifier} was not handed over`)});`,
+	];
+	names.forEach((name, index) => {
+		lines.push(`const e${index} = instance[${JSON.stringify(name)}];`);
+		lines.push(`export { e${index} as ${name} };`);
+	});
+	return lines.join("\n");
+}
+
+/** `import.meta.url`/`dirname` of source file `id`, rewritten relative to the chunk (every chunk sits in OUT). */
+function rewriteImportMeta(code, id) {
+	const rel = relative(OUT, id).split(sep).join("/");
+	const relDir = relative(OUT, dirname(id)).split(sep).join("/");
+	return code
+		.replaceAll("import.meta.url", `new URL(${JSON.stringify(rel)}, import.meta.url).href`)
+		.replaceAll("import.meta.dirname", `(import.meta.dirname + ${JSON.stringify(`/${relDir}`)})`);
+}
+
+const plugin = {
+	name: "pi-native-subagents-runtime",
+	resolveId(source) {
+		return PEERS.includes(source) ? PEER_PREFIX + source : undefined;
+	},
+	load(id) {
+		return id.startsWith(PEER_PREFIX) ? peerModule(id.slice(PEER_PREFIX.length)) : undefined;
+	},
+	transform(code, id) {
+		if (!id.startsWith(SRC + sep) || !code.includes("import.meta.")) return undefined;
+		return { code: rewriteImportMeta(code, id) };
+	},
+};
+
+if (process.argv.includes("--if-stale") && freshBundleEntry(ROOT)) process.exit(0);
+/** rolldown comes with the dev dependencies (through vitest's vite); an install without them keeps the sources. */
+let build;
+try {
+	({ build } = await import("rolldown"));
+} catch {
+	process.stderr.write(
+		"pi-native-subagents: rolldown is not installed: no runtime bundle built, the sources are used\n",
+	);
+	process.exit(0);
+}
+const stamp = sourceStamp(SRC);
+// Built beside the old bundle, then swapped in: a pi starting meanwhile finds the old one, none, or the new one.
+const temporary = `${OUT}.build-${process.pid}`;
+rmSync(temporary, { recursive: true, force: true });
+const result = await build({
+	input: { extension: join(SRC, "index.ts") },
+	platform: "node",
+	// Node built-ins and the dependencies stay imports, resolved from the package's node_modules.
+	external: (id) =>
+		!PEERS.includes(id) &&
+		!id.startsWith(PEER_PREFIX) &&
+		!id.startsWith(".") &&
+		!id.startsWith("/") &&
+		!id.startsWith("\0"),
+	plugins: [plugin],
+	logLevel: "warn",
+	// The peer modules import the real packages for their export names: slow, and expected.
+	checks: { pluginTimings: false },
+	output: { dir: temporary, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+});
+// Which source modules each chunk holds, as paths relative to the package root (`chunks.json`, for the tests).
+const chunks = Object.fromEntries(
+	result.output
+		.filter((item) => item.type === "chunk")
+		.map((chunk) => [
+			chunk.fileName,
+			chunk.moduleIds.filter((id) => id.startsWith(ROOT + sep)).map((id) => relative(ROOT, id).split(sep).join("/")),
+		]),
+);
+writeFileSync(join(temporary, BUNDLE_MANIFEST), `${JSON.stringify(stamp)}\n`);
+writeFileSync(join(temporary, "chunks.json"), `${JSON.stringify(chunks, null, "\t")}\n`);
+mkdirSync(dirname(OUT), { recursive: true });
+const old = `${OUT}.old-${process.pid}`;
+rmSync(old, { recursive: true, force: true });
+try {
+	renameSync(OUT, old);
+} catch {}
+renameSync(temporary, OUT);
+rmSync(old, { recursive: true, force: true });

@@ -1,0 +1,86 @@
+/**
+ * The prebuilt bundle of the whole extension (`dist/runtime/`, built from src/index.ts by
+ * `scripts/build-runtime.mjs`): used only when it is fresh, that is when the sources have as many files as at the
+ * build and none is newer than the newest one then (an npm tarball gives every file one old mtime, which passes;
+ * an edit or a checkout makes it stale). Loaded with Node's own `require` (require(esm), Node ≥ 22.12), so Pi's
+ * loader (jiti) compiles none of it (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins:
+ * the package entry (index.ts) imports it before it knows whether the sources or the bundle run.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+/** The bundle's directory and files under the package root. */
+export const BUNDLE_DIR = join("dist", "runtime");
+export const BUNDLE_ENTRY = "extension.js";
+export const BUNDLE_MANIFEST = "manifest.json";
+
+/** What the build records of `src/`: its file count and the newest file's mtime, ms since the epoch. */
+export interface SourceStamp {
+	files: number;
+	newestMtimeMs: number;
+}
+
+/**
+ * The stamp of every file under `srcDir` (recursive). Throws what `readdirSync`/`statSync` throw. A walk of
+ * its own: `readdirSync`'s `recursive` option costs about four times as much CPU here (the check runs in every
+ * Pi process that loads the package).
+ */
+export function sourceStamp(srcDir: string, stamp: SourceStamp = { files: 0, newestMtimeMs: 0 }): SourceStamp {
+	for (const entry of readdirSync(srcDir, { withFileTypes: true })) {
+		const path = join(srcDir, entry.name);
+		if (entry.isDirectory()) sourceStamp(path, stamp);
+		else if (entry.isFile()) {
+			stamp.files++;
+			stamp.newestMtimeMs = Math.max(stamp.newestMtimeMs, statSync(path).mtimeMs);
+		}
+	}
+	return stamp;
+}
+
+/**
+ * The bundle entry's path under package `root` when a bundle exists and is fresh for `root/src`, else
+ * `undefined` (missing, unreadable or malformed manifest, stale sources). Never throws.
+ */
+export function freshBundleEntry(root: string): string | undefined {
+	const dir = join(root, BUNDLE_DIR);
+	const entry = join(dir, BUNDLE_ENTRY);
+	try {
+		if (!existsSync(entry)) return undefined;
+		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<SourceStamp>;
+		const now = sourceStamp(join(root, "src"));
+		const fresh =
+			built.files === now.files && typeof built.newestMtimeMs === "number" && now.newestMtimeMs <= built.newestMtimeMs;
+		return fresh ? entry : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Where the bundle reads the peer packages from: the bundle never imports `PEER_PACKAGES` itself (an installed
+ * pi package may not resolve them, and it must use Pi's own instances); each is a module of the bundle that
+ * reads its exports from this global, which the package entry fills before it loads the bundle.
+ */
+export const PEERS_KEY = Symbol.for("pi-native-subagents.peers");
+/** The peer packages, as the sources import them (package.json `peerDependencies`). */
+export const PEER_PACKAGES = [
+	"@earendil-works/pi-coding-agent",
+	"@earendil-works/pi-tui",
+	"@earendil-works/pi-ai",
+	"typebox",
+] as const;
+
+/** Module specifier of each of {@link PEER_PACKAGES} → its namespace object, as Pi's loader resolved it. */
+export type Peers = Readonly<Record<(typeof PEER_PACKAGES)[number], object>>;
+
+/**
+ * The fresh bundle's entry module under `root`, loaded natively with `peers` handed over, or `undefined`
+ * ({@link freshBundleEntry}). Throws what the bundle's evaluation throws.
+ */
+export function loadFreshBundle<T>(root: string, peers: Peers): T | undefined {
+	const entry = freshBundleEntry(root);
+	if (!entry) return undefined;
+	(globalThis as Record<symbol, unknown>)[PEERS_KEY] = peers;
+	return createRequire(import.meta.url)(entry) as T;
+}

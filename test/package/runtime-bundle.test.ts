@@ -1,0 +1,151 @@
+/**
+ * The runtime bundle (docs/design-notes.md §Start-up cost, src/core/native-bundle.ts): a real pi run loads the
+ * runtime from `dist/runtime/` natively; a bundle older than the sources, or none, leaves the sources in use.
+ */
+import {
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
+import { runPiCli } from "../fake-model/run-pi.ts";
+import { withBundledSources } from "../support/bundle-modules.ts";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import { createPiHome, type PiHome } from "../support/pi-home.ts";
+import { probeSubagentCall } from "../support/probe-call.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** A package root under `dir` with `src/a.ts` and, with `bundle`, a bundle whose manifest records `stamp`. */
+function fakePackage(dir: string, bundle: boolean) {
+	mkdirSync(join(dir, "src"), { recursive: true });
+	writeFileSync(join(dir, "src", "a.ts"), "export {};\n");
+	if (bundle) {
+		mkdirSync(join(dir, "dist", "runtime"), { recursive: true });
+		writeFileSync(join(dir, "dist", "runtime", "extension.js"), "export {};\n");
+		writeFileSync(join(dir, "dist", "runtime", "manifest.json"), JSON.stringify(sourceStamp(join(dir, "src"))));
+	}
+	return dir;
+}
+
+describe("the freshness of the runtime bundle", () => {
+	const dir = realpathSync(mkdtempSync(join(tmpdir(), "bundle-fresh-")));
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	it("uses a bundle built from the sources as they are", () => {
+		const root = fakePackage(join(dir, "fresh"), true);
+		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+	});
+
+	it("does not use a bundle older than a source file", () => {
+		const root = fakePackage(join(dir, "edited"), true);
+		const later = new Date(Date.now() + 60_000);
+		utimesSync(join(root, "src", "a.ts"), later, later);
+		expect(freshBundleEntry(root)).toBeUndefined();
+	});
+
+	it("does not use a bundle built from another set of source files", () => {
+		const root = fakePackage(join(dir, "added"), true);
+		writeFileSync(join(root, "src", "b.ts"), "export {};\n");
+		const past = new Date(0);
+		utimesSync(join(root, "src", "b.ts"), past, past);
+		expect(freshBundleEntry(root)).toBeUndefined();
+	});
+
+	it("takes sources that all carry one old mtime, as an npm tarball unpacks them", () => {
+		const root = fakePackage(join(dir, "tarball"), true);
+		const packed = new Date("1985-10-26T08:15:00Z");
+		utimesSync(join(root, "src", "a.ts"), packed, packed);
+		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+	});
+
+	it("falls back when there is no bundle or its manifest is malformed", () => {
+		expect(freshBundleEntry(fakePackage(join(dir, "none"), false))).toBeUndefined();
+		const root = fakePackage(join(dir, "malformed"), true);
+		writeFileSync(join(root, "dist", "runtime", "manifest.json"), "{");
+		expect(freshBundleEntry(root)).toBeUndefined();
+	});
+});
+
+let server: FakeModelServer;
+let home: PiHome;
+const copies: string[] = [];
+beforeAll(async () => {
+	server = await startFakeModelServer({ fallback: "rules" });
+	home = createPiHome(server, { agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
+});
+afterAll(async () => {
+	await home?.cleanup();
+	await server?.close();
+	for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+});
+
+/** One `subagent` call through the load probe of package `root`: the loaded paths, relative to `root`. */
+async function probeCall(root: string): Promise<string[]> {
+	const probe = await probeSubagentCall(join(root, "index.ts"), home, { agent: "echo", task: "probe" });
+	expect(probe.result).toContain("echo:");
+	return probe.modules.filter((url) => url.startsWith("file:")).map((url) => relative(root, new URL(url).pathname));
+}
+
+/** A copy of the package (its node_modules linked), with the bundle when `withBundle`; removed after the tests. */
+function packageCopy(withBundle: boolean): string {
+	const copy = realpathSync(mkdtempSync(join(tmpdir(), "bundle-package-")));
+	copies.push(copy);
+	for (const entry of ["index.ts", "package.json", "src", "agents", ...(withBundle ? ["dist"] : [])])
+		cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+	symlinkSync(realpathSync(join(ROOT, "node_modules")), join(copy, "node_modules"));
+	return copy;
+}
+
+describe("loading the runtime", () => {
+	it("runs a call from the sources when the package has no bundle", async () => {
+		const paths = await probeCall(packageCopy(false));
+		expect(paths).toContain("src/tools/subagent-tool.ts");
+		expect(paths.filter((path) => path.startsWith("dist/"))).toEqual([]);
+	});
+
+	it("runs a call from the sources when the bundle is older than them", async () => {
+		const copy = packageCopy(true);
+		const later = new Date(Date.now() + 60_000);
+		utimesSync(join(copy, "src", "tools", "subagent-tool.ts"), later, later);
+		const paths = await probeCall(copy);
+		expect(paths).toContain("src/tools/subagent-tool.ts");
+		expect(paths.filter((path) => path.startsWith("dist/"))).toEqual([]);
+	});
+
+	it("loads the runtime from the bundle, natively, in a real `pi -p` parent", async () => {
+		const record = join(home.dir, "modules.txt");
+		server.route((request) => {
+			if (!request.userTexts.some((text) => text.includes("BUNDLE-PROBE"))) return undefined;
+			if (request.lastToolOutput !== undefined) return { text: `tool said: ${request.lastToolOutput}` };
+			return { toolCalls: [{ name: "subagent", arguments: { agent: "echo", task: "bundled call" } }] };
+		});
+		const recorder = pathToFileURL(join(ROOT, "test", "support", "module-recorder.mjs")).href;
+		const run = await runPiCli(
+			{ ...home, env: { ...home.env, NODE_OPTIONS: `--import=${recorder}`, MODULE_RECORD_FILE: record } },
+			["-e", ROOT, "--no-session", "-p", "BUNDLE-PROBE delegate"],
+		);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout).toContain("tool said: echo:");
+		const urls = readFileSync(record, "utf8")
+			.split("\n")
+			.filter((url) => url.startsWith("file:"));
+		const paths = withBundledSources(
+			ROOT,
+			urls.map((url) => relative(ROOT, new URL(url).pathname)),
+		);
+		expect(paths).toContain("dist/runtime/extension.js");
+		// The call's own modules came from the bundle's chunks.
+		expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
+	});
+});

@@ -69,7 +69,7 @@ try {
 	({ build } = await import("rolldown"));
 } catch {
 	process.stderr.write(
-		"pi-native-subagents: rolldown is not installed: no runtime bundle built, the sources are used\n",
+		"pi-native-subagents: rolldown is not installed: no bundle built, the sources are used\n",
 	);
 	process.exit(0);
 }

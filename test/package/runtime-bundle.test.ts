@@ -38,7 +38,7 @@ function fakePackage(dir: string, bundle: boolean) {
 	return dir;
 }
 
-describe("the freshness of the runtime bundle", () => {
+describe("the freshness of the bundle", () => {
 	const dir = realpathSync(mkdtempSync(join(tmpdir(), "bundle-fresh-")));
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

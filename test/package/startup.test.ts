@@ -119,7 +119,7 @@ describe("a single subagent call", () => {
 			const probe = await probeSubagentCall(join(ROOT, "index.ts"), home, { agent: "echo", task: "probe" });
 			expect(probe.result).toContain("echo:");
 			const paths = loadedPaths(probe.modules);
-			// The call ran from the runtime bundle (the global setup built it): its own modules loaded.
+			// The call ran from the bundle (the global setup built it): its own modules loaded.
 			expect(paths).toContain("dist/runtime/extension.js");
 			expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
 			const notForThisCall = paths.filter((path) =>

@@ -1,5 +1,5 @@
 /**
- * Vitest global setup: builds the runtime bundle when it is missing or older than the sources
+ * Vitest global setup: builds the bundle when it is missing or older than the sources
  * (`scripts/build-runtime.mjs --if-stale`), so every real pi run of the tests loads the bundle as an installed
  * package does (docs/development.md §Runtime bundle).
  */

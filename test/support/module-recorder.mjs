@@ -1,7 +1,7 @@
 /**
  * Preloaded with `node --import` (through `NODE_OPTIONS`): appends the URL of every module Node itself resolves
  * in this process, one a line, to the file `MODULE_RECORD_FILE`. Modules Pi's loader (jiti) compiles do not go
- * through Node's resolution; natively loaded ones (the runtime bundle's chunks) do. Only the process it was
+ * through Node's resolution; natively loaded ones (the bundle's chunks) do. Only the process it was
  * preloaded into records: it takes itself out of `NODE_OPTIONS` for the processes that one starts.
  */
 import { appendFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * Vitest global setup: builds the bundle when it is missing or older than the sources
  * (`scripts/build-runtime.mjs --if-stale`), so every real pi run of the tests loads the bundle as an installed
- * package does (docs/development.md §Runtime bundle).
+ * package does (docs/development.md §The bundle).
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";

@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
 	test: {
 		include: ["test/**/*.test.ts"],
-		// Every test runs against a fresh runtime bundle (docs/development.md §Runtime bundle).
+		// Every test runs against a fresh bundle (docs/development.md §The bundle).
 		globalSetup: ["./test/support/build-runtime.ts"],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,

@@ -25,14 +25,16 @@ export function familyOf(table: ProcStat[], pgids: Iterable<number>): ProcStat[]
  * SIGKILLs the members of groups `pgids`, the processes carrying `markerPrefix` and their descendants, each
  * SIGSTOPped when found so a process that keeps re-forking cannot outrun the look at /proc; at most
  * `maxScans` (default 20) listings of /proc, ending after two in a row that found nothing and were read
- * promptly. `test` (tests only): the clock in ms, and a hook run after each listing before its pids are read.
+ * promptly. `options.bornFrom`: the start time (clock ticks since boot) of the run's first process; an older
+ * process's environment is not read (it cannot carry the marker). `options.now`, `options.afterListing` (tests
+ * only): the clock in ms, and a hook run after each listing before its pids are read.
  * Synchronous; never throws; returns how many were killed.
  */
 export function stopAndKillFamily(
 	markerPrefix: string | undefined,
 	pgids: Iterable<number>,
 	maxScans?: number,
-	test?: { now?: () => number; afterListing?: (pids: number[]) => void },
+	options?: { bornFrom?: number; now?: () => number; afterListing?: (pids: number[]) => void },
 ): number;
 /** Signals each process that still has the same start time; never throws. */
 export function signalEach(targets: Array<{ pid: number; startTime: string }>, signal: NodeJS.Signals): void;

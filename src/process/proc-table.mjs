@@ -114,15 +114,20 @@ const PROMPT_LISTING_MS = 5;
  * Two such listings in a row miss a process only if a generation of it ended within that time of each
  * (it re-forks every few ms, or by a rare coincidence). Synchronous; never throws. Returns how many
  * processes were killed.
+ *
+ * A process carries the marker only when it descends from the run's first process, so it started no earlier:
+ * with `options.bornFrom` (that process's start time, clock ticks since boot) the environment of an older
+ * process is not read (each read is a file of /proc; most of the table is older than any run).
  * @param {string | undefined} markerPrefix
  * @param {Iterable<number>} pgids
  * @param {number} [maxScans]
- * @param {{ now?: () => number; afterListing?: (pids: number[]) => void }} [test] for tests only: the
- *   clock (ms; default performance.now) and a hook run after each listing, before its pids are read.
+ * @param {{ bornFrom?: number; now?: () => number; afterListing?: (pids: number[]) => void }} [options]
+ *   `bornFrom` as above; for tests only: the clock (ms; default performance.now) and a hook run after each
+ *   listing, before its pids are read.
  */
-export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20, test = {}) {
-	const now = test.now ?? (() => performance.now());
-	const family = new StoppedFamily(markerPrefix, pgids);
+export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20, options = {}) {
+	const now = options.now ?? (() => performance.now());
+	const family = new StoppedFamily(markerPrefix, pgids, options.bornFrom);
 	let listed = new Set();
 	for (let scan = 0, quiet = 0; scan < maxScans && quiet < 2; scan++) {
 		const listingStart = now();
@@ -136,7 +141,7 @@ export function stopAndKillFamily(markerPrefix, pgids, maxScans = 20, test = {})
 		const pids = pidsOf(entries)
 			.map(Number)
 			.sort((a, b) => b - a);
-		test.afterListing?.(pids);
+		options.afterListing?.(pids);
 		for (const pid of pids) if (!listed.has(pid)) family.look(pid);
 		const prompt = now() - listingStart <= PROMPT_LISTING_MS;
 		for (const pid of pids) if (listed.has(pid)) family.look(pid);
@@ -151,9 +156,11 @@ class StoppedFamily {
 	/**
 	 * @param {string | undefined} markerPrefix
 	 * @param {Iterable<number>} pgids
+	 * @param {number} [bornFrom] start time (clock ticks) before which no process can carry the marker
 	 */
-	constructor(markerPrefix, pgids) {
+	constructor(markerPrefix, pgids, bornFrom = 0) {
 		this.markerPrefix = markerPrefix;
+		this.bornFrom = bornFrom;
 		this.groups = new Set(pgids);
 		this.ownGroup = readStat(process.pid)?.pgid;
 		/** Groups of found processes, stopped as a whole. */
@@ -174,7 +181,8 @@ class StoppedFamily {
 		const ours =
 			this.groups.has(stat.pgid) ||
 			this.stopped.has(stat.ppid) ||
-			carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), this.markerPrefix);
+			(Number(stat.startTime) >= this.bornFrom &&
+				carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), this.markerPrefix));
 		if (!ours) return;
 		if (stat.pgid !== this.ownGroup && !this.stoppedGroups.has(stat.pgid)) {
 			this.stoppedGroups.add(stat.pgid);

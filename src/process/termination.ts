@@ -12,7 +12,15 @@
  * exited is safe as long as a member remains; once the group is empty the kernel answers ESRCH.
  */
 import type { Lifeline } from "./lifeline.ts";
-import { familyOf, type ProcStat, processTable, signalEach, signalGroup, stopAndKillFamily } from "./proc-table.mjs";
+import {
+	familyOf,
+	type ProcStat,
+	processTable,
+	readStat,
+	signalEach,
+	signalGroup,
+	stopAndKillFamily,
+} from "./proc-table.mjs";
 
 /** Groups started by this Pi process and not yet ended; killed synchronously on Pi's own `exit`. */
 const liveGroups = new Set<number>();
@@ -36,6 +44,8 @@ export class GroupTerminator {
 	readonly #killGraceMs: number;
 	/** `<RUN_MARKER>=<value>\0`: the environment entry of this run's processes. */
 	readonly #marker: string;
+	/** The leader's start time (clock ticks since boot): no process older than it carries the marker; 0 unknown. */
+	readonly #bornFrom: number;
 	readonly #unregister: () => void;
 	#killTimer: NodeJS.Timeout | undefined;
 	#terminating = false;
@@ -52,6 +62,7 @@ export class GroupTerminator {
 		this.#pgid = pgid;
 		this.#killGraceMs = killGraceMs;
 		this.#marker = `${marker.name}=${marker.value}\0`;
+		this.#bornFrom = Number(readStat(pgid)?.startTime ?? 0);
 		this.#unregister = lifeline.register({ pgid });
 		liveGroups.add(pgid);
 		if (!exitHookInstalled) {
@@ -87,7 +98,7 @@ export class GroupTerminator {
 		// a stale table may not even name it. Each process is stopped as it is found (stopAndKillFamily; a few
 		// ms per listing of /proc, synchronous, after the exit handlers). The lifeline covers it until then.
 		setImmediate(() => {
-			stopAndKillFamily(this.#marker, [this.#pgid]);
+			stopAndKillFamily(this.#marker, [this.#pgid], undefined, { bornFrom: this.#bornFrom });
 			this.#unregister();
 		});
 	}

@@ -2,9 +2,10 @@
  * The /proc sweep against a process that keeps re-forking itself, when the sweep is held up between listing
  * /proc and reading a pid (a loaded machine): such a listing names only generations that have exited.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { stopAndKillFamily } from "../../src/process/proc-table.mjs";
+import { readStat, stopAndKillFamily } from "../../src/process/proc-table.mjs";
 import {
 	freezeAndKill,
 	isAlive,
@@ -45,6 +46,38 @@ describe("the stop-and-kill sweep of /proc", () => {
 			await waitUntilNoneWithEnv(tag, "ten looks at /proc in a row without the hopper");
 		} finally {
 			freezeAndKill(tag);
+		}
+	});
+
+	it("reads no environment of a process older than the run: an older marked process is left, the run's own is killed", async () => {
+		const marker = `PI_NATIVE_SUBAGENTS_RUN=born-${randomUUID()}/1`;
+		const [name, value] = marker.split("=");
+		const sleeper = () => spawn("sleep", ["60"], { detached: true, stdio: "ignore", env: { [name]: value } });
+		const started: ChildProcess[] = [];
+		const startTime = (child: ChildProcess) => Number(readStat(child.pid ?? 0)?.startTime);
+		try {
+			const older = sleeper();
+			started.push(older);
+			// The run's process: one started at a later clock tick than the older one.
+			let own = sleeper();
+			started.push(own);
+			while (startTime(own) <= startTime(older)) {
+				own.kill("SIGKILL");
+				await waitUntil(() => !isAlive(own.pid ?? 0) || readStat(own.pid ?? 0)?.state === "Z", "the early one to end");
+				own = sleeper();
+				started.push(own);
+			}
+			const killed = stopAndKillFamily(`${marker}\0`, [], 20, { bornFrom: startTime(own) });
+			expect(killed).toBe(1);
+			await waitUntil(() => own.exitCode !== null || own.signalCode !== null, "the run's own process to end");
+			expect(own.signalCode).toBe("SIGKILL");
+			expect(isAlive(older.pid ?? 0)).toBe(true);
+		} finally {
+			for (const child of started) child.kill("SIGKILL");
+			await waitUntil(
+				() => started.every((child) => child.exitCode !== null || child.signalCode !== null),
+				"every sleeper to end",
+			);
 		}
 	});
 });

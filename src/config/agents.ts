@@ -15,7 +15,7 @@
  * directory are both unusable until one is renamed.
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { CONFIG_DIR_NAME } from "@earendil-works/pi-coding-agent";
 import { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
@@ -30,6 +30,8 @@ import {
 	findNearestAgentsDir,
 } from "./agent-dirs.ts";
 import { parseAgentFile } from "./agent-markdown.ts";
+import { contentDigest } from "./agent-values.ts";
+import { PARSED_BUILTIN_AGENTS } from "./builtin-agents.ts";
 
 export type { AgentDefinition, AgentFileError, AgentScope, AgentSource } from "./agent-definition.ts";
 export {
@@ -94,11 +96,22 @@ const lastParse = new Map<string, ParsedAgentFile & { format: AgentFormat; sourc
 function parseOnce(format: AgentFormat, text: string, filePath: string, source: AgentSource): ParsedAgentFile {
 	const last = lastParse.get(filePath);
 	if (last && last.text === text && last.format === format && last.source === source) return last;
+	const preParsed = source === "builtin" && format === "pi" ? preParsedBuiltin(filePath, text) : undefined;
 	const problems = new Problems();
-	const agent = PARSERS[format](text, filePath, source, problems);
+	const agent = preParsed ?? PARSERS[format](text, filePath, source, problems);
 	const parsed = { agent, problems: [...problems.list], format, source, text };
 	lastParse.set(filePath, parsed);
 	return parsed;
+}
+
+/**
+ * The definition of a built-in file as generated from this package's own copy (src/config/builtin-agents.ts),
+ * when `text` is that copy's (same digest): what parsing it would give, without the parser's first-use cost
+ * on a session's first call. Any other text (an edited or foreign file) gets `undefined`, and is parsed.
+ */
+function preParsedBuiltin(filePath: string, text: string): AgentDefinition | undefined {
+	const known = PARSED_BUILTIN_AGENTS[basename(filePath)];
+	return known && known.digest === contentDigest(text) ? { ...known, filePath } : undefined;
 }
 
 /**

@@ -138,9 +138,9 @@ export function pruneArtifactsWhenDue(
 	const now = options.now ?? Date.now();
 	const stamp = join(root, PRUNE_STAMP);
 	const last = trustedStampTime(stamp);
-	if (last !== undefined && last <= now && now - last < (options.intervalMs ?? ARTIFACT_PRUNE_INTERVAL_MS)) {
-		return undefined;
-	}
+	// A file time has sub-millisecond digits that `now` lacks: a stamp written this millisecond is not in the future.
+	const age = last === undefined ? undefined : now - Math.floor(last);
+	if (age !== undefined && age >= 0 && age < (options.intervalMs ?? ARTIFACT_PRUNE_INTERVAL_MS)) return undefined;
 	const removed = pruneArtifacts(root, options);
 	if (privateDirectory(root)) {
 		try {

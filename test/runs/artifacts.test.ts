@@ -172,6 +172,16 @@ describe("artifact retention at session start", () => {
 		expect(Date.now() - lstatSync(join(root, PRUNE_STAMP)).mtimeMs).toBeLessThan(ARTIFACT_PRUNE_INTERVAL_MS);
 	});
 
+	it("trusts a stamp written in the millisecond the session starts (file times carry sub-millisecond digits)", () => {
+		const root = rootWithStale();
+		const now = Date.now() - 60_000;
+		writeFileSync(join(root, PRUNE_STAMP), "x", { mode: 0o600 });
+		utimesSync(join(root, PRUNE_STAMP), (now + 0.7) / 1000, (now + 0.7) / 1000);
+		expect(lstatSync(join(root, PRUNE_STAMP)).mtimeMs).toBeGreaterThan(now);
+		expect(pruneArtifactsWhenDue(root, { now })).toBeUndefined();
+		expect(readdirSync(root).sort()).toEqual([PRUNE_STAMP, "stale-1"]);
+	});
+
 	it("does not trust a stamp that is a symlink, and replaces the link without writing through it", () => {
 		const root = rootWithStale();
 		const outside = join(tempRoot(), "target");

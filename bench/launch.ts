@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import { ExtensionState } from "../src/config/extension-state.ts";
 import type { HarnessAdapter, HarnessCommand } from "../src/core/harness-adapter.ts";
-import type { LaunchSpec } from "../src/core/launch-spec.ts";
+import type { Harness, LaunchSpec } from "../src/core/launch-spec.ts";
 import { Problems } from "../src/core/problems.ts";
 import { SessionStartTrust } from "../src/core/session-start-trust.ts";
 import { createAdapters } from "../src/harness/adapters.ts";
@@ -55,7 +55,8 @@ export async function buildLaunch(
 	const startTrust = new SessionStartTrust();
 	startTrust.record(cwd, "startup", hasTrustRequiringProjectResources(cwd));
 	const deps = {
-		adapters,
+		adapters: adapters.loaded,
+		loadAdapters: (harnesses: Iterable<Harness>) => adapters.load(harnesses),
 		agentDir,
 		sessions: new LaunchRecords(),
 		trustStore: new ProjectTrustStore(agentDir),
@@ -74,7 +75,7 @@ export async function buildLaunch(
 	const { maxDepth } = state.depth;
 	return plan.specs.map((spec) => ({
 		spec,
-		adapter: adapters[spec.harness],
+		adapter: adapters.loaded[spec.harness] as HarnessAdapter,
 		env: buildChildEnv(base, { depth: spec.depth, maxDepth, rosterFile: spec.rosterFile }),
 	}));
 }

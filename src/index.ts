@@ -96,7 +96,8 @@ function buildToolDeps(
 ): ToolDeps {
 	const { trust } = modules;
 	return {
-		adapters: modules.adapters,
+		adapters: modules.adapters.loaded,
+		loadAdapters: modules.adapters.load,
 		globalLimit: () => parts.globalLimit,
 		state: () => parts.config.toolState(),
 		agentDir: load.agentDir,
@@ -120,12 +121,15 @@ function buildToolDeps(
 
 /**
  * What only some calls need, each imported with its first use: the `agent_graph` tool and `/graph` (all of
- * src/graph), and the other tools and the commands (jobs, roster, fleet view, catalogue).
+ * src/graph), and the other tools and the commands (jobs, roster, fleet view, catalogue). Graphs and the
+ * commands may meet any harness's children: every adapter is made before them.
  */
 function laterParts(deps: ToolDeps, parts: Parts, adapters: Modules["adapters"], agentDir: string) {
 	let graphRuntime: ReturnType<typeof import("./tools/graph-command.ts").graphRuntime> | undefined;
-	const graphs = deferred(async () => {
-		graphRuntime = (await import("./tools/graph-command.ts")).graphRuntime(deps);
+	const graphModule = deferred(() => import("./tools/graph-command.ts"));
+	const graphs = remembered(async () => {
+		await adapters.all();
+		graphRuntime = (await graphModule()).graphRuntime(deps);
 		return graphRuntime;
 	});
 	const tools = deferred(() => import("./tools/tools.ts"));
@@ -136,11 +140,10 @@ function laterParts(deps: ToolDeps, parts: Parts, adapters: Modules["adapters"],
 		interruptGraphs: () => graphRuntime?.interrupt(),
 		roster: remembered(async () => (await tools()).createRosterTool(config, agentDir)),
 		jobs: remembered(async () => (await tools()).createJobsTool(jobs)),
-		commands: remembered(async () =>
-			(await tools()).commandHandlers(config, agentDir, { fleet, jobs, inputs, adapters, interactive }, async (a, c) =>
-				(await graphs()).command(a, c),
-			),
-		),
+		commands: remembered(async () => {
+			const running = { fleet, jobs, inputs, adapters: await adapters.all(), interactive };
+			return (await tools()).commandHandlers(config, agentDir, running, async (a, c) => (await graphs()).command(a, c));
+		}),
 	};
 }
 

@@ -15,7 +15,7 @@
  * directory are both unusable until one is renamed.
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { CONFIG_DIR_NAME } from "@earendil-works/pi-coding-agent";
 import { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
@@ -30,6 +30,8 @@ import {
 	findNearestAgentsDir,
 } from "./agent-dirs.ts";
 import { parseAgentFile } from "./agent-markdown.ts";
+import { contentDigest } from "./agent-values.ts";
+import { PARSED_BUILTIN_AGENTS } from "./builtin-agents.ts";
 
 export type { AgentDefinition, AgentFileError, AgentScope, AgentSource } from "./agent-definition.ts";
 export {
@@ -76,6 +78,42 @@ export function parseAgentFileAs(
 	return PARSERS[format](content, filePath, source, problems);
 }
 
+/** What parsing one file's text gave: the definition, or the problems that refused it. */
+interface ParsedAgentFile {
+	agent: AgentDefinition | undefined;
+	problems: readonly string[];
+}
+
+/**
+ * The last parse of each agent file (by path), with the text, format and source it was parsed from. The
+ * parsers are pure, so the same text gives the same result: a discovery reads every file again (an edit is
+ * seen at once) and parses only a text it has not parsed before. One entry per path: as many as there are
+ * agent files. The definitions are shared between discoveries; no caller changes one (they copy what they use).
+ */
+const lastParse = new Map<string, ParsedAgentFile & { format: AgentFormat; source: AgentSource; text: string }>();
+
+/** {@link parseAgentFileAs} of `text`, or the result of the last parse of the same file when its text, format and source are the same. */
+function parseOnce(format: AgentFormat, text: string, filePath: string, source: AgentSource): ParsedAgentFile {
+	const last = lastParse.get(filePath);
+	if (last && last.text === text && last.format === format && last.source === source) return last;
+	const preParsed = source === "builtin" && format === "pi" ? preParsedBuiltin(filePath, text) : undefined;
+	const problems = new Problems();
+	const agent = preParsed ?? PARSERS[format](text, filePath, source, problems);
+	const parsed = { agent, problems: [...problems.list], format, source, text };
+	lastParse.set(filePath, parsed);
+	return parsed;
+}
+
+/**
+ * The definition of a built-in file as generated from this package's own copy (src/config/builtin-agents.ts),
+ * when `text` is that copy's (same digest): what parsing it would give, without the parser's first-use cost
+ * on a session's first call. Any other text (an edited or foreign file) gets `undefined`, and is parsed.
+ */
+function preParsedBuiltin(filePath: string, text: string): AgentDefinition | undefined {
+	const known = PARSED_BUILTIN_AGENTS[basename(filePath)];
+	return known && known.digest === contentDigest(text) ? { ...known, filePath } : undefined;
+}
+
 /**
  * Loads every agent file directly inside one directory (not recursive; symlinked files are followed).
  * A missing directory yields nothing; an unreadable one is an error. Within one directory a second
@@ -88,7 +126,6 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 	const agents: AgentDefinition[] = [];
 	const errors: AgentFileError[] = [];
 	const ext = AGENT_FILE_EXTENSIONS[format];
-	const parse = PARSERS[format];
 	let names: string[];
 	try {
 		names = readdirSync(dir).filter((name) => name.endsWith(ext));
@@ -113,11 +150,9 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 			}
 			continue;
 		}
-		const content = read.text;
-		const problems = new Problems();
-		const agent = parse(content, filePath, source, problems);
+		const { agent, problems } = parseOnce(format, read.text, filePath, source);
 		if (!agent) {
-			errors.push({ filePath, source, format, problems: [...problems.list], name: name.slice(0, -ext.length) });
+			errors.push({ filePath, source, format, problems: [...problems], name: name.slice(0, -ext.length) });
 			continue;
 		}
 		const earlier = seen.get(agent.name);

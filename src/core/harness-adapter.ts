@@ -146,3 +146,15 @@ export interface HarnessAdapter {
 	/** The absolute path of a native session's file in the harness's own store; `undefined` when not found. */
 	sessionFile?(nativeSessionId: string): string | undefined;
 }
+
+/**
+ * Every harness's adapter, made on demand (src/harness/adapters.ts): `loaded` holds the ones made so far (pi
+ * always); `load` makes the named ones (an adapter's modules are imported then) and resolves when they are in
+ * `loaded`. Whoever reads `loaded[harness]` for a harness a call may use loads it first.
+ */
+export interface HarnessAdapters {
+	loaded: Partial<Record<Harness, HarnessAdapter>>;
+	load(harnesses: Iterable<Harness>): Promise<void>;
+	/** Every harness's adapter, each made first when it is not yet. */
+	all(): Promise<Record<Harness, HarnessAdapter>>;
+}

@@ -16,6 +16,17 @@ export const ARTIFACT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Above this total (bytes: 256 MiB), the oldest other session directories are removed at session start. */
 export const ARTIFACT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 
+/**
+ * A session start prunes only when the root's last prune is older than this (ms: 1 hour), so a start costs
+ * one `lstat` however many session directories the root holds (docs/tools.md §Artifacts).
+ */
+export const ARTIFACT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * The stamp of the root's last prune: its mtime is when it ran. The `~` is never in a session directory's
+ * name (`artifactDir` turns it into `_`), so no session can own the name.
+ */
+export const PRUNE_STAMP = ".last-prune~";
+
 /** The per-user artifact root: `<tmpdir>/pi-native-subagents-<uid>` (docs/tools.md §Artifacts). */
 export function artifactRoot(): string {
 	return join(tmpdir(), `pi-native-subagents-${process.getuid?.() ?? "user"}`);
@@ -109,6 +120,49 @@ export function pruneArtifacts(root: string, options: PruneOptions = {}): string
 		total -= session.bytes;
 	}
 	return removed;
+}
+
+/**
+ * The retention at a session start: {@link pruneArtifacts} when the root's stamp ({@link PRUNE_STAMP}) says
+ * the last prune is older than `intervalMs` (default {@link ARTIFACT_PRUNE_INTERVAL_MS}), then the stamp
+ * renewed. A stamp that is not a regular file owned by this user and writable by no one else, or that is
+ * dated after `now`, is not trusted: the prune runs. The stamp is written (atomically, replacing a symlink
+ * rather than following it) only in a private root; a failed write (a full disk) loses nothing: the next
+ * session start prunes again.
+ * @returns the names of the removed directories, `undefined` when the prune was not due. Never throws.
+ */
+export function pruneArtifactsWhenDue(
+	root: string,
+	options: PruneOptions & { intervalMs?: number } = {},
+): string[] | undefined {
+	const now = options.now ?? Date.now();
+	const stamp = join(root, PRUNE_STAMP);
+	const last = trustedStampTime(stamp);
+	// A file time has sub-millisecond digits that `now` lacks: a stamp written this millisecond is not in the future.
+	const age = last === undefined ? undefined : now - Math.floor(last);
+	if (age !== undefined && age >= 0 && age < (options.intervalMs ?? ARTIFACT_PRUNE_INTERVAL_MS)) return undefined;
+	const removed = pruneArtifacts(root, options);
+	if (privateDirectory(root)) {
+		try {
+			// Not durable: a stamp lost to a power loss only makes the next start prune again.
+			writeFileAtomic(stamp, `${new Date().toISOString()}\n`, 0o600, { durable: false });
+		} catch {
+			// A full disk or a vanished root: the next session start prunes again.
+		}
+	}
+	return removed;
+}
+
+/** The mtime (ms) of a stamp this user wrote: a regular file, ours, writable by no one else; else `undefined`. */
+function trustedStampTime(path: string): number | undefined {
+	try {
+		const stat = lstatSync(path);
+		const uid = process.getuid?.();
+		if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return undefined;
+		return stat.mtimeMs;
+	} catch {
+		return undefined;
+	}
 }
 
 /** Newest mtime (ms) and total size (bytes) of a session directory's files (one level: artifacts are flat). */

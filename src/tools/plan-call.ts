@@ -6,7 +6,7 @@
 import type { EffectiveLimits } from "../config/effective-limits.ts";
 import type { LaunchState } from "../config/extension-state.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
-import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
+import { HARNESSES, type Harness, type LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { SessionStartTrust } from "../core/session-start-trust.ts";
 import type { InteractiveRuns } from "../interactive/interactive-runs.ts";
@@ -21,7 +21,10 @@ import type { SubagentArgs } from "./subagent-schema.ts";
 
 /** What planning reads of the tool's dependencies (part of `SubagentToolDeps`). */
 export interface PlanningDeps {
+	/** The adapters made so far (`HarnessAdapters.loaded`): planning loads the ones a call needs first. */
 	adapters: Partial<Record<Harness, HarnessAdapter>>;
+	/** Makes the adapters of `harnesses` (`HarnessAdapters.load`), so `adapters` holds them. */
+	loadAdapters(harnesses: Iterable<Harness>): Promise<void>;
 	agentDir: string;
 	/** Launch records known to this extension load, and the native sessions running now. */
 	sessions: LaunchRecords;
@@ -56,6 +59,10 @@ export async function planCall(
 	const call = selectMode(params, limitsOfCall, problems);
 	if (!call) return undefined;
 	const context = launchContextFor(deps, state, limits, ctx);
+	// A resume without a launch record asks its harness where the session lives while it is resolved.
+	if (call.calls.some((child) => child.kind === "resume" && !deps.sessions.get(child.resumeSessionId))) {
+		await deps.loadAdapters(HARNESSES);
+	}
 	const specs = await resolveChildCalls(
 		call.calls,
 		call.labels,
@@ -65,6 +72,7 @@ export async function planCall(
 		deps.sessions,
 		problems,
 	);
+	if (specs) await deps.loadAdapters(specs.map((spec) => spec.harness));
 	const interactive = deps.interactive;
 	const checkInteractive = interactive && ((spec: LaunchSpec, found: Problems) => interactive.check(spec, found));
 	if (!specs || !checkHarnessesAccept(specs, call.labels, deps.adapters, problems, checkInteractive)) return undefined;

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { piFrontmatterSchema, plainFrontmatter } from "../../src/config/agent-markdown.ts";
@@ -247,5 +247,37 @@ describe("parseAgentFile", () => {
 			value: undefined,
 			problems: ["tools: expected a comma-separated string or a list of strings"],
 		});
+	});
+});
+
+describe("discoverAgents again in one process", () => {
+	it("parses a file again only when its text changed, and sees every edit at the next discovery", () => {
+		const { agentDir, cwd } = setup();
+		const scoutFile = join(agentDir, "agents", "scout.md");
+		const first = discoverAgents({ cwd, agentDir, scope: "user" });
+		const again = discoverAgents({ cwd, agentDir, scope: "both" });
+		// The same text: the definition parsed the first time.
+		expect(again.agents.find((a) => a.name === "writer")).toBe(first.agents.find((a) => a.name === "writer"));
+		// An edit of the same size with the old mtime is seen: the text is read at every discovery.
+		const { mtime } = statSync(scoutFile);
+		writeFileSync(
+			scoutFile,
+			agentMd("name: scout\ndescription: User scouT\nmodel: fake/user-model", "User scout body"),
+		);
+		utimesSync(scoutFile, mtime, mtime);
+		const edited = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(edited.agents.find((a) => a.name === "scout")?.description).toBe("User scouT");
+		// A file broken, then fixed: its problem comes and goes with its text.
+		writeFileSync(scoutFile, agentMd("name: scout"));
+		expect(formatAgentFileErrors(discoverAgents({ cwd, agentDir, scope: "user" }).errors)).toEqual([
+			`${scoutFile}: description: is required (a non-empty string)`,
+		]);
+		expect(formatAgentFileErrors(discoverAgents({ cwd, agentDir, scope: "user" }).errors)).toEqual([
+			`${scoutFile}: description: is required (a non-empty string)`,
+		]);
+		writeFileSync(scoutFile, agentMd("name: scout\ndescription: Fixed"));
+		const fixed = discoverAgents({ cwd, agentDir, scope: "user" });
+		expect(fixed.errors).toEqual([]);
+		expect(fixed.agents.find((a) => a.name === "scout")?.description).toBe("Fixed");
 	});
 });

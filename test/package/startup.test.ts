@@ -110,7 +110,7 @@ describe("loading the extension", () => {
 });
 
 describe("a single subagent call", () => {
-	it("loads only what the call runs: no graph, jobs, roster, fleet or TUI hosting modules, and no zod, yaml, smol-toml or execa without config files", async () => {
+	it("loads only what the call runs: no graph, jobs, roster, fleet or TUI hosting modules, no codex or claude adapter, and no zod, yaml, smol-toml or execa without config files", async () => {
 		const server = await startFakeModelServer({ fallback: "rules" });
 		const home = createPiHome(server, {
 			agents: { echo: { description: "Answers plainly", body: "You answer plainly." } },
@@ -123,7 +123,7 @@ describe("a single subagent call", () => {
 			expect(paths).toContain("dist/runtime/extension.js");
 			expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
 			const notForThisCall = paths.filter((path) =>
-				/^src\/(graph|interactive\/(tmux-host|run-interactive|pane-input))|^src\/tools\/(graph-|jobs-tool|roster-tool|fleet-command|command-handlers|tools\.ts)|^src\/ui\/fleet-|(?<!pi-coding-agent\/)node_modules\/(zod|yaml|smol-toml|execa)\//.test(
+				/^src\/(graph|harness\/(codex|claude)\/|interactive\/(tmux-host|run-interactive|pane-input))|^src\/tools\/(graph-|jobs-tool|roster-tool|fleet-command|command-handlers|tools\.ts)|^src\/ui\/fleet-|(?<!pi-coding-agent\/)node_modules\/(zod|yaml|smol-toml|execa)\//.test(
 					path,
 				),
 			);

@@ -1,6 +1,7 @@
 import {
 	chmodSync,
 	chownSync,
+	lstatSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
@@ -12,7 +13,14 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { newArtifactCallId, pruneArtifacts, writeArtifact } from "../../src/runs/artifacts.ts";
+import {
+	ARTIFACT_PRUNE_INTERVAL_MS,
+	newArtifactCallId,
+	PRUNE_STAMP,
+	pruneArtifacts,
+	pruneArtifactsWhenDue,
+	writeArtifact,
+} from "../../src/runs/artifacts.ts";
 import { deliverAnswer } from "../../src/runs/delivery.ts";
 import { runResult } from "../support/run-result.ts";
 
@@ -134,5 +142,79 @@ describe("artifact retention", () => {
 		symlinkSync(outside, linkedRoot);
 		expect(pruneArtifacts(linkedRoot, { maxAgeMs: DAY })).toEqual([]);
 		expect(readdirSync(outside)).toEqual(["victim"]);
+	});
+});
+
+describe("artifact retention at session start", () => {
+	/** A private root holding one session directory older than the age limit. */
+	function rootWithStale(): string {
+		const root = tempRoot();
+		chmodSync(root, 0o700);
+		sessionDir(root, "stale-1", 10, 8);
+		return root;
+	}
+	const age = (path: string, ms: number) => {
+		const when = new Date(Date.now() - ms);
+		utimesSync(path, when, when);
+	};
+
+	it("prunes at a session start, then not again until the last prune is an interval old", () => {
+		const root = rootWithStale();
+		expect(pruneArtifactsWhenDue(root, { keep: "current" })).toEqual(["stale-1"]);
+		expect(lstatSync(join(root, PRUNE_STAMP)).isFile()).toBe(true);
+		sessionDir(root, "stale-2", 10, 8);
+		// Within the interval: nothing is measured or removed.
+		expect(pruneArtifactsWhenDue(root, { keep: "current" })).toBeUndefined();
+		expect(readdirSync(root).sort()).toEqual([PRUNE_STAMP, "stale-2"]);
+		age(join(root, PRUNE_STAMP), ARTIFACT_PRUNE_INTERVAL_MS + 1000);
+		expect(pruneArtifactsWhenDue(root, { keep: "current" })).toEqual(["stale-2"]);
+		expect(readdirSync(root)).toEqual([PRUNE_STAMP]);
+		expect(Date.now() - lstatSync(join(root, PRUNE_STAMP)).mtimeMs).toBeLessThan(ARTIFACT_PRUNE_INTERVAL_MS);
+	});
+
+	it("trusts a stamp written in the millisecond the session starts (file times carry sub-millisecond digits)", () => {
+		const root = rootWithStale();
+		const now = Date.now() - 60_000;
+		writeFileSync(join(root, PRUNE_STAMP), "x", { mode: 0o600 });
+		utimesSync(join(root, PRUNE_STAMP), (now + 0.7) / 1000, (now + 0.7) / 1000);
+		expect(lstatSync(join(root, PRUNE_STAMP)).mtimeMs).toBeGreaterThan(now);
+		expect(pruneArtifactsWhenDue(root, { now })).toBeUndefined();
+		expect(readdirSync(root).sort()).toEqual([PRUNE_STAMP, "stale-1"]);
+	});
+
+	it("does not trust a stamp that is a symlink, and replaces the link without writing through it", () => {
+		const root = rootWithStale();
+		const outside = join(tempRoot(), "target");
+		writeFileSync(outside, "not yours to touch");
+		symlinkSync(outside, join(root, PRUNE_STAMP));
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
+		expect(readFileSync(outside, "utf8")).toBe("not yours to touch");
+		expect(lstatSync(join(root, PRUNE_STAMP)).isFile()).toBe(true);
+	});
+
+	it("does not trust a stamp dated in the future or writable by others", () => {
+		const root = rootWithStale();
+		writeFileSync(join(root, PRUNE_STAMP), "x", { mode: 0o600 });
+		const future = new Date(Date.now() + 24 * 60 * 60 * 1000);
+		utimesSync(join(root, PRUNE_STAMP), future, future);
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
+		sessionDir(root, "stale-2", 10, 8);
+		chmodSync(join(root, PRUNE_STAMP), 0o666);
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-2"]);
+	});
+
+	it.skipIf(process.getuid?.() !== 0)("does not trust a stamp another user owns", () => {
+		const root = rootWithStale();
+		writeFileSync(join(root, PRUNE_STAMP), "x", { mode: 0o600 });
+		chownSync(join(root, PRUNE_STAMP), NOBODY, NOBODY);
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
+		expect(lstatSync(join(root, PRUNE_STAMP)).uid).toBe(0);
+	});
+
+	it("writes no stamp in a root others may write to, so every session start prunes there", () => {
+		const root = rootWithStale();
+		chmodSync(root, 0o777);
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
+		expect(readdirSync(root)).toEqual([]);
 	});
 });

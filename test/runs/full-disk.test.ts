@@ -13,7 +13,7 @@ import type { HarnessAdapter, HarnessCommand } from "../../src/core/harness-adap
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { SessionHold } from "../../src/harness/pi/session-retention.ts";
 import { findTmux, TmuxHost } from "../../src/interactive/tmux-host.ts";
-import { writeArtifact } from "../../src/runs/artifacts.ts";
+import { pruneArtifactsWhenDue, writeArtifact } from "../../src/runs/artifacts.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../../src/runs/leftovers.ts";
 import { runChild } from "../../src/runs/run-child.ts";
 import { WarmChildren, type WarmLaunch } from "../../src/runs/warm-children.ts";
@@ -79,6 +79,19 @@ describe.skipIf(!mountable)("a full disk", () => {
 			error: `could not write the full answer to ${join(dir, "session", "call-1.md")}: ENOSPC: no space left on device, write`,
 		});
 		expect(readdirSync(join(dir, "session"))).toEqual([]);
+	});
+
+	it("prunes at a session start when its stamp cannot be written, losing and throwing nothing, and prunes again next time", () => {
+		const dir = fullDisk((d) => {
+			mkdirSync(join(d, "root", "recent"), { recursive: true, mode: 0o700 });
+			writeFileSync(join(d, "root", "recent", "a.md"), "answer");
+		});
+		const root = join(dir, "root");
+		expect(pruneArtifactsWhenDue(root)).toEqual([]);
+		expect(readdirSync(root)).toEqual(["recent"]);
+		expect(readFileSync(join(root, "recent", "a.md"), "utf8")).toBe("answer");
+		// No stamp: the next session start prunes again rather than skipping.
+		expect(pruneArtifactsWhenDue(root)).toEqual([]);
 	});
 
 	it("fails a child whose agent body cannot be written, naming the run file, and leaves no run directory", async () => {

@@ -42,12 +42,18 @@ export class SessionHold {
 		this.#file = join(holdsDir, `${pid}-${randomUUID().slice(0, 8)}.json`);
 	}
 
-	/** Holds exactly `ids`: the native session ids this load may resume or runs now. */
+	/** Holds exactly `ids`: the native session ids this load may resume or runs now (none: no hold file). */
 	write(ids: Iterable<string>): void {
+		const sessions = [...new Set(ids)];
 		try {
+			// An empty hold holds nothing: no file (and no holds directory made for a load that never held a session).
+			if (sessions.length === 0) {
+				rmSync(this.#file, { force: true });
+				return;
+			}
 			mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
 			// Not fsynced: a hold counts only while its process lives, and a power loss ends that too.
-			writeFileAtomic(this.#file, JSON.stringify({ sessions: [...new Set(ids)] }), 0o600, { durable: false });
+			writeFileAtomic(this.#file, JSON.stringify({ sessions }), 0o600, { durable: false });
 		} catch {
 			// Without a hold the recent-file rule still keeps running children; the next change writes it again.
 		}

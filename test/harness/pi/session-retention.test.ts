@@ -3,7 +3,7 @@
  * age and total size, never a session a live parent holds, never a file written within RECENT_MS.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,6 +54,19 @@ describe("pi child session retention", () => {
 		expect(readdirSync(holds).filter((name) => name.startsWith(`${dead}-`))).toEqual([]);
 		expect([...heldChildSessions(holds)]).toEqual(["held-live"]);
 		live.release();
+		expect([...heldChildSessions(holds)]).toEqual([]);
+	});
+
+	it("keeps no hold file, nor makes the holds directory, while a load holds no session", () => {
+		const { holds } = setup();
+		const hold = new SessionHold(holds);
+		hold.write([]);
+		expect(existsSync(holds)).toBe(false);
+		hold.write(["held"]);
+		expect(readdirSync(holds)).toHaveLength(1);
+		expect([...heldChildSessions(holds)]).toEqual(["held"]);
+		hold.write([]);
+		expect(readdirSync(holds)).toEqual([]);
 		expect([...heldChildSessions(holds)]).toEqual([]);
 	});
 

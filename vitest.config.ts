@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
 	test: {
 		include: ["test/**/*.test.ts"],
-		// Every test runs against a fresh bundle (docs/development.md §The bundle), with a temp dir of the run's own.
-		globalSetup: ["./test/support/build-runtime.ts", "./test/support/test-tmpdir.ts"],
+		// Every test runs against a fresh bundle (docs/development.md §The bundle).
+		globalSetup: ["./test/support/build-runtime.ts"],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		pool: "forks",

@@ -24,6 +24,17 @@ const SRC = join(ROOT, "src");
 const PEERS = [...PEER_PACKAGES];
 const PEER_PREFIX = "\0pi-native-subagents-peer:";
 const OUT = join(ROOT, BUNDLE_DIR);
+/**
+ * The bundle's entry: every peer module first, then src/index.ts. Each peer module reads the global once, when the
+ * bundle is evaluated (a missing peer throws then, and the sources run instead); a deferred chunk that holds one
+ * does not read the global again at its first use, when another load may have replaced it.
+ */
+const ENTRY_ID = "\0pi-native-subagents-entry";
+const entryModule = () =>
+	[
+		...PEERS.map((peer) => `import ${JSON.stringify(PEER_PREFIX + peer)};`),
+		`export { default } from ${JSON.stringify(join(SRC, "index.ts"))};`,
+	].join("\n");
 
 /** The module standing in for peer `specifier`: each of its export names read from the handed-over instance. */
 async function peerModule(specifier) {
@@ -51,9 +62,11 @@ function rewriteImportMeta(code, id) {
 const plugin = {
 	name: "pi-native-subagents-runtime",
 	resolveId(source) {
+		if (source === ENTRY_ID || source.startsWith(PEER_PREFIX)) return source;
 		return PEERS.includes(source) ? PEER_PREFIX + source : undefined;
 	},
 	load(id) {
+		if (id === ENTRY_ID) return entryModule();
 		return id.startsWith(PEER_PREFIX) ? peerModule(id.slice(PEER_PREFIX.length)) : undefined;
 	},
 	transform(code, id) {
@@ -68,9 +81,7 @@ let build;
 try {
 	({ build } = await import("rolldown"));
 } catch {
-	process.stderr.write(
-		"pi-native-subagents: rolldown is not installed: no bundle built, the sources are used\n",
-	);
+	process.stderr.write("pi-native-subagents: rolldown is not installed: no bundle built, the sources are used\n");
 	process.exit(0);
 }
 const stamp = sourceStamp(SRC);
@@ -78,7 +89,7 @@ const stamp = sourceStamp(SRC);
 const temporary = `${OUT}.build-${process.pid}`;
 rmSync(temporary, { recursive: true, force: true });
 const result = await build({
-	input: { extension: join(SRC, "index.ts") },
+	input: { extension: ENTRY_ID },
 	platform: "node",
 	// Node built-ins and the dependencies stay imports, resolved from the package's node_modules.
 	external: (id) =>

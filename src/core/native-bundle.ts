@@ -74,13 +74,35 @@ export const PEER_PACKAGES = [
 /** Module specifier of each of {@link PEER_PACKAGES} → its namespace object, as Pi's loader resolved it. */
 export type Peers = Readonly<Record<(typeof PEER_PACKAGES)[number], object>>;
 
+/** What {@link loadFreshBundle} found: the bundle's entry module, or why the sources run instead. */
+export type BundleLoad<T> = { module: T; problem?: undefined } | { module?: undefined; problem?: string };
+
 /**
- * The fresh bundle's entry module under `root`, loaded natively with `peers` handed over, or `undefined`
- * ({@link freshBundleEntry}). Throws what the bundle's evaluation throws.
+ * The fresh bundle's entry module under `root`, loaded natively with `peers` handed over; `{}` when there is no
+ * fresh bundle ({@link freshBundleEntry}); `{ problem }` when loading it throws (a corrupt file, a bundle that
+ * expects other peers): a line naming the entry and the error, and the caller runs the sources. Never throws.
  */
-export function loadFreshBundle<T>(root: string, peers: Peers): T | undefined {
+export function loadFreshBundle<T>(root: string, peers: Peers): BundleLoad<T> {
 	const entry = freshBundleEntry(root);
-	if (!entry) return undefined;
+	if (!entry) return {};
 	(globalThis as Record<symbol, unknown>)[PEERS_KEY] = peers;
-	return createRequire(import.meta.url)(entry) as T;
+	try {
+		return { module: createRequire(import.meta.url)(entry) as T };
+	} catch (error) {
+		const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+		return { problem: `pi-native-subagents: the bundle ${entry} failed to load (${reason}); running from the sources` };
+	}
+}
+
+/** The bundle problems reported so far in this process, kept across `/reload`s (each load tries the bundle again). */
+const REPORTED_KEY = Symbol.for("pi-native-subagents.bundle-problems-reported");
+
+/** Whether `problem` ({@link loadFreshBundle}) is reported for the first time in this process; records it. */
+export function firstReport(problem: string): boolean {
+	const store = globalThis as Record<symbol, Set<string> | undefined>;
+	store[REPORTED_KEY] ??= new Set();
+	const reported = store[REPORTED_KEY];
+	if (reported.has(problem)) return false;
+	reported.add(problem);
+	return true;
 }

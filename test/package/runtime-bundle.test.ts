@@ -2,17 +2,7 @@
  * The runtime bundle (docs/design-notes.md §Start-up cost, src/core/native-bundle.ts): a real pi run loads the
  * runtime from `dist/runtime/` natively; a bundle older than the sources, or none, leaves the sources in use.
  */
-import {
-	cpSync,
-	mkdirSync,
-	mkdtempSync,
-	readFileSync,
-	realpathSync,
-	rmSync,
-	symlinkSync,
-	utimesSync,
-	writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,6 +11,7 @@ import { freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
 import { runPiCli } from "../fake-model/run-pi.ts";
 import { withBundledSources } from "../support/bundle-modules.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { probeSubagentCall } from "../support/probe-call.ts";
 
@@ -79,7 +70,6 @@ describe("the freshness of the bundle", () => {
 
 let server: FakeModelServer;
 let home: PiHome;
-const copies: string[] = [];
 beforeAll(async () => {
 	server = await startFakeModelServer({ fallback: "rules" });
 	home = createPiHome(server, { agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
@@ -87,7 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await home?.cleanup();
 	await server?.close();
-	for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+	removePackageCopies();
 });
 
 /** One `subagent` call through the load probe of package `root`: the loaded paths, relative to `root`. */
@@ -95,16 +85,6 @@ async function probeCall(root: string): Promise<string[]> {
 	const probe = await probeSubagentCall(join(root, "index.ts"), home, { agent: "echo", task: "probe" });
 	expect(probe.result).toContain("echo:");
 	return probe.modules.filter((url) => url.startsWith("file:")).map((url) => relative(root, new URL(url).pathname));
-}
-
-/** A copy of the package (its node_modules linked), with the bundle when `withBundle`; removed after the tests. */
-function packageCopy(withBundle: boolean): string {
-	const copy = realpathSync(mkdtempSync(join(tmpdir(), "bundle-package-")));
-	copies.push(copy);
-	for (const entry of ["index.ts", "package.json", "src", "agents", ...(withBundle ? ["dist"] : [])])
-		cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
-	symlinkSync(realpathSync(join(ROOT, "node_modules")), join(copy, "node_modules"));
-	return copy;
 }
 
 describe("loading the runtime", () => {

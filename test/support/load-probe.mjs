@@ -40,6 +40,9 @@ await factory({
 	appendEntry: () => undefined,
 	sendMessage: () => undefined,
 });
+// PROBE_REPLACE_PEERS=1: the global the package entry handed the peer packages over through is emptied after the
+// load, as another load may replace it (test/package/runtime-bundle-faults.test.ts).
+if (process.env.PROBE_REPLACE_PEERS) globalThis[Symbol.for("pi-native-subagents.peers")] = {};
 const notes = [];
 let result;
 if (flag === "--session-start" || flag === "--call") {

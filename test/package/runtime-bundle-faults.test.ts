@@ -1,0 +1,83 @@
+/**
+ * The runtime bundle when something is wrong with it or around it (docs/development.md §The bundle,
+ * src/core/native-bundle.ts): a bundle that fails to load leaves the sources in use and says so once; the peer
+ * packages a deferred chunk uses are the ones handed over when the bundle loaded.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runPiCli } from "../fake-model/run-pi.ts";
+import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
+import { createPiHome, type PiHome } from "../support/pi-home.ts";
+import { probeSubagentCall } from "../support/probe-call.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+let server: FakeModelServer;
+let home: PiHome;
+beforeAll(async () => {
+	server = await startFakeModelServer({ fallback: "rules" });
+	home = createPiHome(server, { agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
+	server.route((request) => {
+		if (!request.userTexts.some((text) => text.includes("FAULT-PROBE"))) return undefined;
+		if (request.lastToolOutput !== undefined) return { text: `tool said: ${request.lastToolOutput}` };
+		return { toolCalls: [{ name: "subagent", arguments: { agent: "echo", task: "faulty bundle call" } }] };
+	});
+});
+afterAll(async () => {
+	await home?.cleanup();
+	await server?.close();
+	removePackageCopies();
+});
+
+/** A real `pi -p` parent with package `root` that delegates one call: its exit code, stdout and stderr. */
+async function delegateThroughPi(root: string) {
+	const run = await runPiCli(home, ["-e", root, "--no-session", "-p", "FAULT-PROBE delegate"]);
+	expect(run.code, run.stderr).toBe(0);
+	expect(run.stdout).toContain("tool said: echo:");
+	return run;
+}
+
+/** The lines of `stderr` that report a bundle problem. */
+const bundleLines = (stderr: string) => stderr.split("\n").filter((line) => line.includes("the bundle "));
+
+describe("a bundle that fails to load", () => {
+	it("runs the call from the sources and says once which bundle failed and why, when its entry is truncated", async () => {
+		const copy = packageCopy(true);
+		const entry = join(copy, "dist", "runtime", "extension.js");
+		const text = readFileSync(entry, "utf8");
+		writeFileSync(entry, text.slice(0, Math.floor(text.length / 2)));
+		const run = await delegateThroughPi(copy);
+		const lines = bundleLines(run.stderr);
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toContain(`pi-native-subagents: the bundle ${entry} failed to load (SyntaxError`);
+		expect(lines[0]).toContain("running from the sources");
+	});
+
+	it("runs the call from the sources when the bundle, built by another version, expects other peer packages", async () => {
+		const copy = packageCopy(true);
+		const dir = join(copy, "dist", "runtime");
+		// An older build read the terminal package under another name, which this entry does not hand over.
+		for (const file of readdirSync(dir).filter((name) => name.endsWith(".js"))) {
+			const text = readFileSync(join(dir, file), "utf8");
+			writeFileSync(join(dir, file), text.replaceAll('?.["@earendil-works/pi-tui"]', '?.["@mariozechner/pi-tui"]'));
+		}
+		const run = await delegateThroughPi(copy);
+		const lines = bundleLines(run.stderr);
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toContain("peer package @earendil-works/pi-tui was not handed over");
+	});
+});
+
+describe("the peer packages of the bundle", () => {
+	it("are read when the bundle loads: a call after the hand-over global was replaced still runs", async () => {
+		const probe = await probeSubagentCall(
+			join(ROOT, "index.ts"),
+			{ ...home, env: { ...home.env, PROBE_REPLACE_PEERS: "1" } },
+			{ agent: "echo", task: "probe" },
+		);
+		expect(probe.result).toContain("echo:");
+		expect(probe.modules.some((url) => url.endsWith("/dist/runtime/extension.js"))).toBe(true);
+	});
+});

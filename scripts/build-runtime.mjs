@@ -8,7 +8,7 @@
  * Usage: node scripts/build-runtime.mjs [--if-stale]   (exit 0, also without rolldown; 1 with the build's error)
  * Runs from `prepare` (npm ci, git installs) and the test setup (test/support/build-runtime.ts).
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
 	BUNDLE_DIR,
@@ -18,6 +18,7 @@ import {
 	PEERS_KEY,
 	sourceStamp,
 } from "../src/core/native-bundle.ts";
+import { carryOverChunks, removeLeftovers, swapIn } from "./swap-bundle.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const SRC = join(ROOT, "src");
@@ -85,41 +86,46 @@ try {
 	process.exit(0);
 }
 const stamp = sourceStamp(SRC);
-// Built beside the old bundle, then swapped in: a pi starting meanwhile finds the old one, none, or the new one.
+// Built beside the old bundle, then swapped in (scripts/swap-bundle.mjs); a failed build leaves nothing behind.
 const temporary = `${OUT}.build-${process.pid}`;
+removeLeftovers(OUT);
 rmSync(temporary, { recursive: true, force: true });
-const result = await build({
-	input: { extension: ENTRY_ID },
-	platform: "node",
-	// Node built-ins and the dependencies stay imports, resolved from the package's node_modules.
-	external: (id) =>
-		!PEERS.includes(id) &&
-		!id.startsWith(PEER_PREFIX) &&
-		!id.startsWith(".") &&
-		!id.startsWith("/") &&
-		!id.startsWith("\0"),
-	plugins: [plugin],
-	logLevel: "warn",
-	// The peer modules import the real packages for their export names: slow, and expected.
-	checks: { pluginTimings: false },
-	output: { dir: temporary, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
-});
-// Which source modules each chunk holds, as paths relative to the package root (`chunks.json`, for the tests).
-const chunks = Object.fromEntries(
-	result.output
-		.filter((item) => item.type === "chunk")
-		.map((chunk) => [
-			chunk.fileName,
-			chunk.moduleIds.filter((id) => id.startsWith(ROOT + sep)).map((id) => relative(ROOT, id).split(sep).join("/")),
-		]),
-);
-writeFileSync(join(temporary, BUNDLE_MANIFEST), `${JSON.stringify(stamp)}\n`);
-writeFileSync(join(temporary, "chunks.json"), `${JSON.stringify(chunks, null, "\t")}\n`);
-mkdirSync(dirname(OUT), { recursive: true });
-const old = `${OUT}.old-${process.pid}`;
-rmSync(old, { recursive: true, force: true });
 try {
-	renameSync(OUT, old);
-} catch {}
-renameSync(temporary, OUT);
-rmSync(old, { recursive: true, force: true });
+	await buildInto(temporary);
+} catch (error) {
+	rmSync(temporary, { recursive: true, force: true });
+	throw error;
+}
+swapIn(temporary, OUT);
+
+/** Builds the bundle into directory `dir`, with its manifest, `chunks.json` and the chunks kept from `OUT`. */
+async function buildInto(dir) {
+	const result = await build({
+		input: { extension: ENTRY_ID },
+		platform: "node",
+		// Node built-ins and the dependencies stay imports, resolved from the package's node_modules.
+		external: (id) =>
+			!PEERS.includes(id) &&
+			!id.startsWith(PEER_PREFIX) &&
+			!id.startsWith(".") &&
+			!id.startsWith("/") &&
+			!id.startsWith("\0"),
+		plugins: [plugin],
+		logLevel: "warn",
+		// The peer modules import the real packages for their export names: slow, and expected.
+		checks: { pluginTimings: false },
+		output: { dir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+	});
+	// Which source modules each chunk holds, as paths relative to the package root (`chunks.json`, for the tests).
+	const chunks = Object.fromEntries(
+		result.output
+			.filter((item) => item.type === "chunk")
+			.map((chunk) => [
+				chunk.fileName,
+				chunk.moduleIds.filter((id) => id.startsWith(ROOT + sep)).map((id) => relative(ROOT, id).split(sep).join("/")),
+			]),
+	);
+	carryOverChunks(OUT, dir, new Set(Object.keys(chunks)));
+	writeFileSync(join(dir, "chunks.json"), `${JSON.stringify(chunks, null, "\t")}\n`);
+	writeFileSync(join(dir, BUNDLE_MANIFEST), `${JSON.stringify(stamp)}\n`);
+}

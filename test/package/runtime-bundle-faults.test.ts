@@ -3,8 +3,10 @@
  * src/core/native-bundle.ts): a bundle that fails to load leaves the sources in use and says so once; the peer
  * packages a deferred chunk uses are the ones handed over when the bundle loaded.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPiCli } from "../fake-model/run-pi.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
@@ -79,5 +81,43 @@ describe("the peer packages of the bundle", () => {
 		);
 		expect(probe.result).toContain("echo:");
 		expect(probe.modules.some((url) => url.endsWith("/dist/runtime/extension.js"))).toBe(true);
+	});
+});
+
+describe("a rebuild while Pi runs from the bundle", () => {
+	it("leaves the chunks the running process has yet to import: its first call after the rebuild still runs", async () => {
+		const copy = packageCopy(true);
+		const work = join(home.dir, "work");
+		mkdirSync(work, { recursive: true });
+		const probe = spawn(
+			join(ROOT, "node_modules", ".bin", "node"),
+			[
+				join(ROOT, "test", "support", "load-probe.mjs"),
+				join(copy, "index.ts"),
+				"--call",
+				work,
+				'{"agent":"echo","task":"after rebuild"}',
+			],
+			{ env: { PATH: process.env.PATH, ...home.env, TMPDIR: home.dir, PROBE_WAIT: "1" } },
+		);
+		let stdout = "";
+		let stderr = "";
+		probe.stdout.on("data", (chunk) => (stdout += chunk));
+		const exited = new Promise<number | null>((resolve) => probe.on("close", resolve));
+		await new Promise<void>((resolve) =>
+			probe.stderr.on("data", (chunk) => {
+				stderr += chunk;
+				if (stderr.includes("probe: loaded")) resolve();
+			}),
+		);
+		// An edit of the call's own module, then a rebuild: that module's chunk gets a new name.
+		appendFileSync(
+			join(copy, "src", "tools", "subagent-tool.ts"),
+			'\nglobalThis[Symbol.for("bundle-test-edit")] = 1;\n',
+		);
+		await promisify(execFile)(process.execPath, [join(copy, "scripts", "build-runtime.mjs")]);
+		probe.stdin.end("call\n");
+		expect(await exited, stderr).toBe(0);
+		expect((JSON.parse(stdout) as { result: string }).result).toContain("echo:");
 	});
 });

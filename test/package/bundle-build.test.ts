@@ -1,0 +1,107 @@
+/**
+ * Building the bundle (scripts/build-runtime.mjs, scripts/swap-bundle.mjs; docs/development.md §The bundle): a
+ * failed or killed build leaves nothing behind, and chunks a running Pi may still import outlive the build they
+ * belonged to by a day.
+ */
+import { execFile, spawnSync } from "node:child_process";
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain JavaScript script of the package, without types
+import { carryOverChunks, RETAIN_MS, RETIRED_FILE } from "../../scripts/swap-bundle.mjs";
+import { canMountTmpfs, mountFullDisk } from "../support/full-disk.ts";
+import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
+
+afterAll(() => removePackageCopies());
+
+/** Runs the build script of package `root`: its exit code and stderr. */
+async function buildIn(root: string): Promise<{ code: number; stderr: string }> {
+	try {
+		const { stderr } = await promisify(execFile)(process.execPath, [join(root, "scripts", "build-runtime.mjs")]);
+		return { code: 0, stderr };
+	} catch (error) {
+		const failed = error as { code: number; stderr: string };
+		return { code: failed.code, stderr: failed.stderr };
+	}
+}
+
+/** The pid of a process that has exited. */
+function goneProcessId(): number {
+	const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+	return Number(child.stdout);
+}
+
+describe("a build that does not finish", () => {
+	it("removes what builds that are gone left beside the bundle (a killed build's directory)", async () => {
+		const copy = packageCopy(false);
+		const pid = goneProcessId();
+		for (const name of [`runtime.build-${pid}`, `runtime.old-${pid}`]) {
+			mkdirSync(join(copy, "dist", name), { recursive: true });
+			writeFileSync(join(copy, "dist", name, "extension.js"), "export {};\n");
+		}
+		expect((await buildIn(copy)).code).toBe(0);
+		expect(readdirSync(join(copy, "dist"))).toEqual(["runtime"]);
+	});
+
+	it.runIf(canMountTmpfs())("fails on a full disk, leaving no partial build and no bundle in use", async () => {
+		const copy = packageCopy(false);
+		const disk = mountFullDisk({ fill: false });
+		try {
+			// The package's dist/ on a disk too small for the bundle.
+			symlinkSync(disk.dir, join(copy, "dist"));
+			const build = await buildIn(copy);
+			expect(build.code).toBe(1);
+			expect(build.stderr).toContain("No space left on device");
+			expect(readdirSync(disk.dir)).toEqual([]);
+		} finally {
+			disk.unmount();
+		}
+	});
+});
+
+describe("the chunks of an earlier build", () => {
+	const dir = realpathSync(mkdtempSync(join(tmpdir(), "bundle-carry-")));
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	it("are kept a day after they left a build, and no longer", () => {
+		const now = Date.UTC(2026, 0, 2);
+		const previous = join(dir, "previous");
+		const next = join(dir, "next");
+		mkdirSync(previous);
+		mkdirSync(next);
+		for (const name of ["extension.js", "a-1.js", "b-1.js", "recent-0.js", "old-0.js"])
+			writeFileSync(join(previous, name), `// ${name}\n`);
+		writeFileSync(join(previous, "chunks.json"), JSON.stringify({ "extension.js": [], "a-1.js": [], "b-1.js": [] }));
+		writeFileSync(
+			join(previous, RETIRED_FILE),
+			JSON.stringify({ "recent-0.js": now - RETAIN_MS + 1, "old-0.js": now - RETAIN_MS - 1 }),
+		);
+		carryOverChunks(previous, next, new Set(["extension.js", "a-1.js", "c-2.js"]), now);
+		expect(readdirSync(next).sort()).toEqual(["b-1.js", "recent-0.js", RETIRED_FILE]);
+		expect(readFileSync(join(next, "b-1.js"), "utf8")).toBe("// b-1.js\n");
+		expect(JSON.parse(readFileSync(join(next, RETIRED_FILE), "utf8"))).toEqual({
+			"b-1.js": now,
+			"recent-0.js": now - RETAIN_MS + 1,
+		});
+	});
+
+	it("are none when there was no earlier build", () => {
+		const next = join(dir, "first");
+		mkdirSync(next);
+		carryOverChunks(join(dir, "missing"), next, new Set(["extension.js"]));
+		expect(existsSync(join(next, RETIRED_FILE))).toBe(true);
+		expect(readdirSync(next)).toEqual([RETIRED_FILE]);
+	});
+});

@@ -1,11 +1,13 @@
 /**
  * The runtime bundle when something is wrong with it or around it (docs/development.md §The bundle,
  * src/core/native-bundle.ts): a bundle that fails to load leaves the sources in use and says so once; the peer
- * packages a deferred chunk uses are the ones handed over when the bundle loaded.
+ * packages a deferred chunk uses are the ones handed over when the bundle loaded; a rebuild does not pull chunks
+ * from under a running Pi; `/reload` runs the bundle's modules again, and calls go on.
  */
 import { execFile, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPiCli } from "../fake-model/run-pi.ts";
@@ -119,5 +121,45 @@ describe("a rebuild while Pi runs from the bundle", () => {
 		probe.stdin.end("call\n");
 		expect(await exited, stderr).toBe(0);
 		expect((JSON.parse(stdout) as { result: string }).result).toContain("echo:");
+	});
+});
+
+describe("/reload through the bundle", () => {
+	it("runs calls before and after a reload from the bundle's modules, which Node keeps", async () => {
+		server.route((request) => {
+			const last = request.lastUserText;
+			if (!last.includes("RELOAD-PROBE")) return undefined;
+			if (request.lastToolOutput !== undefined) return { text: `tool said: ${request.lastToolOutput}` };
+			return { toolCalls: [{ name: "subagent", arguments: { agent: "echo", task: `call ${last.split(" ")[1]}` } }] };
+		});
+		// A second extension whose command runs Pi's own reload (what `/reload` does), as print mode has no `/reload`.
+		const reloader = join(home.dir, "reloader.ts");
+		const starts = join(home.dir, "session-starts.txt");
+		writeFileSync(
+			reloader,
+			[
+				"import { appendFileSync } from 'node:fs';",
+				"export default (pi) => {",
+				`	pi.on("session_start", (event) => appendFileSync(${JSON.stringify(starts)}, event.reason + "\\n"));`,
+				'	pi.registerCommand("probe-reload", { description: "reload", handler: async (_a, ctx) => ctx.reload() });',
+				"};",
+			].join("\n"),
+		);
+		const record = join(home.dir, "reload-modules.txt");
+		const recorder = pathToFileURL(join(ROOT, "test", "support", "module-recorder.mjs")).href;
+		const run = await runPiCli(
+			{ ...home, env: { ...home.env, NODE_OPTIONS: `--import=${recorder}`, MODULE_RECORD_FILE: record } },
+			["-e", ROOT, "-e", reloader, "--no-session", "-p", "RELOAD-PROBE one", "/probe-reload", "RELOAD-PROBE two"],
+		);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout).toContain("tool said: echo: call two");
+		expect(readFileSync(starts, "utf8")).toBe("startup\nreload\n");
+		// Both calls reached a child: the one before the reload and the one after.
+		const tasks = server.requests.map((request) => request.lastUserText);
+		expect(tasks).toEqual(expect.arrayContaining(["call one", "call two"]));
+		expect(bundleLines(run.stderr)).toEqual([]);
+		const loaded = readFileSync(record, "utf8").split("\n");
+		expect(loaded).toContain(pathToFileURL(join(ROOT, "dist", "runtime", "extension.js")).href);
+		expect(loaded.filter((url) => url.startsWith(pathToFileURL(join(ROOT, "src")).href))).toEqual([]);
 	});
 });

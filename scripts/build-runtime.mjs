@@ -125,7 +125,9 @@ async function buildInto(dir) {
 				chunk.moduleIds.filter((id) => id.startsWith(ROOT + sep)).map((id) => relative(ROOT, id).split(sep).join("/")),
 			]),
 	);
-	carryOverChunks(OUT, dir, new Set(Object.keys(chunks)));
+	// A build for the npm package (npm pack, npm publish run `prepare`) ships its own chunks only.
+	if (!["pack", "publish"].includes(process.env.npm_command ?? ""))
+		carryOverChunks(OUT, dir, new Set(Object.keys(chunks)));
 	writeFileSync(join(dir, "chunks.json"), `${JSON.stringify(chunks, null, "\t")}\n`);
 	writeFileSync(join(dir, BUNDLE_MANIFEST), `${JSON.stringify(stamp)}\n`);
 }

@@ -5,6 +5,7 @@
  */
 import { execFile, spawnSync } from "node:child_process";
 import {
+	appendFileSync,
 	existsSync,
 	mkdirSync,
 	mkdtempSync,
@@ -26,10 +27,12 @@ import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
 
 afterAll(() => removePackageCopies());
 
-/** Runs the build script of package `root`: its exit code and stderr. */
-async function buildIn(root: string): Promise<{ code: number; stderr: string }> {
+/** Runs the build script of package `root` (with `env` added): its exit code and stderr. */
+async function buildIn(root: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
 	try {
-		const { stderr } = await promisify(execFile)(process.execPath, [join(root, "scripts", "build-runtime.mjs")]);
+		const { stderr } = await promisify(execFile)(process.execPath, [join(root, "scripts", "build-runtime.mjs")], {
+			env: { ...process.env, ...env },
+		});
 		return { code: 0, stderr };
 	} catch (error) {
 		const failed = error as { code: number; stderr: string };
@@ -71,6 +74,40 @@ describe("a build that does not finish", () => {
 	});
 });
 
+describe("npm's prepare", () => {
+	it("builds nothing on a Node that cannot read TypeScript, says so in one line, and lets the install go on", async () => {
+		const copy = packageCopy(false);
+		const { stdout, stderr } = await promisify(execFile)(process.execPath, [
+			"--no-experimental-strip-types",
+			join(copy, "scripts", "prepare.mjs"),
+		]);
+		expect(stdout).toBe("");
+		expect(stderr).toBe(
+			`pi-native-subagents: no bundle built (Node ${process.version} cannot read the TypeScript the build imports); the sources are used\n`,
+		);
+		expect(existsSync(join(copy, "dist"))).toBe(false);
+	});
+
+	it.runIf(canMountTmpfs())(
+		"says in one line why a build failed (a full disk), and lets the install go on",
+		async () => {
+			const copy = packageCopy(false);
+			const disk = mountFullDisk({ fill: false });
+			try {
+				symlinkSync(disk.dir, join(copy, "dist"));
+				const { stderr } = await promisify(execFile)(process.execPath, [join(copy, "scripts", "prepare.mjs")]);
+				expect(stderr.trim().split("\n")).toHaveLength(1);
+				expect(stderr).toMatch(
+					/^pi-native-subagents: no bundle built \(Build failed.*No space left on device.*\); the sources are used\n$/,
+				);
+				expect(readdirSync(disk.dir)).toEqual([]);
+			} finally {
+				disk.unmount();
+			}
+		},
+	);
+});
+
 describe("the chunks of an earlier build", () => {
 	const dir = realpathSync(mkdtempSync(join(tmpdir(), "bundle-carry-")));
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,6 +132,24 @@ describe("the chunks of an earlier build", () => {
 			"b-1.js": now,
 			"recent-0.js": now - RETAIN_MS + 1,
 		});
+	});
+
+	it("are left out of a build for the npm package (npm pack), and kept by any other", async () => {
+		const copy = packageCopy(true);
+		const bundle = join(copy, "dist", "runtime");
+		const before = new Set(readdirSync(bundle));
+		appendFileSync(join(copy, "src", "index.ts"), '\nglobalThis[Symbol.for("bundle-test-edit")] = 1;\n');
+		expect((await buildIn(copy)).code).toBe(0);
+		const retired = Object.keys(JSON.parse(readFileSync(join(bundle, RETIRED_FILE), "utf8")));
+		expect(retired.length).toBeGreaterThan(0);
+		for (const name of retired) expect(before.has(name) && existsSync(join(bundle, name))).toBe(true);
+		expect((await buildIn(copy, { npm_command: "pack" })).code).toBe(0);
+		const chunks = Object.keys(JSON.parse(readFileSync(join(bundle, "chunks.json"), "utf8")));
+		expect(
+			readdirSync(bundle)
+				.filter((name) => name.endsWith(".js"))
+				.sort(),
+		).toEqual(chunks.sort());
 	});
 
 	it("are none when there was no earlier build", () => {

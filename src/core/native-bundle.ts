@@ -6,7 +6,7 @@
  * loader (jiti) compiles none of it (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins:
  * the package entry (index.ts) imports it before it knows whether the sources or the bundle run.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -40,13 +40,15 @@ export function sourceStamp(srcDir: string, stamp: SourceStamp = { files: 0, new
 
 /**
  * The bundle entry's path under package `root` when a bundle exists and is fresh for `root/src`, else
- * `undefined` (missing, unreadable or malformed manifest, stale sources). Never throws.
+ * `undefined` (missing, unreadable or malformed manifest, stale sources, or a `dist/` that is a link to another
+ * checkout's: its modules would name that checkout's files, and its manifest stamps that checkout's sources).
+ * Never throws.
  */
 export function freshBundleEntry(root: string): string | undefined {
 	const dir = join(root, BUNDLE_DIR);
 	const entry = join(dir, BUNDLE_ENTRY);
 	try {
-		if (!existsSync(entry)) return undefined;
+		if (!existsSync(entry) || realpathSync(dir) !== join(realpathSync(root), BUNDLE_DIR)) return undefined;
 		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<SourceStamp>;
 		const now = sourceStamp(join(root, "src"));
 		const fresh =

@@ -2,7 +2,16 @@
  * The runtime bundle (docs/design-notes.md §Start-up cost, src/core/native-bundle.ts): a real pi run loads the
  * runtime from `dist/runtime/` natively; a bundle older than the sources, or none, leaves the sources in use.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -58,6 +67,20 @@ describe("the freshness of the bundle", () => {
 		const packed = new Date("1985-10-26T08:15:00Z");
 		utimesSync(join(root, "src", "a.ts"), packed, packed);
 		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+	});
+
+	it("does not use the bundle of another checkout that the package's dist/ links to", () => {
+		const other = fakePackage(join(dir, "other"), true);
+		const root = fakePackage(join(dir, "linked"), false);
+		const past = new Date(0);
+		utimesSync(join(root, "src", "a.ts"), past, past);
+		symlinkSync(join(other, "dist"), join(root, "dist"));
+		expect(freshBundleEntry(root)).toBeUndefined();
+		// The package itself, reached through a link, still uses its own bundle.
+		symlinkSync(other, join(dir, "link-to-other"));
+		expect(freshBundleEntry(join(dir, "link-to-other"))).toBe(
+			join(dir, "link-to-other", "dist", "runtime", "extension.js"),
+		);
 	});
 
 	it("falls back when there is no bundle or its manifest is malformed", () => {

@@ -1,8 +1,8 @@
 /**
  * The prebuilt bundle of the whole extension (`dist/runtime/`, built from src/index.ts by
- * `scripts/build-runtime.mjs`): used only when it is fresh, that is when the sources have as many files as at the
- * build and none is newer than the newest one then (an npm tarball gives every file one old mtime, which passes;
- * an edit or a checkout makes it stale). Loaded with Node's own `require` (require(esm), Node ≥ 22.12), so Pi's
+ * `scripts/build-runtime.mjs`): used only when it is fresh, that is when the sources have as many files and bytes
+ * as at the build and none is newer than the newest one then (an npm tarball gives every file one old mtime, which
+ * passes; an edit or a checkout makes it stale, and so does a file of another size restored with an old mtime). Loaded with Node's own `require` (require(esm), Node ≥ 22.12), so Pi's
  * loader (jiti) compiles none of it (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins:
  * the package entry (index.ts) imports it before it knows whether the sources or the bundle run.
  */
@@ -15,9 +15,10 @@ export const BUNDLE_DIR = join("dist", "runtime");
 export const BUNDLE_ENTRY = "extension.js";
 export const BUNDLE_MANIFEST = "manifest.json";
 
-/** What the build records of `src/`: its file count and the newest file's mtime, ms since the epoch. */
+/** What the build records of `src/`: its file count, their total size in bytes, the newest file's mtime (ms since the epoch). */
 export interface SourceStamp {
 	files: number;
+	bytes: number;
 	newestMtimeMs: number;
 }
 
@@ -26,13 +27,18 @@ export interface SourceStamp {
  * its own: `readdirSync`'s `recursive` option costs about four times as much CPU here (the check runs in every
  * Pi process that loads the package).
  */
-export function sourceStamp(srcDir: string, stamp: SourceStamp = { files: 0, newestMtimeMs: 0 }): SourceStamp {
+export function sourceStamp(
+	srcDir: string,
+	stamp: SourceStamp = { files: 0, bytes: 0, newestMtimeMs: 0 },
+): SourceStamp {
 	for (const entry of readdirSync(srcDir, { withFileTypes: true })) {
 		const path = join(srcDir, entry.name);
 		if (entry.isDirectory()) sourceStamp(path, stamp);
 		else if (entry.isFile()) {
 			stamp.files++;
-			stamp.newestMtimeMs = Math.max(stamp.newestMtimeMs, statSync(path).mtimeMs);
+			const stats = statSync(path);
+			stamp.bytes += stats.size;
+			stamp.newestMtimeMs = Math.max(stamp.newestMtimeMs, stats.mtimeMs);
 		}
 	}
 	return stamp;
@@ -52,7 +58,10 @@ export function freshBundleEntry(root: string): string | undefined {
 		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<SourceStamp>;
 		const now = sourceStamp(join(root, "src"));
 		const fresh =
-			built.files === now.files && typeof built.newestMtimeMs === "number" && now.newestMtimeMs <= built.newestMtimeMs;
+			built.files === now.files &&
+			built.bytes === now.bytes &&
+			typeof built.newestMtimeMs === "number" &&
+			now.newestMtimeMs <= built.newestMtimeMs;
 		return fresh ? entry : undefined;
 	} catch {
 		return undefined;

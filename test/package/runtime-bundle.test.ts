@@ -62,6 +62,14 @@ describe("the freshness of the bundle", () => {
 		expect(freshBundleEntry(root)).toBeUndefined();
 	});
 
+	it("does not use a bundle when a source file of another size came back with an old mtime (a restored backup)", () => {
+		const root = fakePackage(join(dir, "restored"), true);
+		writeFileSync(join(root, "src", "a.ts"), "export const restored = 1;\n");
+		const past = new Date(0);
+		utimesSync(join(root, "src", "a.ts"), past, past);
+		expect(freshBundleEntry(root)).toBeUndefined();
+	});
+
 	it("takes sources that all carry one old mtime, as an npm tarball unpacks them", () => {
 		const root = fakePackage(join(dir, "tarball"), true);
 		const packed = new Date("1985-10-26T08:15:00Z");

@@ -8,7 +8,7 @@
  * Usage: node scripts/build-runtime.mjs [--if-stale]   (exit 0, also without rolldown; 1 with the build's error)
  * Runs from `prepare` (npm ci, git installs) and the test setup (test/support/build-runtime.ts).
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
 	BUNDLE_DIR,
@@ -129,5 +129,7 @@ async function buildInto(dir) {
 	if (!["pack", "publish"].includes(process.env.npm_command ?? ""))
 		carryOverChunks(OUT, dir, new Set(Object.keys(chunks)));
 	writeFileSync(join(dir, "chunks.json"), `${JSON.stringify(chunks, null, "\t")}\n`);
-	writeFileSync(join(dir, BUNDLE_MANIFEST), `${JSON.stringify(stamp)}\n`);
+	// The size of each file it wrote: a file truncated or lost later makes the package entry run the sources.
+	const output = Object.fromEntries(Object.keys(chunks).map((name) => [name, statSync(join(dir, name)).size]));
+	writeFileSync(join(dir, BUNDLE_MANIFEST), `${JSON.stringify({ ...stamp, output })}\n`);
 }

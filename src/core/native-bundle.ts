@@ -44,28 +44,59 @@ export function sourceStamp(
 	return stamp;
 }
 
+/** The manifest a build writes: the stamp of the sources and the size of each file it wrote, in bytes. */
+export interface BundleManifest extends SourceStamp {
+	output: Record<string, number>;
+}
+
 /**
- * The bundle entry's path under package `root` when a bundle exists and is fresh for `root/src`, else
+ * The bundle's directory and manifest under package `root` when a bundle exists and is fresh for `root/src`, else
  * `undefined` (missing, unreadable or malformed manifest, stale sources, or a `dist/` that is a link to another
  * checkout's: its modules would name that checkout's files, and its manifest stamps that checkout's sources).
  * Never throws.
  */
-export function freshBundleEntry(root: string): string | undefined {
+function freshBundle(root: string): { dir: string; manifest: BundleManifest } | undefined {
 	const dir = join(root, BUNDLE_DIR);
-	const entry = join(dir, BUNDLE_ENTRY);
 	try {
-		if (!existsSync(entry) || realpathSync(dir) !== join(realpathSync(root), BUNDLE_DIR)) return undefined;
-		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<SourceStamp>;
+		if (!existsSync(join(dir, BUNDLE_ENTRY)) || realpathSync(dir) !== join(realpathSync(root), BUNDLE_DIR))
+			return undefined;
+		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<BundleManifest>;
 		const now = sourceStamp(join(root, "src"));
 		const fresh =
 			built.files === now.files &&
 			built.bytes === now.bytes &&
 			typeof built.newestMtimeMs === "number" &&
-			now.newestMtimeMs <= built.newestMtimeMs;
-		return fresh ? entry : undefined;
+			now.newestMtimeMs <= built.newestMtimeMs &&
+			typeof built.output === "object" &&
+			built.output !== null;
+		return fresh ? { dir, manifest: built as BundleManifest } : undefined;
 	} catch {
 		return undefined;
 	}
+}
+
+/** The bundle entry's path under package `root` when the bundle is fresh (`freshBundle`), else `undefined`. */
+export function freshBundleEntry(root: string): string | undefined {
+	const fresh = freshBundle(root);
+	return fresh && join(fresh.dir, BUNDLE_ENTRY);
+}
+
+/**
+ * What is wrong with the files of bundle directory `dir` against the sizes its build wrote (`output`): the first
+ * one missing or of another size (a truncated copy, a full disk), as a phrase naming it; else `undefined`.
+ */
+export function damagedFile(dir: string, output: Record<string, number>): string | undefined {
+	for (const [name, size] of Object.entries(output)) {
+		const file = join(dir, name);
+		let actual: number;
+		try {
+			actual = statSync(file).size;
+		} catch {
+			return `${file} is missing`;
+		}
+		if (actual !== size) return `${file} has ${actual} bytes where its build wrote ${size}`;
+	}
+	return undefined;
 }
 
 /**
@@ -90,12 +121,16 @@ export type BundleLoad<T> = { module: T; problem?: undefined } | { module?: unde
 
 /**
  * The fresh bundle's entry module under `root`, loaded natively with `peers` handed over; `{}` when there is no
- * fresh bundle ({@link freshBundleEntry}); `{ problem }` when loading it throws (a corrupt file, a bundle that
- * expects other peers): a line naming the entry and the error, and the caller runs the sources. Never throws.
+ * fresh bundle ({@link freshBundleEntry}); `{ problem }` when a file of it is damaged ({@link damagedFile}) or
+ * loading it throws (a corrupt file, a bundle that expects other peers): a line naming the file or the entry and
+ * the error, and the caller runs the sources. Never throws.
  */
 export function loadFreshBundle<T>(root: string, peers: Peers): BundleLoad<T> {
-	const entry = freshBundleEntry(root);
-	if (!entry) return {};
+	const fresh = freshBundle(root);
+	if (!fresh) return {};
+	const entry = join(fresh.dir, BUNDLE_ENTRY);
+	const damaged = damagedFile(fresh.dir, fresh.manifest.output);
+	if (damaged) return { problem: `pi-native-subagents: the bundle is damaged (${damaged}); running from the sources` };
 	(globalThis as Record<symbol, unknown>)[PEERS_KEY] = peers;
 	try {
 		return { module: createRequire(import.meta.url)(entry) as T };

@@ -43,15 +43,49 @@ async function delegateThroughPi(root: string) {
 	return run;
 }
 
+/** Writes `text` as bundle file `name` of package `root`, its size recorded in the manifest as a build would. */
+function rewriteBundleFile(root: string, name: string, text: string): void {
+	const dir = join(root, "dist", "runtime");
+	writeFileSync(join(dir, name), text);
+	const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { output: Record<string, number> };
+	manifest.output[name] = Buffer.byteLength(text);
+	writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest));
+}
+
+/** The current file of bundle chunk `prefix` (e.g. `subagent-tool-`) in package `root`. */
+function chunkFile(root: string, prefix: string): string {
+	const chunks = JSON.parse(readFileSync(join(root, "dist", "runtime", "chunks.json"), "utf8")) as Record<
+		string,
+		string[]
+	>;
+	const name = Object.keys(chunks).find((file) => file.startsWith(prefix));
+	if (!name) throw new Error(`no chunk ${prefix}* in ${root}`);
+	return name;
+}
+
 /** The lines of `stderr` that report a bundle problem. */
 const bundleLines = (stderr: string) => stderr.split("\n").filter((line) => line.includes("the bundle "));
 
 describe("a bundle that fails to load", () => {
-	it("runs the call from the sources and says once which bundle failed and why, when its entry is truncated", async () => {
+	it("runs the call from the sources and says once which file is damaged, when a deferred chunk is truncated", async () => {
+		const copy = packageCopy(true);
+		const chunk = join(copy, "dist", "runtime", chunkFile(copy, "subagent-tool-"));
+		const text = readFileSync(chunk, "utf8");
+		writeFileSync(chunk, text.slice(0, Math.floor(text.length / 2)));
+		const run = await delegateThroughPi(copy);
+		const lines = bundleLines(run.stderr);
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toBe(
+			`pi-native-subagents: the bundle is damaged (${chunk} has ${Buffer.byteLength(text.slice(0, Math.floor(text.length / 2)))} bytes where its build wrote ${Buffer.byteLength(text)}); running from the sources`,
+		);
+	});
+
+	it("runs the call from the sources and says once which bundle failed and why, when its entry does not parse", async () => {
 		const copy = packageCopy(true);
 		const entry = join(copy, "dist", "runtime", "extension.js");
 		const text = readFileSync(entry, "utf8");
-		writeFileSync(entry, text.slice(0, Math.floor(text.length / 2)));
+		// Broken at its build, its manifest agreeing.
+		rewriteBundleFile(copy, "extension.js", text.slice(0, Math.floor(text.length / 2)));
 		const run = await delegateThroughPi(copy);
 		const lines = bundleLines(run.stderr);
 		expect(lines).toHaveLength(1);
@@ -65,7 +99,7 @@ describe("a bundle that fails to load", () => {
 		// An older build read the terminal package under another name, which this entry does not hand over.
 		for (const file of readdirSync(dir).filter((name) => name.endsWith(".js"))) {
 			const text = readFileSync(join(dir, file), "utf8");
-			writeFileSync(join(dir, file), text.replaceAll('?.["@earendil-works/pi-tui"]', '?.["@mariozechner/pi-tui"]'));
+			rewriteBundleFile(copy, file, text.replaceAll('?.["@earendil-works/pi-tui"]', '?.["@mariozechner/pi-tui"]'));
 		}
 		const run = await delegateThroughPi(copy);
 		const lines = bundleLines(run.stderr);

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
+import { damagedFile, freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
 import { runPiCli } from "../fake-model/run-pi.ts";
 import { withBundledSources } from "../support/bundle-modules.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
@@ -33,7 +33,8 @@ function fakePackage(dir: string, bundle: boolean) {
 	if (bundle) {
 		mkdirSync(join(dir, "dist", "runtime"), { recursive: true });
 		writeFileSync(join(dir, "dist", "runtime", "extension.js"), "export {};\n");
-		writeFileSync(join(dir, "dist", "runtime", "manifest.json"), JSON.stringify(sourceStamp(join(dir, "src"))));
+		const manifest = { ...sourceStamp(join(dir, "src")), output: { "extension.js": 11 } };
+		writeFileSync(join(dir, "dist", "runtime", "manifest.json"), JSON.stringify(manifest));
 	}
 	return dir;
 }
@@ -89,6 +90,16 @@ describe("the freshness of the bundle", () => {
 		expect(freshBundleEntry(join(dir, "link-to-other"))).toBe(
 			join(dir, "link-to-other", "dist", "runtime", "extension.js"),
 		);
+	});
+
+	it("names a file of the bundle that is missing or of another size than its build wrote", () => {
+		const root = fakePackage(join(dir, "damaged"), true);
+		const bundle = join(root, "dist", "runtime");
+		expect(damagedFile(bundle, { "extension.js": 11 })).toBeUndefined();
+		expect(damagedFile(bundle, { "extension.js": 12 })).toBe(
+			`${join(bundle, "extension.js")} has 11 bytes where its build wrote 12`,
+		);
+		expect(damagedFile(bundle, { "extension.js": 11, "lost-1.js": 5 })).toBe(`${join(bundle, "lost-1.js")} is missing`);
 	});
 
 	it("falls back when there is no bundle or its manifest is malformed", () => {

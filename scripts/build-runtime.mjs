@@ -5,7 +5,7 @@
  * packages become modules that read Pi's instances from the global the entry fills (`PEERS_KEY`); every other
  * package stays an import resolved from the package;
  * `import.meta.url` and `import.meta.dirname` of each module name its source file, so paths relative to it hold.
- * Usage: node scripts/build-runtime.mjs [--if-stale]   (exit 0, also without rolldown; 1 with the build's error)
+ * Usage: node scripts/build-runtime.mjs [--if-stale: only when there is no fresh, undamaged bundle]   (exit 0, also without rolldown; 1 with the build's error)
  * Runs from `prepare` (npm ci, git installs) and the test setup (test/support/build-runtime.ts).
  */
 import { rmSync, statSync, writeFileSync } from "node:fs";
@@ -13,7 +13,7 @@ import { dirname, join, relative, sep } from "node:path";
 import {
 	BUNDLE_DIR,
 	BUNDLE_MANIFEST,
-	freshBundleEntry,
+	checkBundle,
 	PEER_PACKAGES,
 	PEERS_KEY,
 	sourceStamp,
@@ -76,7 +76,9 @@ const plugin = {
 	},
 };
 
-if (process.argv.includes("--if-stale") && freshBundleEntry(ROOT)) process.exit(0);
+// --if-stale: a fresh bundle is rebuilt only when a file of it is damaged.
+const current = checkBundle(ROOT);
+if (process.argv.includes("--if-stale") && current && !current.damaged) process.exit(0);
 /** rolldown comes with the dev dependencies (through vitest's vite); an install without them keeps the sources. */
 let build;
 try {

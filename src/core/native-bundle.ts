@@ -77,8 +77,18 @@ function freshBundle(root: string): { dir: string; manifest: BundleManifest } | 
 
 /** The bundle entry's path under package `root` when the bundle is fresh (`freshBundle`), else `undefined`. */
 export function freshBundleEntry(root: string): string | undefined {
+	return checkBundle(root)?.entry;
+}
+
+/**
+ * The fresh bundle under package `root`: its entry's path, and `damaged` when a file of it is damaged
+ * ({@link damagedFile}); `undefined` when there is no fresh bundle. Never throws.
+ */
+export function checkBundle(root: string): { entry: string; damaged?: string } | undefined {
 	const fresh = freshBundle(root);
-	return fresh && join(fresh.dir, BUNDLE_ENTRY);
+	if (!fresh) return undefined;
+	const damaged = damagedFile(fresh.dir, fresh.manifest.output);
+	return { entry: join(fresh.dir, BUNDLE_ENTRY), ...(damaged ? { damaged } : {}) };
 }
 
 /**
@@ -126,10 +136,9 @@ export type BundleLoad<T> = { module: T; problem?: undefined } | { module?: unde
  * the error, and the caller runs the sources. Never throws.
  */
 export function loadFreshBundle<T>(root: string, peers: Peers): BundleLoad<T> {
-	const fresh = freshBundle(root);
-	if (!fresh) return {};
-	const entry = join(fresh.dir, BUNDLE_ENTRY);
-	const damaged = damagedFile(fresh.dir, fresh.manifest.output);
+	const bundle = checkBundle(root);
+	if (!bundle) return {};
+	const { entry, damaged } = bundle;
 	if (damaged) return { problem: `pi-native-subagents: the bundle is damaged (${damaged}); running from the sources` };
 	(globalThis as Record<symbol, unknown>)[PEERS_KEY] = peers;
 	try {

@@ -22,17 +22,26 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain JavaScript script of the package, without types
 import { carryOverChunks, RETAIN_MS, RETIRED_FILE } from "../../scripts/swap-bundle.mjs";
+import { checkBundle } from "../../src/core/native-bundle.ts";
 import { canMountTmpfs, mountFullDisk } from "../support/full-disk.ts";
 import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
 
 afterAll(() => removePackageCopies());
 
-/** Runs the build script of package `root` (with `env` added): its exit code and stderr. */
-async function buildIn(root: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
+/** Runs the build script of package `root` (with `env` added, and `args`): its exit code and stderr. */
+async function buildIn(
+	root: string,
+	env: Record<string, string> = {},
+	args: string[] = [],
+): Promise<{ code: number; stderr: string }> {
 	try {
-		const { stderr } = await promisify(execFile)(process.execPath, [join(root, "scripts", "build-runtime.mjs")], {
-			env: { ...process.env, ...env },
-		});
+		const { stderr } = await promisify(execFile)(
+			process.execPath,
+			[join(root, "scripts", "build-runtime.mjs"), ...args],
+			{
+				env: { ...process.env, ...env },
+			},
+		);
 		return { code: 0, stderr };
 	} catch (error) {
 		const failed = error as { code: number; stderr: string };
@@ -71,6 +80,21 @@ describe("a build that does not finish", () => {
 		} finally {
 			disk.unmount();
 		}
+	});
+});
+
+describe("a build for the tests (--if-stale)", () => {
+	it("rebuilds a fresh bundle a file of which is damaged, and leaves a sound one alone", async () => {
+		const copy = packageCopy(true);
+		const manifest = join(copy, "dist", "runtime", "manifest.json");
+		const sound = readFileSync(manifest, "utf8");
+		expect((await buildIn(copy, {}, ["--if-stale"])).code).toBe(0);
+		expect(readFileSync(manifest, "utf8")).toBe(sound);
+		const chunk = Object.keys(JSON.parse(sound).output).find((name: string) => name.startsWith("subagent-tool-"));
+		writeFileSync(join(copy, "dist", "runtime", chunk as string), "export {};\n");
+		expect(checkBundle(copy)?.damaged).toBeDefined();
+		expect((await buildIn(copy, {}, ["--if-stale"])).code).toBe(0);
+		expect(checkBundle(copy)).toEqual({ entry: join(copy, "dist", "runtime", "extension.js") });
 	});
 });
 

@@ -80,6 +80,24 @@ describe("a bundle that fails to load", () => {
 		);
 	});
 
+	it("notifies the damaged bundle through the UI of a session that has one", async () => {
+		const copy = packageCopy(true);
+		const chunk = join(copy, "dist", "runtime", chunkFile(copy, "subagent-tool-"));
+		writeFileSync(chunk, "export {};\n");
+		const work = join(home.dir, "work");
+		mkdirSync(work, { recursive: true });
+		const { stdout, stderr } = await promisify(execFile)(
+			join(ROOT, "node_modules", ".bin", "node"),
+			[join(ROOT, "test", "support", "load-probe.mjs"), join(copy, "index.ts"), "--session-start", work],
+			{ env: { PATH: process.env.PATH, ...home.env, TMPDIR: home.dir } },
+		);
+		const { notes } = JSON.parse(stdout) as { notes: string[] };
+		expect(notes.filter((note) => note.includes("the bundle is damaged"))).toEqual([
+			expect.stringContaining(`(${chunk} has 11 bytes where its build wrote `),
+		]);
+		expect(bundleLines(stderr)).toEqual([]);
+	});
+
 	it("runs the call from the sources and says once which bundle failed and why, when its entry does not parse", async () => {
 		const copy = packageCopy(true);
 		const entry = join(copy, "dist", "runtime", "extension.js");
@@ -158,42 +176,63 @@ describe("a rebuild while Pi runs from the bundle", () => {
 	});
 });
 
+/**
+ * A real `pi -p` parent with package `root` that delegates a call, runs Pi's own reload (what `/reload` does:
+ * through a second extension's command, as print mode has no `/reload`), and delegates again: the run, the reasons of
+ * the session starts, the tasks the children got and every module URL Node resolved.
+ */
+async function callReloadCall(root: string, tag: string) {
+	server.route((request) => {
+		const last = request.lastUserText;
+		if (!last.includes(`RELOAD-${tag}`)) return undefined;
+		if (request.lastToolOutput !== undefined) return { text: `tool said: ${request.lastToolOutput}` };
+		return { toolCalls: [{ name: "subagent", arguments: { agent: "echo", task: `${tag} ${last.split(" ")[1]}` } }] };
+	});
+	const reloader = join(home.dir, `reloader-${tag}.ts`);
+	const starts = join(home.dir, `session-starts-${tag}.txt`);
+	writeFileSync(
+		reloader,
+		[
+			"import { appendFileSync } from 'node:fs';",
+			"export default (pi) => {",
+			`	pi.on("session_start", (event) => appendFileSync(${JSON.stringify(starts)}, event.reason + "\\n"));`,
+			'	pi.registerCommand("probe-reload", { description: "reload", handler: async (_a, ctx) => ctx.reload() });',
+			"};",
+		].join("\n"),
+	);
+	const record = join(home.dir, `reload-modules-${tag}.txt`);
+	const recorder = pathToFileURL(join(ROOT, "test", "support", "module-recorder.mjs")).href;
+	const run = await runPiCli(
+		{ ...home, env: { ...home.env, NODE_OPTIONS: `--import=${recorder}`, MODULE_RECORD_FILE: record } },
+		["-e", root, "-e", reloader, "--no-session", "-p", `RELOAD-${tag} one`, "/probe-reload", `RELOAD-${tag} two`],
+	);
+	expect(run.code, run.stderr).toBe(0);
+	expect(run.stdout).toContain(`tool said: echo: ${tag} two`);
+	return {
+		run,
+		starts: readFileSync(starts, "utf8"),
+		tasks: server.requests.map((request) => request.lastUserText),
+		loaded: readFileSync(record, "utf8").split("\n"),
+	};
+}
+
 describe("/reload through the bundle", () => {
 	it("runs calls before and after a reload from the bundle's modules, which Node keeps", async () => {
-		server.route((request) => {
-			const last = request.lastUserText;
-			if (!last.includes("RELOAD-PROBE")) return undefined;
-			if (request.lastToolOutput !== undefined) return { text: `tool said: ${request.lastToolOutput}` };
-			return { toolCalls: [{ name: "subagent", arguments: { agent: "echo", task: `call ${last.split(" ")[1]}` } }] };
-		});
-		// A second extension whose command runs Pi's own reload (what `/reload` does), as print mode has no `/reload`.
-		const reloader = join(home.dir, "reloader.ts");
-		const starts = join(home.dir, "session-starts.txt");
-		writeFileSync(
-			reloader,
-			[
-				"import { appendFileSync } from 'node:fs';",
-				"export default (pi) => {",
-				`	pi.on("session_start", (event) => appendFileSync(${JSON.stringify(starts)}, event.reason + "\\n"));`,
-				'	pi.registerCommand("probe-reload", { description: "reload", handler: async (_a, ctx) => ctx.reload() });',
-				"};",
-			].join("\n"),
-		);
-		const record = join(home.dir, "reload-modules.txt");
-		const recorder = pathToFileURL(join(ROOT, "test", "support", "module-recorder.mjs")).href;
-		const run = await runPiCli(
-			{ ...home, env: { ...home.env, NODE_OPTIONS: `--import=${recorder}`, MODULE_RECORD_FILE: record } },
-			["-e", ROOT, "-e", reloader, "--no-session", "-p", "RELOAD-PROBE one", "/probe-reload", "RELOAD-PROBE two"],
-		);
-		expect(run.code, run.stderr).toBe(0);
-		expect(run.stdout).toContain("tool said: echo: call two");
-		expect(readFileSync(starts, "utf8")).toBe("startup\nreload\n");
+		const { run, starts, tasks, loaded } = await callReloadCall(ROOT, "fresh");
+		expect(starts).toBe("startup\nreload\n");
 		// Both calls reached a child: the one before the reload and the one after.
-		const tasks = server.requests.map((request) => request.lastUserText);
-		expect(tasks).toEqual(expect.arrayContaining(["call one", "call two"]));
+		expect(tasks).toEqual(expect.arrayContaining(["fresh one", "fresh two"]));
 		expect(bundleLines(run.stderr)).toEqual([]);
-		const loaded = readFileSync(record, "utf8").split("\n");
 		expect(loaded).toContain(pathToFileURL(join(ROOT, "dist", "runtime", "extension.js")).href);
 		expect(loaded.filter((url) => url.startsWith(pathToFileURL(join(ROOT, "src")).href))).toEqual([]);
+	});
+
+	it("says once in the process that the bundle is damaged, not again at the reload", async () => {
+		const copy = packageCopy(true);
+		writeFileSync(join(copy, "dist", "runtime", chunkFile(copy, "subagent-tool-")), "export {};\n");
+		const { run, starts, tasks } = await callReloadCall(copy, "damaged");
+		expect(starts).toBe("startup\nreload\n");
+		expect(tasks).toEqual(expect.arrayContaining(["damaged one", "damaged two"]));
+		expect(bundleLines(run.stderr)).toHaveLength(1);
 	});
 });

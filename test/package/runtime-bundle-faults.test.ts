@@ -181,7 +181,7 @@ describe("a rebuild while Pi runs from the bundle", () => {
  * through a second extension's command, as print mode has no `/reload`), and delegates again: the run, the reasons of
  * the session starts, the tasks the children got and every module URL Node resolved.
  */
-async function callReloadCall(root: string, tag: string) {
+async function callReloadCall(root: string, tag: string, options: { editBeforeReload?: [string, string] } = {}) {
 	server.route((request) => {
 		const last = request.lastUserText;
 		if (!last.includes(`RELOAD-${tag}`)) return undefined;
@@ -194,9 +194,10 @@ async function callReloadCall(root: string, tag: string) {
 		reloader,
 		[
 			"import { appendFileSync } from 'node:fs';",
+			`const edit = ${JSON.stringify(options.editBeforeReload ?? null)};`,
 			"export default (pi) => {",
 			`	pi.on("session_start", (event) => appendFileSync(${JSON.stringify(starts)}, event.reason + "\\n"));`,
-			'	pi.registerCommand("probe-reload", { description: "reload", handler: async (_a, ctx) => ctx.reload() });',
+			'	pi.registerCommand("probe-reload", { description: "reload", handler: async (_a, ctx) => { if (edit) appendFileSync(...edit); await ctx.reload(); } });',
 			"};",
 		].join("\n"),
 	);
@@ -225,6 +226,20 @@ describe("/reload through the bundle", () => {
 		expect(bundleLines(run.stderr)).toEqual([]);
 		expect(loaded).toContain(pathToFileURL(join(ROOT, "dist", "runtime", "extension.js")).href);
 		expect(loaded.filter((url) => url.startsWith(pathToFileURL(join(ROOT, "src")).href))).toEqual([]);
+	});
+
+	it("runs the sources after an edit and a reload, the bundle's modules having run before", async () => {
+		const copy = packageCopy(true);
+		const edited = join(copy, "src", "tools", "subagent-tool.ts");
+		// The edit prints a line when its module runs: only the sources can.
+		const { run, starts, tasks, loaded } = await callReloadCall(copy, "edited", {
+			editBeforeReload: [edited, '\nprocess.stderr.write("edited module ran\\n");\n'],
+		});
+		expect(run.stderr.split("\n").filter((line) => line === "edited module ran")).toHaveLength(1);
+		expect(starts).toBe("startup\nreload\n");
+		expect(tasks).toEqual(expect.arrayContaining(["edited one", "edited two"]));
+		expect(bundleLines(run.stderr)).toEqual([]);
+		expect(loaded).toContain(pathToFileURL(join(copy, "dist", "runtime", "extension.js")).href);
 	});
 
 	it("says once in the process that the bundle is damaged, not again at the reload", async () => {

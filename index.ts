@@ -3,7 +3,7 @@
  * the extension under the package's name (an npm or git install) or its directory's name (a local path)
  * rather than as `src`; the wiring is in src/index.ts. It runs that wiring from the prebuilt bundle, loaded
  * natively, when the bundle is fresh, else from the sources through Pi's loader (docs/design-notes.md
- * §Start-up cost). Either way one copy of each module runs in the process.
+ * §Start-up cost). Either way one copy of each module runs in a load.
  */
 
 import * as piAi from "@earendil-works/pi-ai";
@@ -11,7 +11,7 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import * as codingAgent from "@earendil-works/pi-coding-agent";
 import * as piTui from "@earendil-works/pi-tui";
 import * as typebox from "typebox";
-import { loadFreshBundle } from "./src/core/native-bundle.ts";
+import { firstReport, loadFreshBundle } from "./src/core/native-bundle.ts";
 
 type Factory = typeof import("./src/index.ts").default;
 
@@ -25,6 +25,14 @@ export default async function piNativeSubagentsEntry(pi: ExtensionAPI): Promise<
 		typebox,
 	};
 	const bundle = loadFreshBundle<{ default: Factory }>(import.meta.dirname, peers);
-	const factory = bundle?.default ?? (await import("./src/index.ts")).default;
+	const factory = bundle.module?.default ?? (await import("./src/index.ts")).default;
 	factory(pi);
+	const problem = bundle.problem;
+	// A bundle that fails to load: the sources run, and the first session start of the process says why.
+	if (problem)
+		pi.on("session_start", (_event, ctx) => {
+			if (!firstReport(problem)) return;
+			if (ctx.hasUI) ctx.ui.notify(problem, "warning");
+			else process.stderr.write(`${problem}\n`);
+		});
 }

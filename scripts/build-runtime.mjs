@@ -5,25 +5,37 @@
  * packages become modules that read Pi's instances from the global the entry fills (`PEERS_KEY`); every other
  * package stays an import resolved from the package;
  * `import.meta.url` and `import.meta.dirname` of each module name its source file, so paths relative to it hold.
- * Usage: node scripts/build-runtime.mjs [--if-stale]   (exit 0, also without rolldown; 1 with the build's error)
+ * Usage: node scripts/build-runtime.mjs [--if-stale: only when there is no fresh, undamaged bundle]   (exit 0, also without rolldown; 1 with the build's error)
  * Runs from `prepare` (npm ci, git installs) and the test setup (test/support/build-runtime.ts).
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
 	BUNDLE_DIR,
 	BUNDLE_MANIFEST,
-	freshBundleEntry,
+	checkBundle,
 	PEER_PACKAGES,
 	PEERS_KEY,
 	sourceStamp,
 } from "../src/core/native-bundle.ts";
+import { carryOverChunks, removeLeftovers, swapIn } from "./swap-bundle.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const SRC = join(ROOT, "src");
 const PEERS = [...PEER_PACKAGES];
 const PEER_PREFIX = "\0pi-native-subagents-peer:";
 const OUT = join(ROOT, BUNDLE_DIR);
+/**
+ * The bundle's entry: every peer module first, then src/index.ts. Each peer module reads the global once, when the
+ * bundle is evaluated (a missing peer throws then, and the sources run instead); a deferred chunk that holds one
+ * does not read the global again at its first use, when another load may have replaced it.
+ */
+const ENTRY_ID = "\0pi-native-subagents-entry";
+const entryModule = () =>
+	[
+		...PEERS.map((peer) => `import ${JSON.stringify(PEER_PREFIX + peer)};`),
+		`export { default } from ${JSON.stringify(join(SRC, "index.ts"))};`,
+	].join("\n");
 
 /** The module standing in for peer `specifier`: each of its export names read from the handed-over instance. */
 async function peerModule(specifier) {
@@ -51,9 +63,11 @@ function rewriteImportMeta(code, id) {
 const plugin = {
 	name: "pi-native-subagents-runtime",
 	resolveId(source) {
+		if (source === ENTRY_ID || source.startsWith(PEER_PREFIX)) return source;
 		return PEERS.includes(source) ? PEER_PREFIX + source : undefined;
 	},
 	load(id) {
+		if (id === ENTRY_ID) return entryModule();
 		return id.startsWith(PEER_PREFIX) ? peerModule(id.slice(PEER_PREFIX.length)) : undefined;
 	},
 	transform(code, id) {
@@ -62,53 +76,62 @@ const plugin = {
 	},
 };
 
-if (process.argv.includes("--if-stale") && freshBundleEntry(ROOT)) process.exit(0);
+// --if-stale: a fresh bundle is rebuilt only when a file of it is damaged.
+const current = checkBundle(ROOT);
+if (process.argv.includes("--if-stale") && current && !current.damaged) process.exit(0);
 /** rolldown comes with the dev dependencies (through vitest's vite); an install without them keeps the sources. */
 let build;
 try {
 	({ build } = await import("rolldown"));
 } catch {
-	process.stderr.write(
-		"pi-native-subagents: rolldown is not installed: no bundle built, the sources are used\n",
-	);
+	process.stderr.write("pi-native-subagents: rolldown is not installed: no bundle built, the sources are used\n");
 	process.exit(0);
 }
 const stamp = sourceStamp(SRC);
-// Built beside the old bundle, then swapped in: a pi starting meanwhile finds the old one, none, or the new one.
+// Built beside the old bundle, then swapped in (scripts/swap-bundle.mjs); a failed build leaves nothing behind.
 const temporary = `${OUT}.build-${process.pid}`;
+removeLeftovers(OUT);
 rmSync(temporary, { recursive: true, force: true });
-const result = await build({
-	input: { extension: join(SRC, "index.ts") },
-	platform: "node",
-	// Node built-ins and the dependencies stay imports, resolved from the package's node_modules.
-	external: (id) =>
-		!PEERS.includes(id) &&
-		!id.startsWith(PEER_PREFIX) &&
-		!id.startsWith(".") &&
-		!id.startsWith("/") &&
-		!id.startsWith("\0"),
-	plugins: [plugin],
-	logLevel: "warn",
-	// The peer modules import the real packages for their export names: slow, and expected.
-	checks: { pluginTimings: false },
-	output: { dir: temporary, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
-});
-// Which source modules each chunk holds, as paths relative to the package root (`chunks.json`, for the tests).
-const chunks = Object.fromEntries(
-	result.output
-		.filter((item) => item.type === "chunk")
-		.map((chunk) => [
-			chunk.fileName,
-			chunk.moduleIds.filter((id) => id.startsWith(ROOT + sep)).map((id) => relative(ROOT, id).split(sep).join("/")),
-		]),
-);
-writeFileSync(join(temporary, BUNDLE_MANIFEST), `${JSON.stringify(stamp)}\n`);
-writeFileSync(join(temporary, "chunks.json"), `${JSON.stringify(chunks, null, "\t")}\n`);
-mkdirSync(dirname(OUT), { recursive: true });
-const old = `${OUT}.old-${process.pid}`;
-rmSync(old, { recursive: true, force: true });
 try {
-	renameSync(OUT, old);
-} catch {}
-renameSync(temporary, OUT);
-rmSync(old, { recursive: true, force: true });
+	await buildInto(temporary);
+} catch (error) {
+	rmSync(temporary, { recursive: true, force: true });
+	throw error;
+}
+swapIn(temporary, OUT);
+
+/** Builds the bundle into directory `dir`, with its manifest, `chunks.json` and the chunks kept from `OUT`. */
+async function buildInto(dir) {
+	const result = await build({
+		input: { extension: ENTRY_ID },
+		platform: "node",
+		// Node built-ins and the dependencies stay imports, resolved from the package's node_modules.
+		external: (id) =>
+			!PEERS.includes(id) &&
+			!id.startsWith(PEER_PREFIX) &&
+			!id.startsWith(".") &&
+			!id.startsWith("/") &&
+			!id.startsWith("\0"),
+		plugins: [plugin],
+		logLevel: "warn",
+		// The peer modules import the real packages for their export names: slow, and expected.
+		checks: { pluginTimings: false },
+		output: { dir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+	});
+	// Which source modules each chunk holds, as paths relative to the package root (`chunks.json`, for the tests).
+	const chunks = Object.fromEntries(
+		result.output
+			.filter((item) => item.type === "chunk")
+			.map((chunk) => [
+				chunk.fileName,
+				chunk.moduleIds.filter((id) => id.startsWith(ROOT + sep)).map((id) => relative(ROOT, id).split(sep).join("/")),
+			]),
+	);
+	// A build for the npm package (npm pack, npm publish run `prepare`) ships its own chunks only.
+	if (!["pack", "publish"].includes(process.env.npm_command ?? ""))
+		carryOverChunks(OUT, dir, new Set(Object.keys(chunks)));
+	writeFileSync(join(dir, "chunks.json"), `${JSON.stringify(chunks, null, "\t")}\n`);
+	// The size of each file it wrote: a file truncated or lost later makes the package entry run the sources.
+	const output = Object.fromEntries(Object.keys(chunks).map((name) => [name, statSync(join(dir, name)).size]));
+	writeFileSync(join(dir, BUNDLE_MANIFEST), `${JSON.stringify({ ...stamp, output })}\n`);
+}

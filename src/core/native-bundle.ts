@@ -1,12 +1,12 @@
 /**
  * The prebuilt bundle of the whole extension (`dist/runtime/`, built from src/index.ts by
- * `scripts/build-runtime.mjs`): used only when it is fresh, that is when the sources have as many files as at the
- * build and none is newer than the newest one then (an npm tarball gives every file one old mtime, which passes;
- * an edit or a checkout makes it stale). Loaded with Node's own `require` (require(esm), Node ≥ 22.12), so Pi's
+ * `scripts/build-runtime.mjs`): used only when it is fresh, that is when the sources have as many files and bytes
+ * as at the build and none is newer than the newest one then (an npm tarball gives every file one old mtime, which
+ * passes; an edit or a checkout makes it stale, and so does a file of another size restored with an old mtime). Loaded with Node's own `require` (require(esm), Node ≥ 22.12), so Pi's
  * loader (jiti) compiles none of it (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins:
  * the package entry (index.ts) imports it before it knows whether the sources or the bundle run.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -15,9 +15,10 @@ export const BUNDLE_DIR = join("dist", "runtime");
 export const BUNDLE_ENTRY = "extension.js";
 export const BUNDLE_MANIFEST = "manifest.json";
 
-/** What the build records of `src/`: its file count and the newest file's mtime, ms since the epoch. */
+/** What the build records of `src/`: its file count, their total size in bytes, the newest file's mtime (ms since the epoch). */
 export interface SourceStamp {
 	files: number;
+	bytes: number;
 	newestMtimeMs: number;
 }
 
@@ -26,35 +27,86 @@ export interface SourceStamp {
  * its own: `readdirSync`'s `recursive` option costs about four times as much CPU here (the check runs in every
  * Pi process that loads the package).
  */
-export function sourceStamp(srcDir: string, stamp: SourceStamp = { files: 0, newestMtimeMs: 0 }): SourceStamp {
+export function sourceStamp(
+	srcDir: string,
+	stamp: SourceStamp = { files: 0, bytes: 0, newestMtimeMs: 0 },
+): SourceStamp {
 	for (const entry of readdirSync(srcDir, { withFileTypes: true })) {
 		const path = join(srcDir, entry.name);
 		if (entry.isDirectory()) sourceStamp(path, stamp);
 		else if (entry.isFile()) {
 			stamp.files++;
-			stamp.newestMtimeMs = Math.max(stamp.newestMtimeMs, statSync(path).mtimeMs);
+			const stats = statSync(path);
+			stamp.bytes += stats.size;
+			stamp.newestMtimeMs = Math.max(stamp.newestMtimeMs, stats.mtimeMs);
 		}
 	}
 	return stamp;
 }
 
+/** The manifest a build writes: the stamp of the sources and the size of each file it wrote, in bytes. */
+export interface BundleManifest extends SourceStamp {
+	output: Record<string, number>;
+}
+
 /**
- * The bundle entry's path under package `root` when a bundle exists and is fresh for `root/src`, else
- * `undefined` (missing, unreadable or malformed manifest, stale sources). Never throws.
+ * The bundle's directory and manifest under package `root` when a bundle exists and is fresh for `root/src`, else
+ * `undefined` (missing, unreadable or malformed manifest, stale sources, or a `dist/` that is a link to another
+ * checkout's: its modules would name that checkout's files, and its manifest stamps that checkout's sources).
+ * Never throws.
  */
-export function freshBundleEntry(root: string): string | undefined {
+function freshBundle(root: string): { dir: string; manifest: BundleManifest } | undefined {
 	const dir = join(root, BUNDLE_DIR);
-	const entry = join(dir, BUNDLE_ENTRY);
 	try {
-		if (!existsSync(entry)) return undefined;
-		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<SourceStamp>;
+		if (!existsSync(join(dir, BUNDLE_ENTRY)) || realpathSync(dir) !== join(realpathSync(root), BUNDLE_DIR))
+			return undefined;
+		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<BundleManifest>;
 		const now = sourceStamp(join(root, "src"));
 		const fresh =
-			built.files === now.files && typeof built.newestMtimeMs === "number" && now.newestMtimeMs <= built.newestMtimeMs;
-		return fresh ? entry : undefined;
+			built.files === now.files &&
+			built.bytes === now.bytes &&
+			typeof built.newestMtimeMs === "number" &&
+			now.newestMtimeMs <= built.newestMtimeMs &&
+			typeof built.output === "object" &&
+			built.output !== null;
+		return fresh ? { dir, manifest: built as BundleManifest } : undefined;
 	} catch {
 		return undefined;
 	}
+}
+
+/** The bundle entry's path under package `root` when the bundle is fresh (`freshBundle`), else `undefined`. */
+export function freshBundleEntry(root: string): string | undefined {
+	return checkBundle(root)?.entry;
+}
+
+/**
+ * The fresh bundle under package `root`: its entry's path, and `damaged` when a file of it is damaged
+ * ({@link damagedFile}); `undefined` when there is no fresh bundle. Never throws.
+ */
+export function checkBundle(root: string): { entry: string; damaged?: string } | undefined {
+	const fresh = freshBundle(root);
+	if (!fresh) return undefined;
+	const damaged = damagedFile(fresh.dir, fresh.manifest.output);
+	return { entry: join(fresh.dir, BUNDLE_ENTRY), ...(damaged ? { damaged } : {}) };
+}
+
+/**
+ * What is wrong with the files of bundle directory `dir` against the sizes its build wrote (`output`): the first
+ * one missing or of another size (a truncated copy, a full disk), as a phrase naming it; else `undefined`.
+ */
+export function damagedFile(dir: string, output: Record<string, number>): string | undefined {
+	for (const [name, size] of Object.entries(output)) {
+		const file = join(dir, name);
+		let actual: number;
+		try {
+			actual = statSync(file).size;
+		} catch {
+			return `${file} is missing`;
+		}
+		if (actual !== size) return `${file} has ${actual} bytes where its build wrote ${size}`;
+	}
+	return undefined;
 }
 
 /**
@@ -74,13 +126,38 @@ export const PEER_PACKAGES = [
 /** Module specifier of each of {@link PEER_PACKAGES} → its namespace object, as Pi's loader resolved it. */
 export type Peers = Readonly<Record<(typeof PEER_PACKAGES)[number], object>>;
 
+/** What {@link loadFreshBundle} found: the bundle's entry module, or why the sources run instead. */
+export type BundleLoad<T> = { module: T; problem?: undefined } | { module?: undefined; problem?: string };
+
 /**
- * The fresh bundle's entry module under `root`, loaded natively with `peers` handed over, or `undefined`
- * ({@link freshBundleEntry}). Throws what the bundle's evaluation throws.
+ * The fresh bundle's entry module under `root`, loaded natively with `peers` handed over; `{}` when there is no
+ * fresh bundle ({@link freshBundleEntry}); `{ problem }` when a file of it is damaged ({@link damagedFile}) or
+ * loading it throws (a corrupt file, a bundle that expects other peers): a line naming the file or the entry and
+ * the error, and the caller runs the sources. Never throws.
  */
-export function loadFreshBundle<T>(root: string, peers: Peers): T | undefined {
-	const entry = freshBundleEntry(root);
-	if (!entry) return undefined;
+export function loadFreshBundle<T>(root: string, peers: Peers): BundleLoad<T> {
+	const bundle = checkBundle(root);
+	if (!bundle) return {};
+	const { entry, damaged } = bundle;
+	if (damaged) return { problem: `pi-native-subagents: the bundle is damaged (${damaged}); running from the sources` };
 	(globalThis as Record<symbol, unknown>)[PEERS_KEY] = peers;
-	return createRequire(import.meta.url)(entry) as T;
+	try {
+		return { module: createRequire(import.meta.url)(entry) as T };
+	} catch (error) {
+		const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+		return { problem: `pi-native-subagents: the bundle ${entry} failed to load (${reason}); running from the sources` };
+	}
+}
+
+/** The bundle problems reported so far in this process, kept across `/reload`s (each load tries the bundle again). */
+const REPORTED_KEY = Symbol.for("pi-native-subagents.bundle-problems-reported");
+
+/** Whether `problem` ({@link loadFreshBundle}) is reported for the first time in this process; records it. */
+export function firstReport(problem: string): boolean {
+	const store = globalThis as Record<symbol, Set<string> | undefined>;
+	store[REPORTED_KEY] ??= new Set();
+	const reported = store[REPORTED_KEY];
+	if (reported.has(problem)) return false;
+	reported.add(problem);
+	return true;
 }

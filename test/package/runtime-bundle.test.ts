@@ -3,7 +3,6 @@
  * runtime from `dist/runtime/` natively; a bundle older than the sources, or none, leaves the sources in use.
  */
 import {
-	cpSync,
 	mkdirSync,
 	mkdtempSync,
 	readFileSync,
@@ -17,10 +16,11 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
+import { damagedFile, freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
 import { runPiCli } from "../fake-model/run-pi.ts";
 import { withBundledSources } from "../support/bundle-modules.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
+import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { probeSubagentCall } from "../support/probe-call.ts";
 
@@ -33,7 +33,8 @@ function fakePackage(dir: string, bundle: boolean) {
 	if (bundle) {
 		mkdirSync(join(dir, "dist", "runtime"), { recursive: true });
 		writeFileSync(join(dir, "dist", "runtime", "extension.js"), "export {};\n");
-		writeFileSync(join(dir, "dist", "runtime", "manifest.json"), JSON.stringify(sourceStamp(join(dir, "src"))));
+		const manifest = { ...sourceStamp(join(dir, "src")), output: { "extension.js": 11 } };
+		writeFileSync(join(dir, "dist", "runtime", "manifest.json"), JSON.stringify(manifest));
 	}
 	return dir;
 }
@@ -62,11 +63,43 @@ describe("the freshness of the bundle", () => {
 		expect(freshBundleEntry(root)).toBeUndefined();
 	});
 
+	it("does not use a bundle when a source file of another size came back with an old mtime (a restored backup)", () => {
+		const root = fakePackage(join(dir, "restored"), true);
+		writeFileSync(join(root, "src", "a.ts"), "export const restored = 1;\n");
+		const past = new Date(0);
+		utimesSync(join(root, "src", "a.ts"), past, past);
+		expect(freshBundleEntry(root)).toBeUndefined();
+	});
+
 	it("takes sources that all carry one old mtime, as an npm tarball unpacks them", () => {
 		const root = fakePackage(join(dir, "tarball"), true);
 		const packed = new Date("1985-10-26T08:15:00Z");
 		utimesSync(join(root, "src", "a.ts"), packed, packed);
 		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+	});
+
+	it("does not use the bundle of another checkout that the package's dist/ links to", () => {
+		const other = fakePackage(join(dir, "other"), true);
+		const root = fakePackage(join(dir, "linked"), false);
+		const past = new Date(0);
+		utimesSync(join(root, "src", "a.ts"), past, past);
+		symlinkSync(join(other, "dist"), join(root, "dist"));
+		expect(freshBundleEntry(root)).toBeUndefined();
+		// The package itself, reached through a link, still uses its own bundle.
+		symlinkSync(other, join(dir, "link-to-other"));
+		expect(freshBundleEntry(join(dir, "link-to-other"))).toBe(
+			join(dir, "link-to-other", "dist", "runtime", "extension.js"),
+		);
+	});
+
+	it("names a file of the bundle that is missing or of another size than its build wrote", () => {
+		const root = fakePackage(join(dir, "damaged"), true);
+		const bundle = join(root, "dist", "runtime");
+		expect(damagedFile(bundle, { "extension.js": 11 })).toBeUndefined();
+		expect(damagedFile(bundle, { "extension.js": 12 })).toBe(
+			`${join(bundle, "extension.js")} has 11 bytes where its build wrote 12`,
+		);
+		expect(damagedFile(bundle, { "extension.js": 11, "lost-1.js": 5 })).toBe(`${join(bundle, "lost-1.js")} is missing`);
 	});
 
 	it("falls back when there is no bundle or its manifest is malformed", () => {
@@ -79,7 +112,6 @@ describe("the freshness of the bundle", () => {
 
 let server: FakeModelServer;
 let home: PiHome;
-const copies: string[] = [];
 beforeAll(async () => {
 	server = await startFakeModelServer({ fallback: "rules" });
 	home = createPiHome(server, { agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
@@ -87,7 +119,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await home?.cleanup();
 	await server?.close();
-	for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+	removePackageCopies();
 });
 
 /** One `subagent` call through the load probe of package `root`: the loaded paths, relative to `root`. */
@@ -95,16 +127,6 @@ async function probeCall(root: string): Promise<string[]> {
 	const probe = await probeSubagentCall(join(root, "index.ts"), home, { agent: "echo", task: "probe" });
 	expect(probe.result).toContain("echo:");
 	return probe.modules.filter((url) => url.startsWith("file:")).map((url) => relative(root, new URL(url).pathname));
-}
-
-/** A copy of the package (its node_modules linked), with the bundle when `withBundle`; removed after the tests. */
-function packageCopy(withBundle: boolean): string {
-	const copy = realpathSync(mkdtempSync(join(tmpdir(), "bundle-package-")));
-	copies.push(copy);
-	for (const entry of ["index.ts", "package.json", "src", "agents", ...(withBundle ? ["dist"] : [])])
-		cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
-	symlinkSync(realpathSync(join(ROOT, "node_modules")), join(copy, "node_modules"));
-	return copy;
 }
 
 describe("loading the runtime", () => {

@@ -8,6 +8,7 @@
  * With `--call <cwd> <arguments JSON>`, the session starts without a UI (print mode), the registered `subagent`
  * tool runs once with those arguments (its child a real process), the session shuts down, and `result` is the
  * tool result's text; `modules` then lists what the whole single call loaded.
+ * Environment for the bundle tests: PROBE_REPLACE_PEERS, PROBE_WAIT (below).
  * Usage: node load-probe.mjs <entry file> [--session-start <cwd> | --call <cwd> <arguments JSON>]
  */
 import { registerHooks } from "node:module";
@@ -40,6 +41,15 @@ await factory({
 	appendEntry: () => undefined,
 	sendMessage: () => undefined,
 });
+// PROBE_REPLACE_PEERS=1: the global the package entry handed the peer packages over through is emptied after the
+// load, as another load may replace it (test/package/runtime-bundle-faults.test.ts).
+if (process.env.PROBE_REPLACE_PEERS) globalThis[Symbol.for("pi-native-subagents.peers")] = {};
+// PROBE_WAIT=1: after the load, "probe: loaded" on stderr, and the session starts at the first line on stdin.
+if (process.env.PROBE_WAIT) {
+	process.stderr.write("probe: loaded\n");
+	await new Promise((resolve) => process.stdin.once("data", resolve));
+	process.stdin.pause();
+}
 const notes = [];
 let result;
 if (flag === "--session-start" || flag === "--call") {

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
+import { PRUNE_STAMP } from "../../src/runs/artifacts.ts";
 import { MAX_CHILD_DETAILS_BYTES } from "../../src/runs/child-details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";
@@ -114,7 +115,8 @@ describe("artifacts", () => {
 			createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir }),
 		);
 		session.dispose();
-		expect(readdirSync(root)).toEqual(["one-day-old"]);
+		// The prune's stamp beside them (docs/tools.md §Artifacts).
+		expect(readdirSync(root).sort()).toEqual([PRUNE_STAMP, "one-day-old"].sort());
 	});
 });
 

@@ -2,7 +2,8 @@
  * Delegation cost (issue 21 item 2): one whole pi run that delegates once through this package, against the same
  * run through Pi's official subagent example (`examples/extensions/subagent` of the pinned Pi).
  *
- * - **What runs**: `pi --mode json -p --no-session -e <extension>` whose fake model calls
+ * - **What runs**: `pi --mode json -p --no-session -e <extension>`, this package installed as users get it
+ *   (bench/installed-package.ts), whose fake model calls
  *   `subagent({ agent: "echo", task: "delegation probe" })` (the same single call both tools take), the child
  *   (a real pi) answers with the echo model, and the parent answers `Tool said: …`. Both parents find the
  *   same agent file in the same isolated pi home, against the same fake model server.
@@ -20,6 +21,7 @@ import { resolvePiInvocation } from "../src/harness/pi/invocation.ts";
 import { startFakeModelServer } from "../test/support/fake-model/index.ts";
 import { createPiHome } from "../test/support/pi-home.ts";
 import type { Bench } from "./bench.ts";
+import { installedPackage } from "./installed-package.ts";
 import { alternatingPairs, median } from "./stats.ts";
 import { fixed } from "./table.ts";
 import type { WorkComparison, WorkShape } from "./work.ts";
@@ -114,12 +116,13 @@ export async function benchDelegationCost(runs = 9): Promise<DelegationCostBench
 			...invocation.args,
 			...["--mode", "json", "-p", "--no-session", "-e", extension, TASK],
 		];
+		const ours = installedPackage(home.dir);
 		const run = (extension: string) => runMeasured(argv(extension), cwd, env);
-		await run(ROOT);
+		await run(ours);
 		await run(OFFICIAL_EXAMPLE);
 		const pairs = await alternatingPairs(
 			runs,
-			() => run(ROOT),
+			() => run(ours),
 			() => run(OFFICIAL_EXAMPLE),
 		);
 		const shape = (extension: string): WorkShape => ({
@@ -136,10 +139,9 @@ export async function benchDelegationCost(runs = 9): Promise<DelegationCostBench
 			rss: figures(pairs, "peakRssMB"),
 			processes: [median(pairs.map((p) => p.measured.processes)), median(pairs.map((p) => p.baseline.processes))],
 			work: {
-				measured: shape(ROOT),
+				measured: shape(ours),
 				baseline: shape(OFFICIAL_EXAMPLE),
-				// The official path first: it lies under ROOT.
-				intended: [OFFICIAL_EXAMPLE, ROOT].map((path) => ({
+				intended: [OFFICIAL_EXAMPLE, ours].map((path) => ({
 					pattern: new RegExp(`^${literal(path)}$`),
 					as: "<extension>",
 				})),

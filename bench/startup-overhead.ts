@@ -23,11 +23,11 @@ import { startFakeModelServer } from "../test/support/fake-model/index.ts";
 import { runPiCli } from "../test/support/pi-cli.ts";
 import { createPiHome } from "../test/support/pi-home.ts";
 import type { Bench } from "./bench.ts";
+import { installedPackage } from "./installed-package.ts";
 import { alternatingPairs, median } from "./stats.ts";
 import { fixed } from "./table.ts";
 import type { WorkComparison, WorkShape } from "./work.ts";
 
-const ROOT = join(import.meta.dirname, "..");
 /** Fake-model rule (test/support/fake-model/rules.ts): one `read` call, then `Tool said: <output>`. */
 const TASK = 'TOOL:read:{"path":"probe.txt"}';
 const ANSWER = "Tool said: startup probe";
@@ -64,13 +64,15 @@ interface RunTimes {
 
 /**
  * Measures {@link StartupOverheadBench} over `runs` alternating pairs; `packageDir` is the package loaded
- * (default: this checkout), so another checkout can be measured for comparison.
+ * (default: this package installed as users get it, bench/installed-package.ts), so another checkout can be
+ * measured for comparison.
  * @throws Error when a run does not exit 0 with the expected answer (the stderr tail is in the message).
  */
-export async function benchStartupOverhead(runs = 9, packageDir = ROOT): Promise<StartupOverheadBench> {
+export async function benchStartupOverhead(runs = 9, given?: string): Promise<StartupOverheadBench> {
 	const server = await startFakeModelServer({ fallback: "rules" });
 	const home = createPiHome(server);
 	try {
+		const packageDir = given ?? installedPackage(home.dir);
 		const work = join(home.dir, "work");
 		mkdirSync(work);
 		writeFileSync(join(work, "probe.txt"), "startup probe\n");

@@ -2,13 +2,14 @@
  * The prebuilt bundle of the whole extension (`dist/runtime/`, built from src/index.ts by
  * `scripts/build-runtime.mjs`): used only when it is fresh, that is when the sources have as many files and bytes
  * as at the build and none is newer than the newest one then (an npm tarball gives every file one old mtime, which
- * passes; an edit or a checkout makes it stale, and so does a file of another size restored with an old mtime). Loaded with Node's own `require` (require(esm), Node ≥ 22.12), so Pi's
- * loader (jiti) compiles none of it (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins:
+ * passes; an edit or a checkout makes it stale, and so does a file of another size restored with an old mtime). An
+ * installed copy (inside `node_modules`) is not checked against its sources. Loaded with Node's own `require`
+ * (require(esm), Node ≥ 22.12), so Pi's loader (jiti) compiles none of it (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins:
  * the package entry (index.ts) imports it before it knows whether the sources or the bundle run.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 
 /** The bundle's directory and files under the package root. */
 export const BUNDLE_DIR = join("dist", "runtime");
@@ -58,21 +59,31 @@ export interface BundleManifest extends SourceStamp {
 function freshBundle(root: string): { dir: string; manifest: BundleManifest } | undefined {
 	const dir = join(root, BUNDLE_DIR);
 	try {
-		if (!existsSync(join(dir, BUNDLE_ENTRY)) || realpathSync(dir) !== join(realpathSync(root), BUNDLE_DIR))
-			return undefined;
+		const realRoot = realpathSync(root);
+		if (!existsSync(join(dir, BUNDLE_ENTRY)) || realpathSync(dir) !== join(realRoot, BUNDLE_DIR)) return undefined;
 		const built = JSON.parse(readFileSync(join(dir, BUNDLE_MANIFEST), "utf8")) as Partial<BundleManifest>;
-		const now = sourceStamp(join(root, "src"));
-		const fresh =
+		const matches = (now: SourceStamp) =>
 			built.files === now.files &&
 			built.bytes === now.bytes &&
 			typeof built.newestMtimeMs === "number" &&
-			now.newestMtimeMs <= built.newestMtimeMs &&
+			now.newestMtimeMs <= built.newestMtimeMs;
+		const fresh =
+			(installedCopy(realRoot) || matches(sourceStamp(join(root, "src")))) &&
 			typeof built.output === "object" &&
 			built.output !== null;
 		return fresh ? { dir, manifest: built as BundleManifest } : undefined;
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * Whether the package at real path `realRoot` is an installed copy: one inside a `node_modules` directory, where
+ * npm (and so `pi install npm:…`) unpacks the package with the bundle it was published with and nothing edits the
+ * sources. Its sources are not walked (the walk costs a few ms of every Pi start); a checkout's always are.
+ */
+function installedCopy(realRoot: string): boolean {
+	return realRoot.split(sep).includes("node_modules");
 }
 
 /** The bundle entry's path under package `root` when the bundle is fresh (`freshBundle`), else `undefined`. */

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { damagedFile, freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
+import { checkBundle, damagedFile, freshBundleEntry, sourceStamp } from "../../src/core/native-bundle.ts";
 import { runPiCli } from "../fake-model/run-pi.ts";
 import { withBundledSources } from "../support/bundle-modules.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
@@ -46,6 +46,17 @@ describe("the freshness of the bundle", () => {
 	it("uses a bundle built from the sources as they are", () => {
 		const root = fakePackage(join(dir, "fresh"), true);
 		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+	});
+
+	it("takes the bundle of an installed copy (inside node_modules) without checking its sources", () => {
+		const root = fakePackage(join(dir, "node_modules", "pi-native-subagents"), true);
+		const later = new Date(Date.now() + 60_000);
+		utimesSync(join(root, "src", "a.ts"), later, later);
+		writeFileSync(join(root, "src", "b.ts"), "export {};\n");
+		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+		// A file of the bundle itself is still checked.
+		writeFileSync(join(root, "dist", "runtime", "extension.js"), "export");
+		expect(checkBundle(root)?.damaged).toMatch(/extension\.js has 6 bytes where its build wrote 11$/);
 	});
 
 	it("does not use a bundle older than a source file", () => {

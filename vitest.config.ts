@@ -4,7 +4,7 @@ export default defineConfig({
 	test: {
 		include: ["test/**/*.test.ts"],
 		// Every test runs against a fresh bundle (docs/development.md §The bundle).
-		globalSetup: ["./test/support/build-runtime.ts"],
+		globalSetup: ["./test/support/build-runtime.ts", "./test/support/temp-dir-check.ts"],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		pool: "forks",

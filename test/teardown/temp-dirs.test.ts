@@ -3,11 +3,12 @@
  * helper makes is recorded in the run's ledger, and the run fails at its global teardown
  * (test/support/temp-dir-check.ts) naming each recorded directory still there.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { makeOwnedTempDir, RUN_DIR_PREFIX } from "../../src/runs/leftovers.ts";
 import { removeTree } from "../support/teardown.ts";
-import { leftoverTempDirs, makeTempDir, TEMP_LEDGER_VARIABLE } from "../support/temp-dir.ts";
+import { leftoverTempDirs, makeTempDir, recordWorker, TEMP_LEDGER_VARIABLE } from "../support/temp-dir.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const made: string[] = [];
@@ -17,11 +18,10 @@ afterEach(async () => {
 	for (const dir of made.splice(0)) await removeTree(dir);
 });
 
-/** A private ledger (in a temp dir of its own, recorded in the run's ledger) that `makeTempDir` writes to. */
+/** A private ledger directory (itself recorded in the run's ledger) that `makeTempDir` writes to from now on. */
 function privateLedger(): string {
-	const dir = makeTempDir("temp-ledger-");
-	made.push(dir);
-	const ledger = join(dir, "made");
+	const ledger = makeTempDir("temp-ledger-");
+	made.push(ledger);
 	vi.stubEnv(TEMP_LEDGER_VARIABLE, ledger);
 	return ledger;
 }
@@ -31,16 +31,34 @@ describe("the run's ledger of temp dirs", () => {
 		const ledger = privateLedger();
 		const dir = makeTempDir("left-behind-");
 		made.push(dir);
-		expect(readFileSync(ledger, "utf8")).toBe(`${dir}\n`);
+		expect(readFileSync(join(ledger, "made"), "utf8")).toBe(`${dir}\n`);
 		expect(leftoverTempDirs(ledger)).toEqual([dir]);
 		rmSync(dir, { recursive: true });
 		expect(leftoverTempDirs(ledger)).toEqual([]);
 	});
 
-	it("names nothing when no test made a temp dir (the ledger file does not exist yet)", () => {
+	it("names nothing when no test made a temp dir (the ledger files do not exist yet)", () => {
 		const ledger = privateLedger();
-		expect(existsSync(ledger)).toBe(false);
+		expect(readdirSync(ledger)).toEqual([]);
 		expect(leftoverTempDirs(ledger)).toEqual([]);
+	});
+
+	it("names a run directory the product made in a recorded test worker and left behind, and only that worker's", () => {
+		const ledger = privateLedger();
+		const before = leftoverTempDirs(ledger);
+		recordWorker();
+		const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
+		made.push(runDir);
+		expect(leftoverTempDirs(ledger)).toEqual([...before, runDir]);
+		rmSync(runDir, { recursive: true });
+		expect(leftoverTempDirs(ledger)).toEqual(before);
+	});
+
+	it("does not name a run directory of a process that is no test worker of the run", () => {
+		const ledger = privateLedger();
+		const runDir = makeOwnedTempDir(RUN_DIR_PREFIX);
+		made.push(runDir);
+		expect(leftoverTempDirs(ledger)).not.toContain(runDir);
 	});
 });
 

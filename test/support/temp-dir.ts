@@ -3,22 +3,26 @@
  * the run's ledger, so the run's global teardown (test/support/temp-dir-check.ts) fails the run when a test
  * left one behind. Each test still removes what it made, after the processes it started are gone
  * (`tempDirsRemovedAfter`, or `releaseDirectories` of test/support/teardown.ts in its own hook or `finally`).
- * The ledger also lists the pid of each test worker (test/support/temp-dir-worker.ts), so the run and tmux
- * directories the product made in a worker (`<prefix><pid>-XXXXXX`, src/runs/leftovers.ts) count as well.
+ * Each test worker also records every other `mkdtemp` straight into the system temp dir
+ * (test/support/temp-dir-worker.ts), so a directory made without `makeTempDir` (by the product code under
+ * test, or by a test that forgot the rule) counts as well.
  */
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../../src/runs/leftovers.ts";
+import { dirname, join, resolve } from "node:path";
 import { releaseDirectories } from "./teardown.ts";
 
-/** The environment variable naming the run's ledger directory (files `made` and `workers`, one entry a line). */
+/** The environment variable naming the run's ledger directory (file `made`: one absolute directory a line). */
 export const TEMP_LEDGER_VARIABLE = "PNS_TEST_TEMP_LEDGER";
 
-/** Appends `line` to the ledger file `name`, when a ledger is set (none outside a vitest run). */
-function record(name: "made" | "workers", line: string): void {
+/**
+ * Records `dir` in the ledger when it stands straight in the system temp dir (one below a recorded directory
+ * goes with it) and a ledger is set (none outside a vitest run).
+ */
+export function recordTempDir(dir: string): void {
 	const ledger = process.env[TEMP_LEDGER_VARIABLE];
-	if (ledger !== undefined) appendFileSync(join(ledger, name), `${line}\n`);
+	if (ledger === undefined || resolve(dirname(dir)) !== resolve(tmpdir())) return;
+	appendFileSync(join(ledger, "made"), `${resolve(dir)}\n`);
 }
 
 /**
@@ -27,13 +31,8 @@ function record(name: "made" | "workers", line: string): void {
  */
 export function makeTempDir(prefix: string): string {
 	const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-	record("made", dir);
+	recordTempDir(dir);
 	return dir;
-}
-
-/** Records this process as a test worker, whose product-made run and tmux directories the check counts. */
-export function recordWorker(): void {
-	record("workers", String(process.pid));
 }
 
 /**
@@ -50,21 +49,10 @@ export function tempDirsRemovedAfter(hook: (fn: () => Promise<void>) => void): (
 	};
 }
 
-/**
- * What the run of `ledger` (a ledger directory) left behind: each directory `makeTempDir` recorded that still
- * exists, then each `<tmpdir>/<run or tmux prefix><worker pid>-*` of a recorded worker. [] for an empty ledger.
- */
+/** The directories recorded in `ledger` (a ledger directory) that still exist; [] for an empty ledger. */
 export function leftoverTempDirs(ledger: string): string[] {
-	const lines = (name: string) => {
-		const file = join(ledger, name);
-		return existsSync(file) ? [...new Set(readFileSync(file, "utf8").split("\n").filter(Boolean))] : [];
-	};
-	const made = lines("made").filter((dir) => existsSync(dir));
-	const workers = lines("workers");
-	const productMade = readdirSync(tmpdir())
-		.filter((name) =>
-			workers.some((pid) => [RUN_DIR_PREFIX, TMUX_DIR_PREFIX].some((p) => name.startsWith(`${p}${pid}-`))),
-		)
-		.map((name) => join(tmpdir(), name));
-	return [...made, ...productMade];
+	const file = join(ledger, "made");
+	if (!existsSync(file)) return [];
+	const recorded = new Set(readFileSync(file, "utf8").split("\n").filter(Boolean));
+	return [...recorded].filter((dir) => existsSync(dir));
 }

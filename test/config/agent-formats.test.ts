@@ -3,10 +3,8 @@
  * codex custom agent and a pi-subagents file becomes, what is refused by name, and how a definition is
  * translated onto another harness.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
 import { parseClaudeAgentFile } from "../../src/config/agent-claude.ts";
 import { parseCodexAgentFile } from "../../src/config/agent-codex.ts";
 import { parseAgentFile } from "../../src/config/agents.ts";
@@ -16,6 +14,9 @@ import { createClaudeAdapter } from "../../src/harness/claude/adapter.ts";
 import { createCodexAdapter } from "../../src/harness/codex/adapter.ts";
 import { translateAgent } from "../../src/launch/agent-translation.ts";
 import { launchSpec } from "../support/launch-spec.ts";
+import { tempDirsRemovedAfter } from "../support/temp-dir.ts";
+
+const tempDir = tempDirsRemovedAfter(afterEach);
 
 const parsed = <T>(parse: (problems: Problems) => T) => {
 	const problems = new Problems();
@@ -131,7 +132,7 @@ describe("Claude Code agent files", () => {
 	});
 
 	it("runs through claude's own --agents file and --agent selection", () => {
-		const dir = mkdtempSync(join(tmpdir(), "claude-agents-"));
+		const dir = tempDir("claude-agents-");
 		const adapter = createClaudeAdapter({ command: () => ({ file: "claude", args: [] }) });
 		const definition = { description: "d", tools: ["Read"], prompt: "P" };
 		const command = adapter.buildCommand(

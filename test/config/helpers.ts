@@ -1,8 +1,7 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterEach } from "vitest";
 import { ConfigError } from "../../src/core/config-error.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 export { writeTree } from "../support/files.ts";
 
@@ -10,7 +9,7 @@ const created: string[] = [];
 
 /** A fresh temporary directory (physical path, so lexical assertions are exact); removed after each test. */
 export function tempDir(prefix = "pns-config-"): string {
-	const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+	const dir = makeTempDir(prefix);
 	created.push(dir);
 	return dir;
 }

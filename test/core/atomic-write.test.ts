@@ -1,10 +1,12 @@
 import * as fs from "node:fs";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { saveRosterEnabled } from "../../src/config/settings.ts";
 import { writeFileAtomic } from "../../src/core/atomic-write.ts";
+import { tempDirsRemovedAfter } from "../support/temp-dir.ts";
+
+const tempDir = tempDirsRemovedAfter(afterEach);
 
 // Spies over the real functions, to see which descriptors were fsynced (the writes still happen).
 vi.mock("node:fs", async (importOriginal) => {
@@ -43,7 +45,7 @@ afterEach(() => vi.clearAllMocks());
 
 describe("atomic file writes", () => {
 	it("fsyncs the temp file, renames it over the target, then fsyncs the directory", () => {
-		const dir = mkdtempSync(join(tmpdir(), "atomic-"));
+		const dir = tempDir("atomic-");
 		const file = join(dir, "answer.md");
 		writeFileAtomic(file, "whole text");
 		expect(readFileSync(file, "utf8")).toBe("whole text");
@@ -55,7 +57,7 @@ describe("atomic file writes", () => {
 	});
 
 	it("only renames a file that is not to be durable (a session hold): still atomic, no fsync", () => {
-		const dir = mkdtempSync(join(tmpdir(), "atomic-"));
+		const dir = tempDir("atomic-");
 		const file = join(dir, "hold.json");
 		writeFileAtomic(file, "{}", 0o600, { durable: false });
 		expect(readFileSync(file, "utf8")).toBe("{}");
@@ -64,7 +66,7 @@ describe("atomic file writes", () => {
 	});
 
 	it("removes the temp file and leaves the target unchanged when the rename fails", () => {
-		const dir = mkdtempSync(join(tmpdir(), "atomic-"));
+		const dir = tempDir("atomic-");
 		const target = join(dir, "answer.md");
 		// A non-empty directory where the file should go: the temp file is written, the rename fails.
 		mkdirSync(target);
@@ -75,7 +77,7 @@ describe("atomic file writes", () => {
 	});
 
 	it("gives the settings file write the directory fsync too", () => {
-		const agentDir = mkdtempSync(join(tmpdir(), "atomic-settings-"));
+		const agentDir = tempDir("atomic-settings-");
 		const file = join(agentDir, "extensions", "agentshell.json");
 		// The toggle changes an existing settings file only (an absent one is refused).
 		mkdirSync(join(agentDir, "extensions"));

@@ -5,7 +5,6 @@
  * dependencies says so in one line with the install command.
  */
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { START_REPORT_HEADING } from "../../src/tools/agent-start-report.ts";
 import { runPiCli } from "../fake-model/run-pi.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession, type UiCall } from "../support/extension-session.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 let env: E2eEnv;
@@ -152,7 +152,7 @@ describe("session start", () => {
 	});
 
 	it("says in one line which runtime dependencies are missing and how to install them, instead of a stack", async () => {
-		const copy = realpathSync(mkdtempSync(join(tmpdir(), "pi-native-subagents-clone-")));
+		const copy = makeTempDir("pi-native-subagents-clone-");
 		try {
 			for (const entry of ["index.ts", "package.json", "src", "agents"])
 				cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });

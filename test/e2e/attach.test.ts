@@ -4,8 +4,7 @@
  * child's tmux session (saying how to come back), where a follow-up is typed, and detaching gives the
  * terminal back to Pi's TUI.
  */
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { type IPty, spawn } from "node-pty";
@@ -16,6 +15,7 @@ import { type FakeModelServer, startFakeModelServer } from "../support/fake-mode
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { waitUntil } from "../support/processes.ts";
 import { removeTree } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 let server: FakeModelServer;
 let home: PiHome;
@@ -26,7 +26,7 @@ let output = "";
 beforeAll(async () => {
 	server = await startFakeModelServer();
 	home = createPiHome(server);
-	tmp = mkdtempSync(join(tmpdir(), "attach-test-"));
+	tmp = makeTempDir("attach-test-");
 });
 
 afterAll(async () => {

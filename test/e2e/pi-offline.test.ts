@@ -4,8 +4,7 @@
  * home's `npmCommand` is a recorder, so any npm call pi makes leaves a line behind (before `--offline`:
  * `install pi-package-that-must-not-install@1.0.0 --prefix …`).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
@@ -14,10 +13,12 @@ import { runChild } from "../../src/runs/run-child.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { nativeLaunchSpec } from "../support/launch-spec.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 let server: FakeModelServer;
 let home: PiHome;
-const scratch = mkdtempSync(join(tmpdir(), "pi-offline-"));
+const scratch = makeTempDir("pi-offline-");
 const npmCalls = join(scratch, "npm-calls.txt");
 
 beforeAll(async () => {
@@ -33,7 +34,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await server?.close();
-	home?.cleanup();
+	await home?.cleanup();
+	await releaseDirectories([scratch]);
 });
 
 describe("a pi child and resource packages", () => {

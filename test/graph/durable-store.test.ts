@@ -4,17 +4,7 @@
  * produced on demand), what a restore scan refuses, the writer lease and retention.
  */
 import { spawnSync } from "node:child_process";
-import {
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	symlinkSync,
-	utimesSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FS_FAULT_ENV } from "../../src/core/fault-points.ts";
@@ -28,10 +18,11 @@ import { readStat } from "../../src/process/proc-table.mjs";
 import { compiledGraph } from "../support/graphs.ts";
 import { launchSpec } from "../support/launch-spec.ts";
 import { runResult } from "../support/run-result.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 let agentDir: string;
 beforeEach(() => {
-	agentDir = mkdtempSync(join(tmpdir(), "durable-store-"));
+	agentDir = makeTempDir("durable-store-");
 });
 afterEach(() => {
 	delete process.env[FS_FAULT_ENV];
@@ -76,9 +67,9 @@ describe("a graph run's directory", () => {
 		new RunStore(dir, snapshotOf(runId, initialRunState(["a"]))).commit([], initialRunState(["a"]));
 		expect(statSync(join(dir, SNAPSHOT_FILE)).mode & 0o777).toBe(0o600);
 
-		const other = mkdtempSync(join(tmpdir(), "durable-elsewhere-"));
+		const other = makeTempDir("durable-elsewhere-");
 		try {
-			const linked = mkdtempSync(join(tmpdir(), "durable-linked-"));
+			const linked = makeTempDir("durable-linked-");
 			symlinkSync(other, join(linked, "pi-native-subagents"));
 			expect(() => createRunDir(linked, newRunId())).toThrow(/pi-native-subagents: is a symlink/);
 			rmSync(linked, { recursive: true, force: true });
@@ -148,7 +139,7 @@ describe("what a restore scan refuses", () => {
 		const v99 = write({ ...snapshotOf("x", state), version: 99 });
 		const full = JSON.stringify(snapshotOf("x", state));
 		const truncated = write(undefined, full.slice(0, full.length / 2));
-		const target = mkdtempSync(join(tmpdir(), "durable-target-"));
+		const target = makeTempDir("durable-target-");
 		const linkedId = newRunId();
 		symlinkSync(target, join(graphsRoot(agentDir), linkedId));
 		try {

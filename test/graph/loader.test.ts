@@ -1,20 +1,20 @@
 /** Saved graphs: where they are looked up, how they parse, and the trust gate of project graphs. */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Problems } from "../../src/core/problems.ts";
 import { loadSavedGraph } from "../../src/graph/loader.ts";
 import { ConsentRecord } from "../../src/launch/trust.ts";
 import { writeTree } from "../support/files.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 let root: string;
 let agentDir: string;
 let project: string;
 
 beforeEach(() => {
-	root = realpathSync(mkdtempSync(join(tmpdir(), "graph-loader-")));
+	root = makeTempDir("graph-loader-");
 	agentDir = join(root, "agent");
 	project = join(root, "project");
 	writeTree(root, {

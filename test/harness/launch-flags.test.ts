@@ -5,16 +5,17 @@
  * Subcommands and operands (codex's `exec` / `resume`, `-` for stdin, the `--` that ends the options and what
  * follows it) are each command's own syntax, covered by the command tests.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
 import type { Harness, LaunchSpec } from "../../src/core/launch-spec.ts";
 import { createClaudeAdapter } from "../../src/harness/claude/adapter.ts";
 import { createCodexAdapter } from "../../src/harness/codex/adapter.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { launchSpec, resources } from "../support/launch-spec.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 type Use = "shared" | "headless" | "tui";
 /** A flag's class, and whether it takes its value as the next argument (`--flag value`). */
@@ -165,7 +166,8 @@ function classificationProblems(
 	return problems;
 }
 
-const dir = mkdtempSync(join(tmpdir(), "launch-flags-"));
+const dir = makeTempDir("launch-flags-");
+afterAll(() => releaseDirectories([dir]));
 const sessionDir = join(dir, "sessions");
 mkdirSync(sessionDir);
 writeFileSync(join(sessionDir, "2026-01-01T00-00-00_pi-session-1.jsonl"), "");

@@ -1,12 +1,4 @@
-/**
- * Each harness builds its TUI command in its own folder, from the same launch arguments as its headless
- * command, the task as the first prompt; what a TUI cannot take is refused by the adapter's validation,
- * before anything starts.
- */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createClaudeAdapter } from "../../src/harness/claude/adapter.ts";
 import { createCodexAdapter } from "../../src/harness/codex/adapter.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
@@ -14,8 +6,11 @@ import { MAX_PROMPT_BYTES } from "../../src/harness/tui-prompt.ts";
 import { InteractiveRuns } from "../../src/interactive/interactive-runs.ts";
 import { launchSpec, validationProblems } from "../support/launch-spec.ts";
 import { problemsFound } from "../support/problems.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "tui-command-"));
+const dir = makeTempDir("tui-command-");
+afterAll(() => releaseDirectories([dir]));
 const interactive = { stayOpen: false, inactivityTimeoutMs: null };
 const pi = createPiAdapter({
 	invocation: () => ({ file: "node", args: ["cli.js"] }),

@@ -2,12 +2,12 @@
  * The private tmux host: its socket directory is private, panes run their program directly, text reaches
  * only a live pane, and closing removes the server and the directory.
  */
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findTmux, TmuxHost } from "../../src/interactive/tmux-host.ts";
 import { isAlive, waitUntil } from "../support/processes.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 const tmux = findTmux();
 if (!tmux) throw new Error("tmux is not on PATH; .ci/run installs it");
@@ -63,7 +63,7 @@ describe("the tmux host of a parent session", () => {
 	});
 
 	it("reports a pane dead but not reaped while its process runs with its terminal closed, and its exit once it exits", async () => {
-		const dir = mkdtempSync(join(tmpdir(), "pane-gate-"));
+		const dir = makeTempDir("pane-gate-");
 		const gate = join(dir, "gate");
 		let pid: number | undefined;
 		try {

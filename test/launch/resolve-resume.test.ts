@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { Problems } from "../../src/core/problems.ts";
 import type { ResumeCall } from "../../src/launch/child-call.ts";
 import type { LaunchContext } from "../../src/launch/launch-context.ts";
@@ -15,8 +14,11 @@ import { recordFor } from "../../src/sessions/launch-record.ts";
 import { LaunchRecords } from "../../src/sessions/launch-records.ts";
 import { launchSpec, UNUSED_LIMITS } from "../support/launch-spec.ts";
 import { collect } from "../support/problems.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
-const cwd = mkdtempSync(join(tmpdir(), "resume-policy-"));
+const cwd = makeTempDir("resume-policy-");
+afterAll(() => releaseDirectories([cwd]));
 const context: LaunchContext = {
 	cwd,
 	agentDir: cwd,

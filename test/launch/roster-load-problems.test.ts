@@ -2,17 +2,19 @@
  * A roster file with several problems, met by a call that selects one of its entries: each problem is its own
  * line naming the entry and the file's field (docs/rules.md §Rosters), not one line with the others escaped in it.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ExtensionState } from "../../src/config/extension-state.ts";
 import { ConfigError } from "../../src/core/config-error.ts";
 import { usableRosterEntry } from "../../src/launch/resolve-helpers.ts";
 import { collect } from "../support/problems.ts";
+import { tempDirsRemovedAfter } from "../support/temp-dir.ts";
+
+const tempDir = tempDirsRemovedAfter(afterEach);
 
 function brokenRoster() {
-	const dir = mkdtempSync(join(tmpdir(), "roster-problems-"));
+	const dir = tempDir("roster-problems-");
 	const file = join(dir, "roster.json");
 	const role = (name: string) => ({ name, description: "d", agent_type: "pi", effort: "low" });
 	writeFileSync(file, JSON.stringify({ roster: { enabled: true, roles: [role("a"), { ...role("b"), effort: "" }] } }));

@@ -8,15 +8,12 @@ import {
 	appendFileSync,
 	existsSync,
 	mkdirSync,
-	mkdtempSync,
 	readdirSync,
 	readFileSync,
-	realpathSync,
 	rmSync,
 	symlinkSync,
 	writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -25,6 +22,7 @@ import { carryOverChunks, RETAIN_MS, RETIRED_FILE } from "../../scripts/swap-bun
 import { checkBundle } from "../../src/core/native-bundle.ts";
 import { canMountTmpfs, mountFullDisk } from "../support/full-disk.ts";
 import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 afterAll(() => removePackageCopies());
 
@@ -133,7 +131,7 @@ describe("npm's prepare", () => {
 });
 
 describe("the chunks of an earlier build", () => {
-	const dir = realpathSync(mkdtempSync(join(tmpdir(), "bundle-carry-")));
+	const dir = makeTempDir("bundle-carry-");
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 	it("are kept a day after they left a build, and no longer", () => {

@@ -2,17 +2,7 @@
  * The runtime bundle (docs/design-notes.md §Start-up cost, src/core/native-bundle.ts): a real pi run loads the
  * runtime from `dist/runtime/` natively; a bundle older than the sources, or none, leaves the sources in use.
  */
-import {
-	mkdirSync,
-	mkdtempSync,
-	readFileSync,
-	realpathSync,
-	rmSync,
-	symlinkSync,
-	utimesSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +13,7 @@ import { type FakeModelServer, startFakeModelServer } from "../support/fake-mode
 import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { probeSubagentCall } from "../support/probe-call.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -40,7 +31,7 @@ function fakePackage(dir: string, bundle: boolean) {
 }
 
 describe("the freshness of the bundle", () => {
-	const dir = realpathSync(mkdtempSync(join(tmpdir(), "bundle-fresh-")));
+	const dir = makeTempDir("bundle-fresh-");
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 	it("uses a bundle built from the sources as they are", () => {

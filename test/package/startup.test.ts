@@ -5,8 +5,7 @@
  * (bench/startup-overhead.ts); the real-pi end-to-end tests prove the deferred modules load when a call comes.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { withBundledSources } from "../support/bundle-modules.ts";
 import { startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome } from "../support/pi-home.ts";
 import { probeSubagentCall } from "../support/probe-call.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
@@ -66,7 +66,7 @@ describe("loading the extension", () => {
 		expect(libraries).toEqual([]);
 	});
 
-	const home = realpathSync(mkdtempSync(join(tmpdir(), "startup-probe-")));
+	const home = makeTempDir("startup-probe-");
 	afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 	/** The probe run through a session start in an isolated home (`<home>/work`), with `agentFiles` in the user's pi agent dir. */

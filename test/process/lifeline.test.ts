@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { freezeAndKill, startHopper, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 import { isAlive, waitUntilGone } from "./run-fixture.ts";
 
 const WATCHDOG = fileURLToPath(new URL("../../src/process/watchdog.mjs", import.meta.url));
@@ -41,7 +41,7 @@ const line = (message: object) => `${JSON.stringify(message)}\n`;
 
 describe("parent-death watchdog", () => {
 	it("kills registered groups and marked processes, runs registered commands, spares removed entries when its pipe closes", async () => {
-		const dir = mkdtempSync(join(tmpdir(), "lifeline-"));
+		const dir = makeTempDir("lifeline-");
 		try {
 			const registered = sleeper();
 			const removed = sleeper();
@@ -89,7 +89,7 @@ describe("the watchdog's shell gate", () => {
 	const MARKER = "PI_NATIVE_SUBAGENTS_RUN=gate-test/";
 	/** Runs the gate with a second stage that records what it was handed; resolves when the gate has exited. */
 	async function gate(lines: object[]): Promise<string | undefined> {
-		const dir = mkdtempSync(join(tmpdir(), "lifeline-gate-"));
+		const dir = makeTempDir("lifeline-gate-");
 		try {
 			const told = join(dir, "told");
 			const stage = join(dir, "stage.sh");
@@ -172,7 +172,7 @@ describe("lifeline", () => {
 	});
 
 	it("reports a watchdog that cannot start once, naming its command and error, and starts one again at the next registration", async () => {
-		const dir = mkdtempSync(join(tmpdir(), "lifeline-"));
+		const dir = makeTempDir("lifeline-");
 		const command = join(dir, "watchdog");
 		const received = join(dir, "received");
 		try {

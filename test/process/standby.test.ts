@@ -3,14 +3,14 @@
  * its output is held until a run adopts it and then handed over in order, without its readiness answer; one
  * that died while idle is not adopted; an idle one ends on `end()`.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_HELD_BYTES, StandbyProcess } from "../../src/process/standby.ts";
 import { startProcess } from "../../src/process/start-process.ts";
 import { SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { waitUntil } from "../support/processes.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 import { fixture, isAlive } from "./run-fixture.ts";
 
 // lines.mjs echoes each stdin line as {"type":"line","text":…}: the probe's middle line is its answer.
@@ -66,7 +66,7 @@ describe("StandbyProcess", () => {
 	});
 
 	it("holds no more than its limit of an idle child that floods and ignores SIGTERM, and is not adopted while it is being ended", async () => {
-		const dir = mkdtempSync(join(tmpdir(), "standby-flood-"));
+		const dir = makeTempDir("standby-flood-");
 		const done = join(dir, "done");
 		// A long grace: the child outlives its SIGTERM while it floods on; the test ends it with SIGKILL.
 		const standby = new StandbyProcess(fixture("idle-flood", ["8", done]), probe, 600_000);

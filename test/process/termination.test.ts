@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { getEventListeners } from "node:events";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freezeAndKill, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 import { fixture, isAlive, ofType, run, waitUntilGone } from "./run-fixture.ts";
 
 /** Pids a test leaves behind on purpose (outside the group); killed after each test. */
@@ -140,7 +140,7 @@ describe("startProcess: ending the process group", () => {
 		// A daemon that never stays one process: every few ms it forks its successor and exits (own session, fds
 		// closed), so a look at the whole of /proc is stale before it ends. It carries the run marker and a tag.
 		const tag = `NATIVE_SUBAGENTS_HOPPER=${randomUUID()}`;
-		const dir = mkdtempSync(join(tmpdir(), "hopper-"));
+		const dir = makeTempDir("hopper-");
 		const gate = join(dir, "gate");
 		const started = join(dir, "started");
 		const hopper = `setsid sh -c 'touch ${started}; h() { sleep 0.05; h & exit 0; }; h' </dev/null >/dev/null 2>&1 &`;

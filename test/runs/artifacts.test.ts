@@ -3,16 +3,14 @@ import {
 	chownSync,
 	lstatSync,
 	mkdirSync,
-	mkdtempSync,
 	readdirSync,
 	readFileSync,
 	symlinkSync,
 	utimesSync,
 	writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
 	ARTIFACT_PRUNE_INTERVAL_MS,
 	newArtifactCallId,
@@ -23,11 +21,14 @@ import {
 } from "../../src/runs/artifacts.ts";
 import { deliverAnswer } from "../../src/runs/delivery.ts";
 import { runResult } from "../support/run-result.ts";
+import { tempDirsRemovedAfter } from "../support/temp-dir.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
+const tempDir = tempDirsRemovedAfter(afterEach);
+
 function tempRoot(): string {
-	return mkdtempSync(join(tmpdir(), "artifacts-"));
+	return tempDir("artifacts-");
 }
 
 /** A session directory `name` under `root` holding `bytes` bytes, last written `ageDays` days ago. */

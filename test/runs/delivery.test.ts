@@ -1,12 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { RunResult } from "../../src/core/run-result.ts";
 import { deliverAnswer } from "../../src/runs/delivery.ts";
 import { runResult } from "../support/run-result.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
-const base = mkdtempSync(join(tmpdir(), "delivery-"));
+const base = makeTempDir("delivery-");
+afterAll(() => releaseDirectories([base]));
 
 const result = (finalAnswer: string): RunResult => runResult({ finalAnswer, cwd: base });
 

@@ -3,10 +3,8 @@
  * full: the real run layer and pi adapter with the scripted stand-in for the pi binary
  * (test/support/fault-cli/pi-script.mjs). Sizes are asserted, not timings.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { REPORTED_LIMITS } from "../../src/core/bounds.ts";
 import type { ChildRun } from "../../src/core/child-run.ts";
 import type { LiveRun, RunReport, RunResult } from "../../src/core/run-result.ts";
@@ -23,9 +21,12 @@ import {
 } from "../../src/runs/run-state.ts";
 import { buildResultText } from "../../src/tools/result-text.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../support/fault-cli/pi-script.mjs");
-const scratch = mkdtempSync(join(tmpdir(), "run-bounds-"));
+const scratch = makeTempDir("run-bounds-");
+afterAll(() => releaseDirectories([scratch]));
 const session = { emit: { type: "session", id: "bounded" } };
 const settled = { emit: { type: "agent_settled", aborted: false } };
 /** Room for the "… [N more characters]" note after a cut. */

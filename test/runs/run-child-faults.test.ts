@@ -3,10 +3,8 @@
  * a scripted stand-in for the pi binary (test/support/fault-cli/pi-script.mjs) for faults the real binary cannot
  * produce on demand.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import type { LiveRun } from "../../src/core/run-result.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
@@ -14,8 +12,11 @@ import { runChild } from "../../src/runs/run-child.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { answer, delta, PI_SCRIPT, session, settled } from "../support/pi-script.ts";
 import { groupMembers, isAlive, waitUntil } from "../support/processes.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "run-faults-"));
+const scratch = makeTempDir("run-faults-");
+afterAll(() => releaseDirectories([scratch]));
 
 const spec = (limits: Partial<LaunchSpec["limits"]> = {}): LaunchSpec =>
 	launchSpec({

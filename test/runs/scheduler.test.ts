@@ -4,11 +4,9 @@
  * limits, and aborts of running and queued children. Limits are proven with children that hold until
  * released (they hang until the abort), never with timing.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pLimit from "p-limit";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { ChildPhase, ChildRun } from "../../src/core/child-run.ts";
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
@@ -16,8 +14,11 @@ import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runCall, type ScheduleOptions } from "../../src/runs/scheduler.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { answer, PI_SCRIPT, session, settled } from "../support/pi-script.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "scheduler-"));
+const scratch = makeTempDir("scheduler-");
+afterAll(() => releaseDirectories([scratch]));
 
 /**
  * A pi adapter whose every child plays the script `actionsFor(task)`; the task reaches the script as its

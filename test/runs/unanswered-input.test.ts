@@ -3,10 +3,8 @@
  * job registry with the scripted pi stand-in (test/support/fault-cli/pi-script.mjs), which reads and
  * discards every stdin line, so it acknowledges no RPC command — a fault the real pi cannot produce.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { ChildInputChannel } from "../../src/core/child-input.ts";
 import type { ChildRun } from "../../src/core/child-run.ts";
 import type { RunResult } from "../../src/core/run-result.ts";
@@ -16,8 +14,11 @@ import { runChild } from "../../src/runs/run-child.ts";
 import { launchSpec, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { PI_SCRIPT, session } from "../support/pi-script.ts";
 import { groupMembers, waitUntil } from "../support/processes.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "unanswered-input-"));
+const scratch = makeTempDir("unanswered-input-");
+afterAll(() => releaseDirectories([scratch]));
 
 /** Runs the stand-in: it reports a session and then hangs, answering nothing on stdin. */
 function runSilentChild(options: { signal: AbortSignal; onInput: (channel: ChildInputChannel) => void }) {

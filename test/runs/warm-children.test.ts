@@ -3,8 +3,7 @@
  * launch when their command, environment, cwd, run files' contents and kill grace are the same, whatever their
  * run directories are called; what is never warmed has no key.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessAdapter, HarnessCommand } from "../../src/core/harness-adapter.ts";
@@ -16,6 +15,7 @@ import { WarmChildren, type WarmLaunch } from "../../src/runs/warm-children.ts";
 import { fixture } from "../process/run-fixture.ts";
 import { launchSpec, NATIVE_LIMITS, SCRIPTED_LIMITS } from "../support/launch-spec.ts";
 import { isAlive, waitUntil } from "../support/processes.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -35,7 +35,7 @@ const spec = (fields: Partial<LaunchSpec> = {}) =>
 
 /** A run directory holding `files`, and the command that names its system-prompt file and schema file. */
 function run(files: Record<string, string>, env: Record<string, string> = {}) {
-	const runDir = mkdtempSync(join(tmpdir(), "warm-key-"));
+	const runDir = makeTempDir("warm-key-");
 	dirs.push(runDir);
 	for (const [name, text] of Object.entries(files)) writeFileSync(join(runDir, name), text);
 	const command: ChildCommand = {
@@ -79,7 +79,7 @@ describe("the launch key of warm children", () => {
 
 	it("differs once a start-up input of the harness was created, written, replaced or removed, and is absent for a tree too large to fingerprint", () => {
 		const files = { "append-system-prompt.md": "You answer plainly." };
-		const home = mkdtempSync(join(tmpdir(), "warm-inputs-"));
+		const home = makeTempDir("warm-inputs-");
 		dirs.push(home);
 		const extensions = join(home, "extensions");
 		startupInputs = [join(home, "AGENTS.md"), extensions];
@@ -102,7 +102,7 @@ describe("the launch key of warm children", () => {
 
 describe("a warm child whose start-up inputs changed while it waited", () => {
 	it("is not taken by the next run of its launch, which a run of the inputs as they are now is", async () => {
-		const home = mkdtempSync(join(tmpdir(), "warm-inputs-"));
+		const home = makeTempDir("warm-inputs-");
 		dirs.push(home);
 		const extension = join(home, "extension.ts");
 		writeFileSync(extension, "export default () => {};");
@@ -136,7 +136,7 @@ describe("a warm child whose start-up inputs changed while it waited", () => {
 
 describe("a warm child whose working directory was removed and made again while it waited", () => {
 	it("is not taken: it would run in the removed directory", async () => {
-		const cwd = mkdtempSync(join(tmpdir(), "warm-cwd-"));
+		const cwd = makeTempDir("warm-cwd-");
 		dirs.push(cwd);
 		const lines = fixture("lines");
 		const launchNow = (pool: WarmChildren) => {

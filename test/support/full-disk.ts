@@ -4,9 +4,9 @@
  * (CI runs as root); {@link canMountTmpfs} tells a test whether to run.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeTempDir } from "./temp-dir.ts";
 
 /** Whether this process can mount a tmpfs (root, and a kernel that allows it here). */
 export function canMountTmpfs(): boolean {
@@ -34,7 +34,7 @@ export interface FullDisk {
  * @throws Error from `mount` when it cannot be mounted.
  */
 export function mountFullDisk(options: { fill?: boolean; inodes?: number } = {}): FullDisk {
-	const dir = mkdtempSync(join(tmpdir(), "full-disk-"));
+	const dir = makeTempDir("full-disk-");
 	const inodes = options.inodes === undefined ? "" : `,nr_inodes=${options.inodes}`;
 	try {
 		execFileSync("mount", ["-t", "tmpfs", "-o", `size=256k,mode=0700${inodes}`, "tmpfs", dir], { stdio: "pipe" });

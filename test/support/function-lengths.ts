@@ -3,11 +3,11 @@
  * `unstable/sync` API: a `tsgo` process parses the files; no type checking is asked for). Used by
  * test/architecture.test.ts to keep functions short.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Node, type SourceFile, SyntaxKind } from "typescript/unstable/ast";
 import { API } from "typescript/unstable/sync";
+import { makeTempDir } from "./temp-dir.ts";
 
 /** One function: `file` as given, its name (`Class.method`, `outer/inner` for nested ones), its first line and length in lines. */
 export interface FunctionLength {
@@ -33,7 +33,7 @@ const FUNCTION_KINDS = new Set([
  */
 export function functionLengths(files: readonly string[]): FunctionLength[] {
 	// A throwaway project of exactly these files: no libraries, no imports followed, so parsing is all it costs.
-	const dir = mkdtempSync(join(tmpdir(), "function-lengths-"));
+	const dir = makeTempDir("function-lengths-");
 	const config = join(dir, "tsconfig.json");
 	writeFileSync(
 		config,

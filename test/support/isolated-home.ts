@@ -4,10 +4,10 @@
  * win), and a cleanup that waits until nothing started with them runs, then removes it all. Nothing under the real `~/.pi`, `~/.codex` or `~/.claude` is
  * ever read or written by a binary started with `env`.
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { releaseDirectories } from "./teardown.ts";
+import { makeTempDir } from "./temp-dir.ts";
 
 /** A home: `dir`, one absolute path per named subdirectory, `env` and `cleanup()`. */
 export type IsolatedHome<Name extends string> = Record<Name, string> & {
@@ -33,7 +33,7 @@ export function createIsolatedHome<Name extends string>(
 	env: (paths: Record<Name, string>) => Record<string, string>,
 	extraEnv: Record<string, string> = {},
 ): IsolatedHome<Name> {
-	const dir = mkdtempSync(join(tmpdir(), prefix));
+	const dir = makeTempDir(prefix);
 	const paths = Object.fromEntries(
 		Object.entries<string>(subdirs).map(([name, relative]) => [name, join(dir, relative)]),
 	) as Record<Name, string>;

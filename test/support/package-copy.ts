@@ -2,9 +2,9 @@
  * A copy of this package for the bundle tests (test/package/runtime-bundle*.test.ts): its entry, manifest, sources,
  * agents and build script, its node_modules linked, with the built bundle (`dist/`) when asked.
  */
-import { cpSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { makeTempDir } from "./temp-dir.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -13,7 +13,7 @@ const copies: string[] = [];
 
 /** A fresh copy of the package in a temp directory, with `dist/` when `withBundle`. */
 export function packageCopy(withBundle: boolean): string {
-	const copy = realpathSync(mkdtempSync(join(tmpdir(), "bundle-package-")));
+	const copy = makeTempDir("bundle-package-");
 	copies.push(copy);
 	for (const entry of ["index.ts", "package.json", "src", "agents", "scripts", ...(withBundle ? ["dist"] : [])])
 		cpSync(join(ROOT, entry), join(copy, entry), { recursive: true, preserveTimestamps: true });

@@ -4,20 +4,20 @@
  * with `capture-pane`; keys are typed with `send-keys`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
 import { createPiHome, type PiHome } from "./pi-home.ts";
 import { isRunning, processTree, waitUntil } from "./processes.ts";
 import { removeTree } from "./teardown.ts";
+import { makeTempDir } from "./temp-dir.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const NODE = join(ROOT, "node_modules", ".bin", "node");
 const PI_CLI = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
 
 export class PiTuiHost {
-	readonly dir = mkdtempSync(join(tmpdir(), "pi-tui-"));
+	readonly dir = makeTempDir("pi-tui-");
 	readonly socket = join(this.dir, "tmux.sock");
 	readonly #names: string[] = [];
 

@@ -3,12 +3,12 @@
  * process uses them, and a process that outlives the test is named, not left behind.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isAlive, processesUsing, waitUntil } from "../support/processes.ts";
 import { releaseDirectories, removeTree, waitUntilNoProcessUses } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 function tempDir(prefix: string): string {
-	const dir = mkdtempSync(join(tmpdir(), prefix));
+	const dir = makeTempDir(prefix);
 	dirs.push(dir);
 	return dir;
 }

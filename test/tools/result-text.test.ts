@@ -1,15 +1,18 @@
 /** The model-facing text of a call (tools/result-text.ts), built from finished children without running any. */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { ChildRun } from "../../src/core/child-run.ts";
 import { emptyUsage } from "../../src/core/run-result.ts";
 import { buildResultText, childLabel, sumUsage, totalUsage } from "../../src/tools/result-text.ts";
 import { runResult } from "../support/run-result.ts";
+import { releaseDirectories } from "../support/teardown.ts";
+import { makeTempDir } from "../support/temp-dir.ts";
 
 // A session directory in a private root, as artifactDir lays them out.
-const artifacts = join(mkdtempSync(join(tmpdir(), "result-text-")), "session");
+const scratch = makeTempDir("result-text-");
+afterAll(() => releaseDirectories([scratch]));
+const artifacts = join(scratch, "session");
 const CAPS = { maxBytes: 1000, maxLines: 50 };
 
 const result = runResult;

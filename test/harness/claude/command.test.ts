@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { LaunchSpec } from "../../../src/core/launch-spec.ts";
 import { createClaudeAdapter } from "../../../src/harness/claude/adapter.ts";
 import { claudeBypassRefusal, settingSources } from "../../../src/harness/claude/command.ts";
 import { launchSpec, resources, validationProblems } from "../../support/launch-spec.ts";
+import { tempDirsRemovedAfter } from "../../support/temp-dir.ts";
+
+const tempDir = tempDirsRemovedAfter(afterEach);
 
 const adapter = createClaudeAdapter({ command: () => ({ file: "claude", args: [] }) });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -18,7 +20,7 @@ const problemsOf = (launch: LaunchSpec, bypassRefusal?: string): string[] =>
 
 describe("claude command line", () => {
 	it("maps each launch field to its claude flag and sends the task on stdin", () => {
-		const runDir = mkdtempSync(join(tmpdir(), "claude-run-"));
+		const runDir = tempDir("claude-run-");
 		const command = adapter.buildCommand(
 			spec({
 				model: "claude-opus-5-5",
@@ -133,7 +135,7 @@ describe("claude structured results", () => {
 	const outputSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
 
 	it("passes the schema as --json-schema", () => {
-		const args = adapter.buildCommand(spec({ outputSchema }), mkdtempSync(join(tmpdir(), "claude-run-"))).args;
+		const args = adapter.buildCommand(spec({ outputSchema }), tempDir("claude-run-")).args;
 		expect(args).toContain(`--json-schema=${JSON.stringify(outputSchema)}`);
 	});
 

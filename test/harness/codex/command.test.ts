@@ -1,13 +1,17 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { LaunchSpec } from "../../../src/core/launch-spec.ts";
 import { createCodexAdapter } from "../../../src/harness/codex/adapter.ts";
 import { tomlString } from "../../../src/harness/codex/command.ts";
 import { launchSpec, resources, validationProblems } from "../../support/launch-spec.ts";
+import { releaseDirectories } from "../../support/teardown.ts";
+import { makeTempDir, tempDirsRemovedAfter } from "../../support/temp-dir.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "codex-adapter-"));
+const tempDir = tempDirsRemovedAfter(afterEach);
+
+const dir = makeTempDir("codex-adapter-");
+afterAll(() => releaseDirectories([dir]));
 const adapter = createCodexAdapter({
 	command: () => ({ file: "codex", args: [] }),
 	codexHome: join(dir, "codex-home"),
@@ -59,7 +63,7 @@ describe("codex command line", () => {
 
 	it("writes the output schema to a private run file for --output-schema, before resume", () => {
 		const outputSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
-		const runDir = mkdtempSync(join(tmpdir(), "codex-run-"));
+		const runDir = tempDir("codex-run-");
 		const resume = { kind: "resume", nativeSessionId: "thread-1" } as const;
 		const args = adapter.buildCommand(spec({ outputSchema, session: resume }), runDir).args;
 		const file = join(runDir, "output-schema.json");

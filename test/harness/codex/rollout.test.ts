@@ -1,10 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { readThreadUsage } from "../../../src/harness/codex/rollout.ts";
+import { releaseDirectories } from "../../support/teardown.ts";
+import { makeTempDir } from "../../support/temp-dir.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "codex-rollout-"));
+const dir = makeTempDir("codex-rollout-");
+afterAll(() => releaseDirectories([dir]));
 
 describe("codex usage baseline of a resumed thread", () => {
 	it("reads the last cumulative total from the thread's rollout file", () => {

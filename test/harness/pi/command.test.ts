@@ -1,14 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { LaunchSpec, Resources } from "../../../src/core/launch-spec.ts";
 import { createPiAdapter } from "../../../src/harness/pi/adapter.ts";
 import { OUTPUT_SCHEMA_ENV, piResourceFlags } from "../../../src/harness/pi/command.ts";
 import { DEFAULT_RESOURCES } from "../../../src/launch/resolve-resources.ts";
 import { launchSpec, resources, validationProblems } from "../../support/launch-spec.ts";
+import { releaseDirectories } from "../../support/teardown.ts";
+import { makeTempDir, tempDirsRemovedAfter } from "../../support/temp-dir.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "pi-adapter-"));
+const tempDir = tempDirsRemovedAfter(afterEach);
+
+const dir = makeTempDir("pi-adapter-");
+afterAll(() => releaseDirectories([dir]));
 const adapter = createPiAdapter({
 	invocation: () => ({ file: "node", args: ["cli.js"] }),
 	sessionDir: "/sessions",
@@ -19,7 +23,7 @@ const spec = (overrides: Partial<LaunchSpec> = {}): LaunchSpec => launchSpec({ h
 
 describe("pi command line", () => {
 	it("maps each launch field to its pi flag and sends the task as an RPC prompt command", () => {
-		const runDir = mkdtempSync(join(tmpdir(), "pi-run-"));
+		const runDir = tempDir("pi-run-");
 		const command = adapter.buildCommand(
 			spec({
 				model: "fake/m",
@@ -64,7 +68,7 @@ describe("pi command line", () => {
 	});
 
 	it("resumes by the exact session file of the native session id, never by a prefix", () => {
-		const sessionDir = mkdtempSync(join(tmpdir(), "pi-sessions-"));
+		const sessionDir = tempDir("pi-sessions-");
 		writeFileSync(join(sessionDir, "2026-11-29T10-00-00-000Z_abc.jsonl"), "");
 		writeFileSync(join(sessionDir, "2026-11-29T10-00-00-000Z_abcdef.jsonl"), "");
 		const resuming = createPiAdapter({ invocation: () => ({ file: "node", args: [] }), sessionDir, agentDir: dir });
@@ -80,7 +84,7 @@ describe("pi structured results", () => {
 	const outputSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
 
 	it("loads the submit_result extension with the schema in a private run file", () => {
-		const runDir = mkdtempSync(join(tmpdir(), "pi-run-"));
+		const runDir = tempDir("pi-run-");
 		const command = adapter.buildCommand(spec({ outputSchema }), runDir);
 		const extension = command.args[command.args.indexOf("-e") + 1];
 		expect(extension).toMatch(/src\/harness\/pi\/submit-result-extension\.ts$/);
@@ -184,7 +188,7 @@ describe("pi resources", () => {
 	}
 
 	it("honours include_home_system_prompt: false only when there is no home SYSTEM.md", () => {
-		const home = mkdtempSync(join(tmpdir(), "pi-agent-"));
+		const home = tempDir("pi-agent-");
 		const withHome = createPiAdapter({
 			invocation: () => ({ file: "node", args: [] }),
 			sessionDir: dir,
@@ -197,7 +201,7 @@ describe("pi resources", () => {
 		expect(validationProblems(withHome, noHomePrompt)).toEqual([
 			expect.stringContaining(`cannot be honoured by pi while ${join(home, "SYSTEM.md")} exists`),
 		]);
-		const project = mkdtempSync(join(tmpdir(), "pi-project-"));
+		const project = tempDir("pi-project-");
 		mkdirSync(join(project, ".pi"));
 		writeFileSync(join(project, ".pi/SYSTEM.md"), "project prompt");
 		expect(validationProblems(adapter, { ...noHomePrompt, cwd: project })).toEqual([

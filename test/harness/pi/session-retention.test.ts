@@ -3,21 +3,23 @@
  * age and total size, never a session a live parent holds, never a file written within RECENT_MS.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
 	heldChildSessions,
 	pruneChildSessions,
 	RECENT_MS,
 	SessionHold,
 } from "../../../src/harness/pi/session-retention.ts";
+import { tempDirsRemovedAfter } from "../../support/temp-dir.ts";
+
+const tempDir = tempDirsRemovedAfter(afterEach);
 
 const DAY = 24 * 60 * 60 * 1000;
 
 function setup() {
-	const root = mkdtempSync(join(tmpdir(), "child-sessions-"));
+	const root = tempDir("child-sessions-");
 	const sessions = join(root, "sessions");
 	const holds = join(root, "holds");
 	mkdirSync(sessions);

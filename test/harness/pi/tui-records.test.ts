@@ -1,10 +1,10 @@
 /** pi's session file read during an interactive run: when it shows that the TUI took its first prompt. */
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { piRecordReader } from "../../../src/harness/pi/tui-records.ts";
+import { makeTempDir } from "../../support/temp-dir.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,7 +17,7 @@ const user = (text: string) => ({ type: "message", id: randomUUID(), message: { 
 
 describe("pi's records during an interactive run", () => {
 	it("show the first prompt taken once the session file holds a user message, not before", () => {
-		const dir = mkdtempSync(join(tmpdir(), "pi-tui-records-"));
+		const dir = makeTempDir("pi-tui-records-");
 		dirs.push(dir);
 		const id = randomUUID();
 		const reader = piRecordReader(dir, id, false);
@@ -34,7 +34,7 @@ describe("pi's records during an interactive run", () => {
 	});
 
 	it("of a resumed session, count only a user message this run appended", () => {
-		const dir = mkdtempSync(join(tmpdir(), "pi-tui-records-"));
+		const dir = makeTempDir("pi-tui-records-");
 		dirs.push(dir);
 		const id = randomUUID();
 		const file = join(dir, `2026-12-01T00-00-00-000Z_${id}.jsonl`);

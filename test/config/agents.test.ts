@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { piFrontmatterSchema, plainFrontmatter } from "../../src/config/agent-markdown.ts";
@@ -279,5 +279,42 @@ describe("discoverAgents again in one process", () => {
 		const fixed = discoverAgents({ cwd, agentDir, scope: "user" });
 		expect(fixed.errors).toEqual([]);
 		expect(fixed.agents.find((a) => a.name === "scout")?.description).toBe("Fixed");
+	});
+});
+
+describe("discoverAgents again in one process, across projects and links", () => {
+	it("never shows one project's agents in another project discovered later by the same process", () => {
+		const a = setup();
+		const b = setup();
+		writeTree(b.project, { ".pi/agents/scout.md": agentMd("name: scout\ndescription: Scout of B") });
+		const inA = discoverAgents({ cwd: a.cwd, agentDir: a.agentDir, scope: "project" });
+		const inB = discoverAgents({ cwd: b.cwd, agentDir: b.agentDir, scope: "project" });
+		expect(inA.agents.map((agent) => agent.name).sort()).toEqual(["reviewer", "scout"]);
+		expect(inB.agents.find((agent) => agent.name === "scout")?.description).toBe("Scout of B");
+		expect(inB.agents.every((agent) => agent.filePath.startsWith(b.project))).toBe(true);
+		rmSync(join(b.project, ".pi", "agents", "reviewer.md"));
+		const againB = discoverAgents({ cwd: b.cwd, agentDir: b.agentDir, scope: "project" });
+		expect(againB.agents.map((agent) => agent.name)).toEqual(["scout"]);
+		expect(discoverAgents({ cwd: a.cwd, agentDir: a.agentDir, scope: "project" }).agents).toHaveLength(2);
+	});
+
+	it("reads a file replaced by a symlink to another file through the link: the new text is parsed", () => {
+		const { root, agentDir, cwd } = setup();
+		const scoutFile = join(agentDir, "agents", "scout.md");
+		expect(discoverAgents({ cwd, agentDir, scope: "user" }).agents.find((a) => a.name === "scout")?.description).toBe(
+			"User scout",
+		);
+		const hostile = join(root, "elsewhere.md");
+		writeFileSync(hostile, agentMd("name: scout\ndescription: Linked scout\nmodel: fake/other-model"));
+		rmSync(scoutFile);
+		symlinkSync(hostile, scoutFile);
+		const linked = discoverAgents({ cwd, agentDir, scope: "user" }).agents.find((a) => a.name === "scout");
+		expect(linked?.description).toBe("Linked scout");
+		expect(linked?.filePath).toBe(scoutFile);
+		// The link's target edited: seen at the next discovery.
+		writeFileSync(hostile, agentMd("name: scout\ndescription: Linked scout, edited"));
+		expect(discoverAgents({ cwd, agentDir, scope: "user" }).agents.find((a) => a.name === "scout")?.description).toBe(
+			"Linked scout, edited",
+		);
 	});
 });

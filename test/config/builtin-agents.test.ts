@@ -3,7 +3,7 @@
  * used by discovery in place of parsing a built-in file whose text has that digest (docs/design-notes.md
  * §Start-up cost). After editing agents/*.md, regenerate it: `npx vitest run test/config/builtin-agents.test.ts -u`.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AgentDefinition, BUILTIN_AGENTS_DIR, discoverAgents, parseAgentFile } from "../../src/config/agents.ts";
@@ -71,5 +71,29 @@ describe("the pre-parsed built-in agents", () => {
 		for (const agent of Object.values(parsedBuiltins(dir))) {
 			expect(discovered.agents.find((found) => found.name === agent.name)).toStrictEqual(agent);
 		}
+	});
+
+	it("lose to a project agent of the same name, even one whose text is the built-in's own", () => {
+		const project = tempDir();
+		const agents = join(project, ".pi", "agents");
+		mkdirSync(agents, { recursive: true });
+		// The built-in scout's exact text (its digest) in a project file: parsed as the project's, not taken pre-parsed.
+		cpSync(join(BUILTIN_AGENTS_DIR, "scout.md"), join(agents, "scout.md"));
+		writeFileSync(
+			join(agents, "reviewer.md"),
+			"---\nname: reviewer\ndescription: The project's reviewer\n---\nReview this project.\n",
+		);
+		const options = { cwd: project, agentDir: tempDir(), env: { HOME: "/nonexistent-home" } };
+		for (let discovery = 0; discovery < 2; discovery++) {
+			const found = discoverAgents({ ...options, scope: "both" });
+			const scout = found.agents.find((agent) => agent.name === "scout");
+			expect(scout?.source).toBe("project");
+			expect(scout?.filePath).toBe(join(agents, "scout.md"));
+			const reviewer = found.agents.find((agent) => agent.name === "reviewer");
+			expect(reviewer).toMatchObject({ source: "project", description: "The project's reviewer" });
+		}
+		// The built-ins themselves are still found where no project file names them.
+		const builtinOnly = discoverAgents({ ...options, scope: "user" });
+		expect(builtinOnly.agents.find((agent) => agent.name === "scout")?.source).toBe("builtin");
 	});
 });

@@ -18,7 +18,7 @@ export const ARTIFACT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 
 /**
  * A session start prunes only when the root's last prune is older than this (ms: 1 hour), so a start costs
- * one `lstat` however many session directories the root holds (docs/tools.md §Artifacts).
+ * two `lstat`s (the root's, the stamp's) however many session directories the root holds (docs/tools.md §Artifacts).
  */
 export const ARTIFACT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /**
@@ -125,8 +125,8 @@ export function pruneArtifacts(root: string, options: PruneOptions = {}): string
 /**
  * The retention at a session start: {@link pruneArtifacts} when the root's stamp ({@link PRUNE_STAMP}) says
  * the last prune is older than `intervalMs` (default {@link ARTIFACT_PRUNE_INTERVAL_MS}), then the stamp
- * renewed. A stamp that is not a regular file owned by this user and writable by no one else, or that is
- * dated after `now`, is not trusted: the prune runs. The stamp is written (atomically, replacing a symlink
+ * renewed. A stamp that is not a regular file owned by this user, writable by no one else and of one name,
+ * that is dated after `now`, or that lies in a root others may write to, is not trusted: the prune runs. The stamp is written (atomically, replacing a symlink
  * rather than following it) only in a private root; a failed write (a full disk) loses nothing: the next
  * session start prunes again.
  * @returns the names of the removed directories, `undefined` when the prune was not due. Never throws.
@@ -137,7 +137,7 @@ export function pruneArtifactsWhenDue(
 ): string[] | undefined {
 	const now = options.now ?? Date.now();
 	const stamp = join(root, PRUNE_STAMP);
-	const last = trustedStampTime(stamp);
+	const last = privateDirectory(root) ? trustedStampTime(stamp) : undefined;
 	// A file time has sub-millisecond digits that `now` lacks: a stamp written this millisecond is not in the future.
 	const age = last === undefined ? undefined : now - Math.floor(last);
 	if (age !== undefined && age >= 0 && age < (options.intervalMs ?? ARTIFACT_PRUNE_INTERVAL_MS)) return undefined;
@@ -153,12 +153,16 @@ export function pruneArtifactsWhenDue(
 	return removed;
 }
 
-/** The mtime (ms) of a stamp this user wrote: a regular file, ours, writable by no one else; else `undefined`. */
+/**
+ * The mtime (ms) of a stamp this user wrote: a regular file, ours, writable by no one else, with no other
+ * name (a hard link of another file of ours carries that file's mtime); else `undefined`.
+ */
 function trustedStampTime(path: string): number | undefined {
 	try {
 		const stat = lstatSync(path);
 		const uid = process.getuid?.();
-		if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return undefined;
+		const ours = stat.isFile() && (uid === undefined || stat.uid === uid) && stat.nlink === 1;
+		if (!ours || (stat.mode & 0o022) !== 0) return undefined;
 		return stat.mtimeMs;
 	} catch {
 		return undefined;
@@ -186,20 +190,16 @@ function measure(dir: string): { newest: number; bytes: number } {
 	return { newest, bytes };
 }
 
-/** A real directory owned by this user, writable by no group or other user. */
+/** A real directory owned by this user, writable by no group or other user (one `lstat`). */
 function privateDirectory(path: string): boolean {
-	try {
-		return ownedDirectory(path) && (lstatSync(path).mode & 0o022) === 0;
-	} catch {
-		return false;
-	}
+	return ownedDirectory(path, true);
 }
 
-function ownedDirectory(path: string): boolean {
+function ownedDirectory(path: string, privateOnly = false): boolean {
 	try {
 		const stat = lstatSync(path);
 		const uid = process.getuid?.();
-		return stat.isDirectory() && (uid === undefined || stat.uid === uid);
+		return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (!privateOnly || (stat.mode & 0o022) === 0);
 	} catch {
 		return false;
 	}

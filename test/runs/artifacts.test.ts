@@ -1,10 +1,12 @@
 import {
 	chmodSync,
 	chownSync,
+	linkSync,
 	lstatSync,
 	mkdirSync,
 	readdirSync,
 	readFileSync,
+	rmSync,
 	symlinkSync,
 	utimesSync,
 	writeFileSync,
@@ -210,6 +212,25 @@ describe("artifact retention at session start", () => {
 		chownSync(join(root, PRUNE_STAMP), NOBODY, NOBODY);
 		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
 		expect(lstatSync(join(root, PRUNE_STAMP)).uid).toBe(0);
+	});
+
+	it("does not trust a stamp in a root others may write to, nor one hard-linked from another file", () => {
+		const root = rootWithStale();
+		// A fresh stamp of ours, then the root opened to others (who could plant or link a file of ours in it).
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
+		sessionDir(root, "stale-2", 10, 8);
+		chmodSync(root, 0o777);
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-2"]);
+		// Private again: a stamp that is a hard link of a file elsewhere (its mtime is that file's) is not trusted.
+		chmodSync(root, 0o700);
+		sessionDir(root, "stale-3", 10, 8);
+		const elsewhere = join(tempRoot(), "often-touched");
+		writeFileSync(elsewhere, "x", { mode: 0o600 });
+		rmSync(join(root, PRUNE_STAMP), { force: true });
+		linkSync(elsewhere, join(root, PRUNE_STAMP));
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-3"]);
+		expect(lstatSync(join(root, PRUNE_STAMP)).nlink).toBe(1);
+		expect(readFileSync(elsewhere, "utf8")).toBe("x");
 	});
 
 	it("writes no stamp in a root others may write to, so every session start prunes there", () => {

@@ -1,0 +1,105 @@
+/**
+ * Planning a `subagent` call with the adapters made lazily (src/harness/adapters.ts, src/tools/plan-call.ts):
+ * the codex and claude adapters are made by the call that needs them, whatever else the call holds.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ProjectTrustStore } from "@earendil-works/pi-coding-agent";
+import { afterEach, describe, expect, it } from "vitest";
+import { ExtensionState } from "../../src/config/extension-state.ts";
+import type { Harness } from "../../src/core/launch-spec.ts";
+import { Problems } from "../../src/core/problems.ts";
+import { SessionStartTrust } from "../../src/core/session-start-trust.ts";
+import { createAdapters } from "../../src/harness/adapters.ts";
+import { ConsentRecord } from "../../src/launch/trust.ts";
+import { LaunchRecords } from "../../src/sessions/launch-records.ts";
+import { type PlanningContext, planCall } from "../../src/tools/plan-call.ts";
+import type { SubagentArgs } from "../../src/tools/subagent-schema.ts";
+import { tempDirsRemovedAfter } from "../support/temp-dir.ts";
+
+const tempDir = tempDirsRemovedAfter(afterEach);
+
+/** Plans `args` in a fresh session at a fresh cwd, adapters made as src/index.ts makes them. */
+async function plan(args: SubagentArgs, setupHome?: (env: { HOME: string; CODEX_HOME: string }) => void) {
+	const home = tempDir("plan-home-");
+	const cwd = tempDir("plan-cwd-");
+	const agentDir = join(home, ".pi", "agent");
+	mkdirSync(agentDir, { recursive: true });
+	const env = { HOME: home, CODEX_HOME: join(home, ".codex"), PATH: process.env.PATH };
+	setupHome?.(env);
+	const adapters = createAdapters(agentDir, env, process.getuid?.());
+	const config = new ExtensionState(agentDir, env, cwd);
+	config.reload();
+	const state = config.toolState();
+	if (!state.limits) throw new Error(`refused: ${state.refusal}`);
+	const loads: Harness[][] = [];
+	const deps = {
+		adapters: adapters.loaded,
+		loadAdapters: (harnesses: Iterable<Harness>) => {
+			loads.push([...harnesses]);
+			return adapters.load(loads.at(-1) as Harness[]);
+		},
+		agentDir,
+		sessions: new LaunchRecords(),
+		trustStore: new ProjectTrustStore(agentDir),
+		approveFlag: undefined,
+		startTrust: new SessionStartTrust(),
+		consents: new ConsentRecord(),
+	};
+	const context: PlanningContext = {
+		cwd,
+		isProjectTrusted: () => false,
+		hasUI: false,
+		ui: { confirm: async () => false },
+		sessionManager: { getSessionFile: () => undefined },
+	};
+	const problems = new Problems();
+	const planned = await planCall(deps, state, state.limits, args, context, problems);
+	return { planned, problems: problems.list, loaded: Object.keys(adapters.loaded).sort(), cwd, home };
+}
+
+describe("planning with adapters made at first need", () => {
+	it("makes the codex adapter for a call that holds a pi child too, and checks the codex child with it", async () => {
+		const { planned, problems, loaded } = await plan({
+			tasks: [
+				{ agent_type: "pi", task: "one" },
+				{ agent_type: "codex", task: "two" },
+			],
+		} as SubagentArgs);
+		expect(problems).toEqual([]);
+		expect(planned?.specs.map((spec) => spec.harness)).toEqual(["pi", "codex"]);
+		expect(loaded).toEqual(["codex", "pi"]);
+	});
+
+	it("reports a field the codex harness refuses at the call, the claude adapter never made", async () => {
+		const { planned, problems, loaded } = await plan({
+			tasks: [
+				{ agent_type: "pi", task: "one" },
+				{ agent_type: "codex", task: "two", allowed_tools: ["read"] },
+			],
+		} as SubagentArgs);
+		expect(planned).toBeUndefined();
+		expect(problems).toEqual([
+			"task 2: codex harness: allowed_tools cannot be enforced: codex exec has no tool allow list (use the sandbox instead)",
+		]);
+		expect(loaded).toEqual(["codex", "pi"]);
+	});
+
+	it("resumes a codex session this parent has no launch record of in the directory codex recorded for it", async () => {
+		const id = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001";
+		const sessionCwd = tempDir("plan-session-cwd-");
+		const { planned, problems, loaded, cwd } = await plan(
+			{ resume_session_id: id, agent_type: "codex", task: "again" } as SubagentArgs,
+			(env) => {
+				const day = join(env.CODEX_HOME, "sessions", "2026", "12", "01");
+				mkdirSync(day, { recursive: true });
+				const meta = { type: "session_meta", payload: { id, cwd: sessionCwd } };
+				writeFileSync(join(day, `rollout-2026-12-01T10-00-00-${id}.jsonl`), `${JSON.stringify(meta)}\n`);
+			},
+		);
+		expect(problems).toEqual([]);
+		expect(sessionCwd).not.toBe(cwd);
+		expect(planned?.specs[0]).toMatchObject({ harness: "codex", cwd: sessionCwd });
+		expect(loaded).toEqual(["claude_code", "codex", "pi"]);
+	});
+});

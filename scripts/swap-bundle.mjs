@@ -7,6 +7,7 @@
  */
 import { copyFileSync, linkSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { signalTargetExists } from "../src/runs/process-exists.ts";
 
 /** How long a chunk is kept after the build it belonged to was replaced: a day, in ms. */
 export const RETAIN_MS = 24 * 60 * 60 * 1000;
@@ -82,16 +83,7 @@ export function removeLeftovers(out) {
 	}
 	for (const name of names) {
 		const match = name.startsWith(prefix) ? /^(?:build|old)-(\d+)$/.exec(name.slice(prefix.length)) : null;
-		if (match && !isRunning(Number(match[1]))) rmSync(join(dirname(out), name), { recursive: true, force: true });
-	}
-}
-
-/** Whether process `pid` exists (one of another user's counts). */
-function isRunning(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === "EPERM";
+		if (match && !signalTargetExists(Number(match[1])))
+			rmSync(join(dirname(out), name), { recursive: true, force: true });
 	}
 }

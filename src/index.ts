@@ -10,6 +10,7 @@ import { missingDependencies, missingDependenciesMessage } from "./config/depend
 import { settingsFilePath } from "./config/paths.ts";
 import { deferred, loadSerially, remembered } from "./core/deferred.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
+import { artifactPruneDue, artifactRoot } from "./runs/artifact-root.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
 import { AgentStartReport } from "./tools/agent-start-report.ts";
 import { PendingJobUsage } from "./tools/job-usage.ts";
@@ -38,7 +39,6 @@ async function loadModules(agentDir: string) {
 		state: await import("./config/extension-state.ts"),
 		settings: await import("./config/settings.ts"),
 		jobs: await import("./runs/jobs.ts"),
-		artifacts: await import("./runs/artifacts.ts"),
 		background: await import("./tools/background.ts"),
 		live: await import("./runs/live-inputs.ts"),
 		record: await import("./sessions/launch-record.ts"),
@@ -109,7 +109,7 @@ function buildToolDeps(
 		startTrust: load.startTrust,
 		consents: new trust.ConsentRecord(),
 		persistRecord: (launch) => pi.appendEntry(modules.record.LAUNCH_RECORD_TYPE, launch),
-		artifactRoot: modules.artifacts.artifactRoot(),
+		artifactRoot: artifactRoot(),
 		jobs: parts.jobs,
 		fleet: parts.fleet,
 		warm: parts.warm,
@@ -241,8 +241,10 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		const sweep = await loadSerially(() => import("./runs/session-start-sweep.ts"));
-		sweep.sweepAtSessionStart(ctx.sessionManager.getSessionId());
+		// The hourly upkeep (artifact prune, leftovers sweep): its modules load only when it is due.
+		const sweep =
+			artifactPruneDue(artifactRoot()) && (await loadSerially(() => import("./runs/session-start-sweep.ts")));
+		if (sweep) sweep.sweepAtSessionStart(ctx.sessionManager.getSessionId());
 		setWidget = ctx.hasUI ? (key, lines) => ctx.ui.setWidget(key, lines) : undefined;
 		loaded?.widget.attach(setWidget);
 		branch = ctx.sessionManager.getBranch();

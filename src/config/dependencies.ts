@@ -3,9 +3,9 @@
  * `npm install` gets one line naming the command that installs them, not a `Cannot find module` stack at
  * its first call. Node built-ins only, so it can run while the extension loads.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The package's `package.json`. */
@@ -13,13 +13,17 @@ const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url
 
 /**
  * The `dependencies` of `package.json` that cannot be resolved from the package directory, sorted; empty
- * when all are installed (a package whose `exports` hide its entry still counts as installed).
+ * when all are installed (a package whose `exports` hide its entry still counts as installed). A dependency
+ * whose `package.json` is in a `node_modules` directory that Node's lookup from the package visits is installed
+ * ({@link inNodeModules}: an `existsSync` per directory, where `require.resolve` costs about 5 ms for all of them
+ * at every extension load); only the others are resolved.
  */
 export function missingDependencies(packageJson = PACKAGE_JSON): string[] {
 	const manifest = JSON.parse(readFileSync(packageJson, "utf8")) as { dependencies?: Record<string, string> };
 	const require = createRequire(packageJson);
 	return Object.keys(manifest.dependencies ?? {})
 		.filter((name) => {
+			if (inNodeModules(dirname(packageJson), name)) return false;
 			try {
 				require.resolve(name);
 				return false;
@@ -28,6 +32,17 @@ export function missingDependencies(packageJson = PACKAGE_JSON): string[] {
 			}
 		})
 		.sort();
+}
+
+/**
+ * Whether `<dir>/node_modules/<name>/package.json` exists for `from` or one of its ancestors: the directories
+ * Node's module lookup visits first (it skips a directory that is itself named `node_modules`).
+ */
+function inNodeModules(from: string, name: string): boolean {
+	for (let dir = from; ; dir = dirname(dir)) {
+		if (basename(dir) !== "node_modules" && existsSync(join(dir, "node_modules", name, "package.json"))) return true;
+		if (dirname(dir) === dir) return false;
+	}
 }
 
 /** The one line a user sees when dependencies are missing: which, and the command that installs them. */

@@ -6,31 +6,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { listDirOrEmpty } from "../core/list-dir.ts";
+import { ownedDirectory } from "../core/upkeep-stamp.ts";
+import { artifactPruneDue, PRUNE_STAMP } from "./artifact-root.ts";
 
 /** Session artifact directories whose newest file is older than this are removed at session start (ms: 7 days). */
 export const ARTIFACT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Above this total (bytes: 256 MiB), the oldest other session directories are removed at session start. */
 export const ARTIFACT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
-
-/**
- * A session start prunes only when the root's last prune is older than this (ms: 1 hour), so a start costs
- * two `lstat`s (the root's, the stamp's) however many session directories the root holds (docs/tools.md §Artifacts).
- */
-export const ARTIFACT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-/**
- * The stamp of the root's last prune: its mtime is when it ran. The `~` is never in a session directory's
- * name (`artifactDir` turns it into `_`), so no session can own the name.
- */
-export const PRUNE_STAMP = ".last-prune~";
-
-/** The per-user artifact root: `<tmpdir>/pi-native-subagents-<uid>` (docs/tools.md §Artifacts). */
-export function artifactRoot(): string {
-	return join(tmpdir(), `pi-native-subagents-${process.getuid?.() ?? "user"}`);
-}
 
 /** Directory for one parent session's artifacts: `<root>/<session id>` (the id sanitized to a file name). */
 export function artifactDir(root: string, parentSessionId: string): string {
@@ -123,50 +108,34 @@ export function pruneArtifacts(root: string, options: PruneOptions = {}): string
 }
 
 /**
- * The retention at a session start: {@link pruneArtifacts} when the root's stamp ({@link PRUNE_STAMP}) says
- * the last prune is older than `intervalMs` (default {@link ARTIFACT_PRUNE_INTERVAL_MS}), then the stamp
- * renewed. A stamp that is not a regular file owned by this user, writable by no one else and of one name,
- * that is dated after `now`, or that lies in a root others may write to, is not trusted: the prune runs. The stamp is written (atomically, replacing a symlink
- * rather than following it) only in a private root; a failed write (a full disk) loses nothing: the next
- * session start prunes again.
+ * The retention at a session start: {@link pruneArtifacts} when {@link artifactPruneDue} says so (`intervalMs`,
+ * default `ARTIFACT_PRUNE_INTERVAL_MS`), then the stamp ({@link PRUNE_STAMP}) renewed. The stamp is written
+ * (atomically, replacing a symlink rather than following it) only in a private root; a missing root is made
+ * (0700) to hold it, so a machine that never wrote an artifact measures nothing either. A failed write (a full
+ * disk) loses nothing: the next session start prunes again.
  * @returns the names of the removed directories, `undefined` when the prune was not due. Never throws.
  */
 export function pruneArtifactsWhenDue(
 	root: string,
 	options: PruneOptions & { intervalMs?: number } = {},
 ): string[] | undefined {
-	const now = options.now ?? Date.now();
-	const stamp = join(root, PRUNE_STAMP);
-	const last = privateDirectory(root) ? trustedStampTime(stamp) : undefined;
-	// A file time has sub-millisecond digits that `now` lacks: a stamp written this millisecond is not in the future.
-	const age = last === undefined ? undefined : now - Math.floor(last);
-	if (age !== undefined && age >= 0 && age < (options.intervalMs ?? ARTIFACT_PRUNE_INTERVAL_MS)) return undefined;
+	if (!artifactPruneDue(root, options.now, options.intervalMs)) return undefined;
 	const removed = pruneArtifacts(root, options);
+	try {
+		// Not recursive: the temp dir itself is never made here.
+		mkdirSync(root, { mode: 0o700 });
+	} catch {
+		// There already (checked below), or its parent is missing.
+	}
 	if (privateDirectory(root)) {
 		try {
 			// Not durable: a stamp lost to a power loss only makes the next start prune again.
-			writeFileAtomic(stamp, `${new Date().toISOString()}\n`, 0o600, { durable: false });
+			writeFileAtomic(join(root, PRUNE_STAMP), `${new Date().toISOString()}\n`, 0o600, { durable: false });
 		} catch {
 			// A full disk or a vanished root: the next session start prunes again.
 		}
 	}
 	return removed;
-}
-
-/**
- * The mtime (ms) of a stamp this user wrote: a regular file, ours, writable by no one else, with no other
- * name (a hard link of another file of ours carries that file's mtime); else `undefined`.
- */
-function trustedStampTime(path: string): number | undefined {
-	try {
-		const stat = lstatSync(path);
-		const uid = process.getuid?.();
-		const ours = stat.isFile() && (uid === undefined || stat.uid === uid) && stat.nlink === 1;
-		if (!ours || (stat.mode & 0o022) !== 0) return undefined;
-		return stat.mtimeMs;
-	} catch {
-		return undefined;
-	}
 }
 
 /** Newest mtime (ms) and total size (bytes) of a session directory's files (one level: artifacts are flat). */
@@ -193,14 +162,4 @@ function measure(dir: string): { newest: number; bytes: number } {
 /** A real directory owned by this user, writable by no group or other user (one `lstat`). */
 function privateDirectory(path: string): boolean {
 	return ownedDirectory(path, true);
-}
-
-function ownedDirectory(path: string, privateOnly = false): boolean {
-	try {
-		const stat = lstatSync(path);
-		const uid = process.getuid?.();
-		return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (!privateOnly || (stat.mode & 0o022) === 0);
-	} catch {
-		return false;
-	}
 }

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
-import { PRUNE_STAMP } from "../../src/runs/artifacts.ts";
+import { PRUNE_STAMP } from "../../src/runs/artifact-root.ts";
 import { MAX_CHILD_DETAILS_BYTES } from "../../src/runs/child-details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
 import { createExtensionSession } from "../support/extension-session.ts";

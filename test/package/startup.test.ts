@@ -59,7 +59,12 @@ describe("loading the extension", () => {
 		const heavy = ours.filter(
 			(path) =>
 				/^src\/(config|harness|launch|runs|process|sessions|graph)\//.test(path) &&
-				!["src/config/paths.ts", "src/config/dependencies.ts", "src/runs/child-env.ts"].includes(path),
+				![
+					"src/config/paths.ts",
+					"src/config/dependencies.ts",
+					"src/runs/child-env.ts",
+					"src/runs/artifact-root.ts",
+				].includes(path),
 		);
 		expect(heavy).toEqual([]);
 		const libraries = paths.filter((path) => /node_modules\/(zod|execa|split2|p-limit)\//.test(path));
@@ -70,7 +75,7 @@ describe("loading the extension", () => {
 	afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 	/** The probe run through a session start in an isolated home (`<home>/work`), with `agentFiles` in the user's pi agent dir. */
-	async function sessionStart(agentFiles: Record<string, string>) {
+	async function sessionStart(agentFiles: Record<string, string>, tmp = home) {
 		const agentDir = join(home, `agent-${Object.keys(agentFiles).length}`);
 		mkdirSync(join(agentDir, "agents"), { recursive: true });
 		for (const [name, text] of Object.entries(agentFiles)) writeFileSync(join(agentDir, "agents", name), text);
@@ -79,7 +84,7 @@ describe("loading the extension", () => {
 		const { stdout } = await promisify(execFile)(
 			NODE,
 			[join(ROOT, "test", "support", "load-probe.mjs"), join(ROOT, "index.ts"), "--session-start", work],
-			{ env: { PATH: process.env.PATH, HOME: home, PI_CODING_AGENT_DIR: agentDir, TMPDIR: home } },
+			{ env: { PATH: process.env.PATH, HOME: home, PI_CODING_AGENT_DIR: agentDir, TMPDIR: tmp } },
 		);
 		const probe = JSON.parse(stdout) as { notes: string[]; modules: string[] };
 		return { notes: probe.notes, paths: loadedPaths(probe.modules), agentDir };
@@ -106,6 +111,20 @@ describe("loading the extension", () => {
 		expect(notes.join("\n")).toContain(`${join(agentDir, "agents", "broken.md")}: description:`);
 		expect(paths).toContain("src/config/agents.ts");
 		expect(heavyAtStart(paths)).toEqual([]);
+	});
+
+	it("starts a session within the hour of the last upkeep loading none of its modules (artifact prune, leftovers sweep)", async () => {
+		const tmp = join(home, "upkeep-tmp");
+		mkdirSync(tmp);
+		const upkeep = (paths: string[]) =>
+			paths.filter((path) => /^src\/runs\/(session-start-sweep|artifacts|leftovers)\.ts$/.test(path)).sort();
+		// The first start in this temp dir finds no stamp: the upkeep runs, and leaves its stamp.
+		expect(upkeep((await sessionStart({}, tmp)).paths)).toEqual([
+			"src/runs/artifacts.ts",
+			"src/runs/leftovers.ts",
+			"src/runs/session-start-sweep.ts",
+		]);
+		expect(upkeep((await sessionStart({}, tmp)).paths)).toEqual([]);
 	});
 });
 

@@ -13,14 +13,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-	ARTIFACT_PRUNE_INTERVAL_MS,
-	newArtifactCallId,
-	PRUNE_STAMP,
-	pruneArtifacts,
-	pruneArtifactsWhenDue,
-	writeArtifact,
-} from "../../src/runs/artifacts.ts";
+import { ARTIFACT_PRUNE_INTERVAL_MS, artifactPruneDue, PRUNE_STAMP } from "../../src/runs/artifact-root.ts";
+import { newArtifactCallId, pruneArtifacts, pruneArtifactsWhenDue, writeArtifact } from "../../src/runs/artifacts.ts";
 import { deliverAnswer } from "../../src/runs/delivery.ts";
 import { runResult } from "../support/run-result.ts";
 import { tempDirsRemovedAfter } from "../support/temp-dir.ts";
@@ -231,6 +225,29 @@ describe("artifact retention at session start", () => {
 		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-3"]);
 		expect(lstatSync(join(root, PRUNE_STAMP)).nlink).toBe(1);
 		expect(readFileSync(elsewhere, "utf8")).toBe("x");
+	});
+
+	it("makes a missing root (0700) to keep its stamp, so a machine that never wrote an artifact measures nothing at the next start", () => {
+		const root = join(tempRoot(), "never-written");
+		expect(artifactPruneDue(root)).toBe(true);
+		expect(pruneArtifactsWhenDue(root)).toEqual([]);
+		expect(lstatSync(root).mode & 0o777).toBe(0o700);
+		expect(readdirSync(root)).toEqual([PRUNE_STAMP]);
+		expect(artifactPruneDue(root)).toBe(false);
+		expect(pruneArtifactsWhenDue(root)).toBeUndefined();
+	});
+
+	it("says the prune is due exactly when pruneArtifactsWhenDue would prune (the session start asks it first)", () => {
+		const root = rootWithStale();
+		expect(artifactPruneDue(root)).toBe(true);
+		pruneArtifactsWhenDue(root);
+		expect(artifactPruneDue(root)).toBe(false);
+		age(join(root, PRUNE_STAMP), ARTIFACT_PRUNE_INTERVAL_MS + 1000);
+		expect(artifactPruneDue(root)).toBe(true);
+		chmodSync(join(root, PRUNE_STAMP), 0o666);
+		expect(artifactPruneDue(root, Date.now() - 1000, ARTIFACT_PRUNE_INTERVAL_MS * 10)).toBe(true);
+		chmodSync(join(root, PRUNE_STAMP), 0o600);
+		expect(artifactPruneDue(root, Date.now(), ARTIFACT_PRUNE_INTERVAL_MS * 10)).toBe(false);
 	});
 
 	it("writes no stamp in a root others may write to, so every session start prunes there", () => {

@@ -1,6 +1,6 @@
 /**
- * What a SIGKILLed REAL pi parent leaves in the temp dir is swept at the next session start (SECURITY.md
- * "Data"): the run directories of its children (with the agent body `append-system-prompt.md`) and the
+ * What a SIGKILLed REAL pi parent leaves in the temp dir is swept at a session start an hour later, with the
+ * artifact prune (SECURITY.md "Data"): the run directories of its children (with the agent body `append-system-prompt.md`) and the
  * socket directory of its tmux server; nothing that is not this user's, or whose maker still runs. Each
  * parent gets its own TMPDIR, so every directory in it is this test's; the test SIGKILLs only the parent
  * pid it spawned, and waits for the children the lifeline ends before looking.
@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { chownSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACT_PRUNE_INTERVAL_MS, PRUNE_STAMP } from "../../src/runs/artifact-root.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { isRunning, type ProcessIdentity, processTree, waitUntil } from "../support/processes.ts";
@@ -118,6 +119,11 @@ describe("leftovers of a SIGKILLed parent", () => {
 			// In the agent dir: a hold of the dead parent, and an old child session nobody else holds.
 			const { holds, orphan } = deadParentsHold(pi.pid as number);
 
+			// The sweep runs with the hourly artifact prune (docs/tools.md §Artifacts): the next start comes an hour later.
+			const stamp = join(tmp, `pi-native-subagents-${process.getuid?.() ?? "user"}`, PRUNE_STAMP);
+			expect(existsSync(stamp)).toBe(true);
+			const hourAgo = (Date.now() - ARTIFACT_PRUNE_INTERVAL_MS - 60_000) / 1000;
+			utimesSync(stamp, hourAgo, hourAgo);
 			const next = runPi(tmp, "next session");
 			const code = await new Promise((done) => next.once("exit", done));
 			expect(code).toBe(0);

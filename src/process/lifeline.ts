@@ -6,6 +6,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUN_MARKER } from "./proc-table.mjs";
 
@@ -138,10 +140,12 @@ export class WatchdogLifeline implements Lifeline {
 			env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
 			stdio: ["pipe", "ignore", "ignore"],
 		});
-		// `live` (registrations still live after this line) lets the gate skip a watchdog with nothing to do.
+		// `live` (registrations still live after this line) lets the gate skip a watchdog with nothing to do; it
+		// comes last in every line, as the gate matches the last line's end (`"live":0}`). `tmpdir` and `pid`
+		// name this process's run and tmux directories (runs/leftovers.ts), which the watchdog removes.
 		const live = this.#entries.size;
 		const lines = [
-			{ marker: this.#markerPrefix(), live },
+			{ marker: this.#markerPrefix(), tmpdir: resolve(tmpdir()), pid: process.pid, live },
 			...[...this.#entries].map(([id, entry]) => ({ add: id, ...entry, live })),
 		];
 		// Could not start (EAGAIN, ENOENT, …; no "exit" follows): the next call starts one again.

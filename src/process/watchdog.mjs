@@ -5,20 +5,31 @@
  * dies (SIGKILL and OOM included), the kernel closes that end and stdin reaches EOF. The watchdog then
  * runs the registered commands and SIGKILLs every registered process group, every process carrying the
  * parent's run marker, and all their descendants, each stopped as it is found (proc-table.mjs,
- * stopAndKillFamily); it sweeps twice, 100 ms apart, and exits.
+ * stopAndKillFamily); it sweeps twice, 100 ms apart, removes the parent's run and tmux directories
+ * (core/leftover-dirs.mjs: real directories of this user named after the parent's pid, in the parent's temp
+ * dir; what it cannot remove is left for a later session start's sweep) and exits.
  *
- * stdin protocol, one JSON object per line:
- *   {"marker": "<VAR>=<token>/"}           environment prefix of the parent's children (first line)
+ * stdin protocol, one JSON object per line (each may end with `"live": <n>`, for the gate in lifeline.ts):
+ *   {"marker": "<VAR>=<token>/", "tmpdir": "<abs>", "pid": <n>}
+ *                                         the parent's children's environment prefix, its os.tmpdir() and
+ *                                         its pid (first line)
  *   {"add": <id>, "pgid": <n>}            a process group to kill
  *   {"add": <id>, "command": ["file", …]}  a command to run (≤ 1 s) on parent death, e.g. tmux kill-server
  *   {"remove": <id>}                      forget entry <id>
  * Plain JavaScript: it runs with `node` directly, also when the package is installed under node_modules.
  */
 import { spawnSync } from "node:child_process";
+import { isAbsolute } from "node:path";
+import { removeLeftoverDirs } from "../core/leftover-dirs.mjs";
 import { signalGroup, stopAndKillFamily } from "./proc-table.mjs";
 
 /** @type {string | undefined} */
 let marker;
+/**
+ * The parent's temp dir and pid, naming the directories it made; `undefined` until told.
+ * @type {{ tmpdir: string; pid: number } | undefined}
+ */
+let maker;
 /** @type {Map<number, { pgid?: number; command?: string[] }>} */
 const entries = new Map();
 
@@ -30,8 +41,12 @@ function apply(line) {
 	} catch {
 		return;
 	}
-	if (typeof message.marker === "string") marker = message.marker;
-	else if (typeof message.add === "number") entries.set(message.add, message);
+	if (typeof message.marker === "string") {
+		marker = message.marker;
+		const { tmpdir, pid } = message;
+		if (typeof tmpdir === "string" && isAbsolute(tmpdir) && Number.isSafeInteger(pid) && pid > 0)
+			maker = { tmpdir, pid };
+	} else if (typeof message.add === "number") entries.set(message.add, message);
 	else if (typeof message.remove === "number") entries.delete(message.remove);
 }
 
@@ -56,6 +71,8 @@ function parentGone() {
 	sweep();
 	setTimeout(() => {
 		sweep();
+		// After the kills, so no child of the parent is still writing into them.
+		if (maker) removeLeftoverDirs(maker.tmpdir, (pid) => pid === maker?.pid);
 		process.exit(0);
 	}, 100);
 }

@@ -3,17 +3,16 @@
  * directory per child (`pi-native-subagents-run-<pid>-XXXXXX`, holding e.g. the agent body
  * `append-system-prompt.md` and an interactive child's launch file) and the tmux socket directory of its
  * interactive children (`pi-subagents-tmux-<pid>-XXXXXX`). Each name carries the pid of the Pi process
- * that made it, so a session start can sweep what a killed parent (SIGKILL, a crash) left behind.
+ * that made it, so what a killed parent (SIGKILL, a crash) left behind can be found: its watchdog removes it
+ * right after its kills (process/watchdog.mjs), a later session start's sweep whatever the watchdog could not.
  */
-import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeLeftoverDirs } from "../core/leftover-dirs.mjs";
 import { signalTargetExists } from "./process-exists.ts";
 
-/** Name prefix of a child's run directory. */
-export const RUN_DIR_PREFIX = "pi-native-subagents-run-";
-/** Name prefix of a parent session's tmux socket directory. */
-export const TMUX_DIR_PREFIX = "pi-subagents-tmux-";
+export { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../core/leftover-dirs.mjs";
 
 /**
  * Makes a fresh private directory (mode 0700, `mkdtemp`) `<parent>/<prefix><this pid>-XXXXXX`, holding
@@ -58,47 +57,10 @@ export function writeRunFile(dir: string, name: string, text: string): string {
 /**
  * Removes the leftovers under `parent` (default the system temp dir): every directory named by
  * {@link makeOwnedTempDir} with either prefix that is a real directory (never a symlink) owned by this user
- * whose maker's pid is not alive. Anything else — another user's, one whose maker runs (this process or
- * another Pi session), a name without a pid (made by an older version) — is left alone.
+ * whose maker's pid is not alive (the rule: core/leftover-dirs.mjs). Anything else — another user's, one whose
+ * maker runs (this process or another Pi session), a name without a pid (made by an older version) — is left alone.
  * @returns the names removed. Never throws: an entry that cannot be read or removed is skipped.
  */
 export function sweepLeftovers(parent = tmpdir()): string[] {
-	let names: string[];
-	try {
-		names = readdirSync(parent);
-	} catch {
-		return [];
-	}
-	const removed: string[] = [];
-	for (const name of names) {
-		const pid = makerPid(name);
-		if (pid === undefined || pid === process.pid || signalTargetExists(pid) || !ownDirectory(join(parent, name)))
-			continue;
-		try {
-			rmSync(join(parent, name), { recursive: true, force: true });
-			removed.push(name);
-		} catch {
-			// Left for the next session start.
-		}
-	}
-	return removed;
-}
-
-/** The maker's pid in a name made by {@link makeOwnedTempDir}, else `undefined`. */
-function makerPid(name: string): number | undefined {
-	for (const prefix of [RUN_DIR_PREFIX, TMUX_DIR_PREFIX]) {
-		if (!name.startsWith(prefix)) continue;
-		const match = /^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length));
-		return match ? Number(match[1]) : undefined;
-	}
-	return undefined;
-}
-
-function ownDirectory(path: string): boolean {
-	try {
-		const stat = lstatSync(path);
-		return stat.isDirectory() && stat.uid === process.getuid?.();
-	} catch {
-		return false;
-	}
+	return removeLeftoverDirs(parent, (pid) => pid !== process.pid && !signalTargetExists(pid));
 }

@@ -1,7 +1,8 @@
 /**
- * What a SIGKILLed REAL pi parent leaves in the temp dir is swept at a session start an hour later, with the
- * artifact prune (SECURITY.md "Data"): the run directories of its children (with the agent body `append-system-prompt.md`) and the
- * socket directory of its tmux server; nothing that is not this user's, or whose maker still runs. Each
+ * What a SIGKILLed REAL pi parent leaves in the temp dir (SECURITY.md "Data"): the run directories of its
+ * children (with the agent body `append-system-prompt.md`) and the socket directory of its tmux server are
+ * removed by its watchdog right after its kills; what is left of a dead parent's is swept at a later session
+ * start; nothing that is not this user's, or whose maker still runs. Each
  * parent gets its own TMPDIR, so every directory in it is this test's; the test SIGKILLs only the parent
  * pid it spawned, and waits for the children the lifeline ends before looking.
  */
@@ -83,7 +84,7 @@ function deadParentsHold(deadPid: number): { holds: string; orphan: string } {
 }
 
 describe("leftovers of a SIGKILLed parent", () => {
-	it("the next session start removes the dead parent's run directories, agent body and tmux directory, and nothing else", {
+	it("the dead parent's watchdog removes its run directories, agent body and tmux directory, a later session start what is left of a dead parent's, and nothing else", {
 		timeout: 120_000,
 	}, async () => {
 		const tmp = join(home.dir, "parent-tmp");
@@ -104,10 +105,19 @@ describe("leftovers of a SIGKILLed parent", () => {
 			children = processTree(pi.pid as number).slice(1);
 			pi.kill("SIGKILL");
 			await new Promise((done) => pi.once("exit", done));
-			// The lifeline ends the children; their directories stay, as nothing ran their cleanup.
+			// The lifeline ends the children, and the watchdog (one of them) removes their directories before it exits.
 			await waitUntil(() => children.every((child) => !isRunning(child)), "the children to die", 10_000);
-			expect(leftovers(tmp)).toEqual(made);
+			expect(leftovers(tmp)).toEqual([]);
 
+			// What a watchdog could not remove (it was killed too) goes at a later session start, with the hourly
+			// artifact prune (docs/tools.md §Artifacts), made due here.
+			const left = join(tmp, `pi-native-subagents-run-${pi.pid}-Left01`);
+			mkdirSync(left);
+			writeFileSync(join(left, "append-system-prompt.md"), "a body");
+			const stamp = join(tmp, `pi-native-subagents-${process.getuid?.() ?? "user"}`, PRUNE_STAMP);
+			expect(existsSync(stamp)).toBe(true);
+			const hourAgo = (Date.now() - ARTIFACT_PRUNE_INTERVAL_MS - 60_000) / 1000;
+			utimesSync(stamp, hourAgo, hourAgo);
 			// Not swept: a directory whose maker runs (this test process), and one of another user.
 			const live = join(tmp, `pi-native-subagents-run-${process.pid}-AbC123`);
 			mkdirSync(live);
@@ -119,11 +129,6 @@ describe("leftovers of a SIGKILLed parent", () => {
 			// In the agent dir: a hold of the dead parent, and an old child session nobody else holds.
 			const { holds, orphan } = deadParentsHold(pi.pid as number);
 
-			// The sweep runs with the hourly artifact prune (docs/tools.md §Artifacts): the next start comes an hour later.
-			const stamp = join(tmp, `pi-native-subagents-${process.getuid?.() ?? "user"}`, PRUNE_STAMP);
-			expect(existsSync(stamp)).toBe(true);
-			const hourAgo = (Date.now() - ARTIFACT_PRUNE_INTERVAL_MS - 60_000) / 1000;
-			utimesSync(stamp, hourAgo, hourAgo);
 			const next = runPi(tmp, "next session");
 			const code = await new Promise((done) => next.once("exit", done));
 			expect(code).toBe(0);

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
+import { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../../src/runs/leftovers.ts";
 import { freezeAndKill, startHopper, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
 import { makeTempDir } from "../support/temp-dir.ts";
 import { isAlive, waitUntilGone } from "./run-fixture.ts";
@@ -131,6 +132,58 @@ describe("the watchdog's shell gate", () => {
 		const told = await gate([{ marker: MARKER, live: 0 }]);
 		expect(told).toContain(MARKER);
 	});
+
+	/**
+	 * Runs test/support/lifeline-first-line.ts with `TMPDIR` a private dir: a real lifeline whose gate hands its
+	 * lines to a recording stage; resolves, once the gate has exited, with what the stage was handed.
+	 */
+	async function gateOfLifeline(mode: "nothing registered" | "register") {
+		const dir = makeTempDir("lifeline-first-line-");
+		try {
+			const told = join(dir, "told");
+			const stage = join(dir, "stage.sh");
+			writeFileSync(stage, `cat > '${told}'\n`);
+			const script = fileURLToPath(new URL("../support/lifeline-first-line.ts", import.meta.url));
+			const parent = spawn(process.execPath, [script, stage, mode], {
+				env: { ...process.env, TMPDIR: dir },
+				stdio: ["ignore", "pipe", "inherit"],
+			});
+			started.push(parent);
+			let output = "";
+			parent.stdout?.setEncoding("utf8").on("data", (text: string) => {
+				output += text;
+			});
+			const code = await new Promise((resolve) => parent.once("exit", resolve));
+			const gatePid = Number(/\{"gate":(\d+)\}/.exec(output)?.[1]);
+			expect(code).toBe(0);
+			expect(gatePid).toBeGreaterThan(0);
+			strays.push(gatePid);
+			await waitUntilGone(gatePid);
+			return { told: existsSync(told) ? readFileSync(told, "utf8") : undefined, tmp: dir, pid: parent.pid };
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+
+	it("starts no watchdog for a lifeline whose first line is its last when nothing carries its marker", async () => {
+		const { told } = await gateOfLifeline("nothing registered");
+		expect(told).toBeUndefined();
+	});
+
+	it("tells the watchdog the parent's marker, temp dir and pid in the first line, its live count last", async () => {
+		const { told, tmp, pid } = await gateOfLifeline("register");
+		const lines = (told ?? "").split("\n").filter(Boolean);
+		expect(lines).toHaveLength(2);
+		const first = JSON.parse(lines[0]) as Record<string, unknown>;
+		expect(first).toEqual({
+			marker: expect.stringMatching(/^PI_NATIVE_SUBAGENTS_RUN=\d+-[0-9a-f]{8}\/$/),
+			tmpdir: tmp,
+			pid,
+			live: 0,
+		});
+		expect(Object.keys(first).at(-1)).toBe("live");
+		expect(JSON.parse(lines[1])).toEqual({ add: 1, pgid: 1_000_001, live: 1 });
+	});
 });
 
 describe("lifeline", () => {
@@ -206,3 +259,98 @@ describe("lifeline", () => {
 		]);
 	});
 });
+
+const DIRS_PARENT = fileURLToPath(new URL("../support/lifeline-dirs-parent.ts", import.meta.url));
+
+/**
+ * Starts the parent with `TMPDIR` = `tmp`, runs `beside(parentPid)` meanwhile, SIGKILLs the parent once its
+ * watchdog runs, and resolves with the parent's directories once its sleeper is gone, its directories are gone
+ * and its watchdog has exited (so the watchdog has done all it does).
+ */
+async function killParentWithDirs(tmp: string, beside: (pid: number) => void = () => {}): Promise<string[]> {
+	const parent = spawn(process.execPath, [DIRS_PARENT], {
+		env: { ...process.env, TMPDIR: tmp },
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	started.push(parent);
+	parent.stderr?.setEncoding("utf8").on("data", (text: string) => {
+		for (const match of text.matchAll(/\{"sleeper":(\d+)\}/g)) strays.push(Number(match[1]));
+	});
+	beside(parent.pid as number);
+	const line = await new Promise<string>((resolve, reject) => {
+		parent.stdout?.once("data", (data) => resolve(String(data)));
+		parent.once("exit", (code) => reject(new Error(`the parent exited with ${code} before reporting`)));
+	});
+	const { sleeper, watchdog, dirs } = JSON.parse(line) as { sleeper: number; watchdog: number; dirs: string[] };
+	expect(dirs.map((dir) => dir.slice(tmp.length + 1))).toEqual([
+		expect.stringMatching(new RegExp(`^${RUN_DIR_PREFIX}${parent.pid}-[A-Za-z0-9]{6}$`)),
+		expect.stringMatching(new RegExp(`^${TMUX_DIR_PREFIX}${parent.pid}-[A-Za-z0-9]{6}$`)),
+	]);
+	expect(dirs.every((dir) => existsSync(dir))).toBe(true);
+	parent.kill("SIGKILL");
+	await waitUntilGone(sleeper);
+	await waitUntil(() => dirs.every((dir) => !existsSync(dir)), "the parent's run and tmux directories to go");
+	await waitUntilGone(watchdog);
+	return dirs;
+}
+
+/**
+ * The watchdog removes a killed Pi's run and tmux directories right after its kills (SECURITY.md "Data"; the rule:
+ * src/core/leftover-dirs.mjs), and nothing else. Each parent gets a private `TMPDIR`, so every name in it is the test's.
+ */
+describe("the parent-death watchdog's directories", () => {
+	it("a killed Pi's run and tmux directories are removed by its watchdog", async () => {
+		const tmp = makeTempDir("watchdog-dirs-");
+		try {
+			const dirs = await killParentWithDirs(tmp);
+			expect(dirs.filter((dir) => existsSync(dir))).toEqual([]);
+		} finally {
+			rmSync(tmp, { recursive: true, force: true });
+		}
+	});
+
+	it("the watchdog leaves other pids' directories, symlinks and other users' names alone", async () => {
+		const tmp = makeTempDir("watchdog-dirs-");
+		const outside = makeTempDir("watchdog-dirs-target-");
+		writeFileSync(join(outside, "kept"), "kept");
+		const root = process.getuid?.() === 0;
+		const kept: string[] = [];
+		try {
+			await killParentWithDirs(tmp, (pid) => {
+				const dir = (name: string) => {
+					mkdirSync(join(tmp, name));
+					kept.push(name);
+					return join(tmp, name);
+				};
+				// Another pid: this live test process, and a pid that starts with the parent's digits.
+				writeFileSync(join(dir(`${RUN_DIR_PREFIX}${process.pid}-AbC123`), "file"), "x");
+				dir(`${TMUX_DIR_PREFIX}${pid}0-AbC123`);
+				// Not mkdtemp's six-character suffix.
+				dir(`${RUN_DIR_PREFIX}${pid}-AbC1234`);
+				// A symlink with a matching name to a directory outside, and a file with a matching name.
+				symlinkSync(outside, join(tmp, `${RUN_DIR_PREFIX}${pid}-Sym123`));
+				kept.push(`${RUN_DIR_PREFIX}${pid}-Sym123`);
+				writeFileSync(join(tmp, `${TMUX_DIR_PREFIX}${pid}-Fil123`), "x");
+				kept.push(`${TMUX_DIR_PREFIX}${pid}-Fil123`);
+				// Another user's directory with the parent's pid (only root can make one).
+				if (root) chownSync(dir(`${RUN_DIR_PREFIX}${pid}-Usr123`), 65534, 65534);
+			});
+			expect(kept.filter((name) => !lstatExists(join(tmp, name)))).toEqual([]);
+			expect(lstatSync(join(tmp, kept.find((name) => name.endsWith("-Sym123")) as string)).isSymbolicLink()).toBe(true);
+			expect(readFileSync(join(outside, "kept"), "utf8")).toBe("kept");
+		} finally {
+			rmSync(tmp, { recursive: true, force: true });
+			rmSync(outside, { recursive: true, force: true });
+		}
+	});
+});
+
+/** Whether `path` itself exists (a dangling or live symlink counts). */
+function lstatExists(path: string): boolean {
+	try {
+		lstatSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}

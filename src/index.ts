@@ -229,9 +229,8 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		});
 		return loading;
 	};
-	// Nothing outlives the session: running jobs are cancelled, their children killed, and each job's
-	// cancellation is reported to the session that started it (it is still bound while this runs); the
-	// tmux server of interactive children goes too. Graph runs stop recording first, so they stay resumable.
+	// Nothing outlives the session: running jobs are cancelled (each reported to its still-bound session), their
+	// children killed, tmux goes too; graph runs stop recording first, so they stay resumable.
 	pi.on("session_shutdown", async (event) => {
 		// A runtime still loading (started at session start, not awaited) is shut down once it is built.
 		const built = loaded ?? (await loading?.catch(() => undefined));
@@ -254,8 +253,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
-		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions),
-		// not awaited (the first model request need not wait; a call waits for it, and sees a failure again).
+		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions), not awaited.
 		else if (dirs.hasChildSessions(agentDir)) runtime(ctx).catch(() => undefined);
 		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
 		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));

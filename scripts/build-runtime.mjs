@@ -8,7 +8,7 @@
  * Usage: node scripts/build-runtime.mjs [--if-stale: only when there is no fresh, undamaged bundle]   (exit 0, also without rolldown; 1 with the build's error)
  * Runs from `prepare` (npm ci, git installs) and the test setup (test/support/build-runtime.ts).
  */
-import { rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import {
 	BUNDLE_DIR,
@@ -58,6 +58,57 @@ function rewriteImportMeta(code, id) {
 	return code
 		.replaceAll("import.meta.url", `new URL(${JSON.stringify(rel)}, import.meta.url).href`)
 		.replaceAll("import.meta.dirname", `(import.meta.dirname + ${JSON.stringify(`/${relDir}`)})`);
+}
+
+/**
+ * The load phases, each one chunk (docs/design-notes.md §Start-up cost): every module on Node's path costs its
+ * own resolve, read, link and evaluation, so a phase in one file loads faster than the same code in the dozens
+ * of shared chunks automatic splitting makes of it. A phase holds what its roots reach through static imports,
+ * less what an earlier phase holds:
+ * - `extension`: what the entry loads (src/index.ts, the peer modules, the tool definitions);
+ * - `session`: the parsers a session start imports when there are agent files to report
+ *   (src/tools/agent-start-report.ts);
+ * - `upkeep`: the hourly sweep at session start (src/runs/session-start-sweep.ts);
+ * - `runtime`: what the first call or command loads, the modules `loadModules` of src/index.ts imports (each
+ *   `import("./…")` in its body) with the pi adapter they make.
+ * Everything else (graphs, the other tools and commands, the codex and claude adapters, the TUI hosting) keeps
+ * rolldown's automatic chunks and imports what it shares from these.
+ */
+function phaseRoots() {
+	const index = readFileSync(join(SRC, "index.ts"), "utf8");
+	const start = index.indexOf("async function loadModules(");
+	const body = index.slice(start, index.indexOf("\n}\n", start));
+	const runtime = [...body.matchAll(/import\("(\.\/[^"]+)"\)/g)].map((match) => join(SRC, match[1]));
+	if (start < 0 || runtime.length === 0) throw new Error("build-runtime: no loadModules imports found in src/index.ts");
+	const source = (...path) => join(SRC, ...path);
+	return [
+		["extension", [ENTRY_ID]],
+		// What a session start imports when there are agent files to report: the parsers.
+		["session", [source("tools", "agent-catalogue.ts")]],
+		["upkeep", [source("runs", "session-start-sweep.ts")]],
+		["runtime", runtime],
+	];
+}
+
+const PHASES = ["extension", "session", "upkeep", "runtime"];
+
+/** Module id → its phase's name (see phaseRoots), computed from the module graph at the first call. */
+let phases;
+function phaseOf(id, ctx) {
+	if (!phases) {
+		phases = new Map();
+		for (const [name, roots] of phaseRoots()) {
+			const queue = [...roots];
+			while (queue.length > 0) {
+				const next = queue.pop();
+				const info = ctx.getModuleInfo(next);
+				if (!info || info.isExternal || phases.has(next)) continue;
+				phases.set(next, name);
+				queue.push(...info.importedIds);
+			}
+		}
+	}
+	return phases.get(id) ?? null;
 }
 
 const plugin = {
@@ -116,7 +167,20 @@ async function buildInto(dir) {
 		logLevel: "warn",
 		// The peer modules import the real packages for their export names: slow, and expected.
 		checks: { pluginTimings: false },
-		output: { dir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+		output: {
+			dir,
+			format: "esm",
+			entryFileNames: "[name].js",
+			chunkFileNames: "[name]-[hash].js",
+			// One group per phase, earlier phases first (a module a higher-priority group took leaves the others;
+			// a group also takes its modules' dependencies, which must not pull an earlier phase's into it).
+			codeSplitting: {
+				groups: PHASES.map((phase, index) => ({
+					name: (id, ctx) => (phaseOf(id, ctx) === phase ? phase : null),
+					priority: PHASES.length - index,
+				})),
+			},
+		},
 	});
 	// Which source modules each chunk holds, as paths relative to the package root (`chunks.json`, for the tests).
 	const chunks = Object.fromEntries(

@@ -9,6 +9,7 @@ import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } fro
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { deferred, loadSerially, remembered } from "./core/deferred.ts";
+import { hasChildSessions, hasGraphRuns } from "./core/package-dirs.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import { artifactPruneDue, artifactRoot } from "./runs/artifact-root.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
@@ -249,16 +250,15 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		branch = ctx.sessionManager.getBranch();
 		visited.length = 0;
 		if (missingMessage) return notify(ctx, [missingMessage]);
-		const dirs = await loadSerially(() => import("./core/package-dirs.ts"));
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
 		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions), not awaited.
-		else if (dirs.hasChildSessions(agentDir)) runtime(ctx).catch(() => undefined);
+		else if (hasChildSessions(agentDir)) runtime(ctx).catch(() => undefined);
 		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
 		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
 		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
-		if (dirs.hasGraphRuns(agentDir)) (await (await runtime(ctx)).later.graphs()).atSessionStart(ctx);
+		if (hasGraphRuns(agentDir)) (await (await runtime(ctx)).later.graphs()).atSessionStart(ctx);
 	});
 	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
 	pi.on("tool_result", (event) => {

@@ -3,9 +3,11 @@
  * item 4): with a UI, notifications when the session starts; without one (print and JSON mode), the same
  * lines appended to the first `subagent` result of the session. Each problem is reported once per Pi
  * process. Light at start: when no searched directory holds an agent file (a fresh install), nothing but
- * Node's `readdirSync` runs; the parsers (zod, yaml, smol-toml) load only when there are files to check.
+ * Node's `readdirSync` runs (the listing of the agent dirs is imported with the extension); the parsers (zod,
+ * yaml, smol-toml) load only when there are files to check.
  */
 import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
+import { hasAgentFiles } from "../config/agent-dirs.ts";
 import { loadSerially } from "../core/deferred.ts";
 
 /** The heading of the lines appended to a tool result in a session without a UI. */
@@ -49,7 +51,6 @@ export class AgentStartReport {
 	/** Problems of every scope's agent files not reported before in this process. */
 	private async fresh(cwd: string): Promise<string[]> {
 		// Queued behind a runtime load that may be running (src/core/deferred.ts).
-		const { hasAgentFiles } = await loadSerially(() => import("../config/agent-dirs.ts"));
 		if (!hasAgentFiles({ cwd, agentDir: this.agentDir, scope: "both", builtinDir: null })) return [];
 		const { agentLoadProblems } = await loadSerially(() => import("./agent-catalogue.ts"));
 		const fresh = agentLoadProblems({ cwd, agentDir: this.agentDir }).filter((line) => !this.reported.has(line));

@@ -88,7 +88,7 @@ describe("a build for the tests (--if-stale)", () => {
 		const sound = readFileSync(manifest, "utf8");
 		expect((await buildIn(copy, {}, ["--if-stale"])).code).toBe(0);
 		expect(readFileSync(manifest, "utf8")).toBe(sound);
-		const chunk = Object.keys(JSON.parse(sound).output).find((name: string) => name.startsWith("subagent-tool-"));
+		const chunk = Object.keys(JSON.parse(sound).output).find((name: string) => name.startsWith("runtime-"));
 		writeFileSync(join(copy, "dist", "runtime", chunk as string), "export {};\n");
 		expect(checkBundle(copy)?.damaged).toBeDefined();
 		expect((await buildIn(copy, {}, ["--if-stale"])).code).toBe(0);

@@ -52,7 +52,7 @@ function rewriteBundleFile(root: string, name: string, text: string): void {
 	writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest));
 }
 
-/** The current file of bundle chunk `prefix` (e.g. `subagent-tool-`) in package `root`. */
+/** The current file of bundle chunk `prefix` (e.g. `runtime-`, the chunk the first call loads) in package `root`. */
 function chunkFile(root: string, prefix: string): string {
 	const chunks = JSON.parse(readFileSync(join(root, "dist", "runtime", "chunks.json"), "utf8")) as Record<
 		string,
@@ -69,7 +69,7 @@ const bundleLines = (stderr: string) => stderr.split("\n").filter((line) => line
 describe("a bundle that fails to load", () => {
 	it("runs the call from the sources and says once which file is damaged, when a deferred chunk is truncated", async () => {
 		const copy = packageCopy(true);
-		const chunk = join(copy, "dist", "runtime", chunkFile(copy, "subagent-tool-"));
+		const chunk = join(copy, "dist", "runtime", chunkFile(copy, "runtime-"));
 		const text = readFileSync(chunk, "utf8");
 		writeFileSync(chunk, text.slice(0, Math.floor(text.length / 2)));
 		const run = await delegateThroughPi(copy);
@@ -82,7 +82,7 @@ describe("a bundle that fails to load", () => {
 
 	it("notifies the damaged bundle through the UI of a session that has one", async () => {
 		const copy = packageCopy(true);
-		const chunk = join(copy, "dist", "runtime", chunkFile(copy, "subagent-tool-"));
+		const chunk = join(copy, "dist", "runtime", chunkFile(copy, "runtime-"));
 		writeFileSync(chunk, "export {};\n");
 		const work = join(home.dir, "work");
 		mkdirSync(work, { recursive: true });
@@ -244,7 +244,7 @@ describe("/reload through the bundle", () => {
 
 	it("says once in the process that the bundle is damaged, not again at the reload", async () => {
 		const copy = packageCopy(true);
-		writeFileSync(join(copy, "dist", "runtime", chunkFile(copy, "subagent-tool-")), "export {};\n");
+		writeFileSync(join(copy, "dist", "runtime", chunkFile(copy, "runtime-")), "export {};\n");
 		const { run, starts, tasks } = await callReloadCall(copy, "damaged");
 		expect(starts).toBe("startup\nreload\n");
 		expect(tasks).toEqual(expect.arrayContaining(["damaged one", "damaged two"]));

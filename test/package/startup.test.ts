@@ -54,8 +54,9 @@ describe("loading the extension", () => {
 		const paths = loadedPaths(loaded.modules);
 		const ours = paths.filter((path) => path.startsWith("src/"));
 		expect(ours).toContain("src/index.ts");
-		// Light leaves only: the settings file's path rule and the roster variable's name are read at session
-		// start; the dependency check (Node built-ins only) runs at load.
+		// Light leaves only: the settings file's path rule, the roster variable's name, the artifact prune's stamp
+		// and the listing of the agent dirs are read at session start; the dependency check (Node built-ins only)
+		// runs at load.
 		const heavy = ours.filter(
 			(path) =>
 				/^src\/(config|harness|launch|runs|process|sessions|graph)\//.test(path) &&
@@ -64,6 +65,7 @@ describe("loading the extension", () => {
 					"src/config/dependencies.ts",
 					"src/runs/child-env.ts",
 					"src/runs/artifact-root.ts",
+					"src/config/agent-dirs.ts",
 				].includes(path),
 		);
 		expect(heavy).toEqual([]);

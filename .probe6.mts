@@ -1,0 +1,10 @@
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const pca = await import("@earendil-works/pi-coding-agent");
+const { parseAgentFile, readMarkdownAgent } = await import("/work/main/src/config/agent-markdown.ts");
+const { contentDigest } = await import("/work/main/src/config/agent-values.ts");
+const { Problems } = await import("/work/main/src/core/problems.ts");
+const text = "---\nname: echo\ndescription: Answers plainly\n---\nYou answer plainly.\n";
+let t = cpu(); pca.parseFrontmatter(text); const a = cpu() - t;
+t = cpu(); contentDigest(text); const b = cpu() - t;
+t = cpu(); parseAgentFile(text.replace("echo", "echo2"), "/x/echo2.md", "user", new Problems()); const c = cpu() - t;
+console.log(`parseFrontmatter first ${a.toFixed(2)} digest first ${b.toFixed(2)} parseAgentFile after ${c.toFixed(2)}`);

@@ -50,6 +50,20 @@ describe("missingDependencies", () => {
 		expect(missingDependencies(manifest)).toEqual([]);
 	});
 
+	it("counts a dependency whose package.json is there but not its entry (an interrupted install) as missing, as Node cannot resolve it", () => {
+		const root = tempDir("deps-");
+		const manifest = installedPackage(root, ["cut-main-dep", "cut-exports-dep", "whole-dep"]);
+		for (const [name, fields] of [
+			["cut-main-dep", { main: "lib/main.js" }],
+			["cut-exports-dep", { exports: { ".": { require: "./dist/index.cjs", default: "./dist/index.js" } } }],
+		] as const) {
+			mkdirSync(join(root, "node_modules", name), { recursive: true });
+			writeFileSync(join(root, "node_modules", name, "package.json"), JSON.stringify({ name, ...fields }));
+		}
+		dependency(join(root, "node_modules"), "whole-dep", { exports: { default: "./index.js" } });
+		expect(missingDependencies(manifest)).toEqual(["cut-exports-dep", "cut-main-dep"]);
+	});
+
 	it("resolves a dependency that has no package.json the way Node does (an index.js is enough)", () => {
 		const root = tempDir("deps-");
 		const manifest = installedPackage(root, ["bare-dep"]);

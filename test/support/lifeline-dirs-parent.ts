@@ -3,7 +3,7 @@
  * (`TMPDIR`, as a Pi process does, src/runs/leftovers.ts), each holding a file (with `LIFELINE_DIRS_LINK`, the run
  * directory also holds `outside-link`, a symlink to that path), starts a sleeper (`sleep 600`, leading its own
  * process group) and registers it with the lifeline, waits until its watchdog runs, prints one JSON line
- * `{"sleeper":n,"watchdog":n,"dirs":[run,tmux]}` (the paths as made: relative when `TMPDIR` is) and then waits
+ * `{"sleeper":n,"watchdog":n,"dirs":[run,tmux]}` (absolute paths, also when `TMPDIR` is relative) and then waits
  * to be SIGKILLed by the test.
  */
 import { spawn } from "node:child_process";

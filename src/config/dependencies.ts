@@ -14,9 +14,11 @@ const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url
 /**
  * The `dependencies` of `package.json` that cannot be resolved from the package directory, sorted; empty
  * when all are installed (a package whose `exports` hide its entry still counts as installed). A dependency
- * whose `package.json` is in a `node_modules` directory that Node's lookup from the package visits is installed
- * ({@link inNodeModules}: an `existsSync` per directory, where `require.resolve` costs about 5 ms for all of them
- * at every extension load); only the others are resolved.
+ * whose `package.json` is in a `node_modules` directory that Node's lookup from the package visits, and that has
+ * an entry file its `package.json` names, is installed ({@link inNodeModules}: an `existsSync` per directory and
+ * one read, where `require.resolve` costs about 5 ms for all of them at every extension load); only the others
+ * are resolved, so one whose entry is missing (an interrupted install: npm unpacks `package.json` first) is
+ * missing exactly when Node cannot resolve it.
  */
 export function missingDependencies(packageJson = PACKAGE_JSON): string[] {
 	const manifest = JSON.parse(readFileSync(packageJson, "utf8")) as { dependencies?: Record<string, string> };
@@ -35,14 +37,41 @@ export function missingDependencies(packageJson = PACKAGE_JSON): string[] {
 }
 
 /**
- * Whether `<dir>/node_modules/<name>/package.json` exists for `from` or one of its ancestors: the directories
- * Node's module lookup visits first (it skips a directory that is itself named `node_modules`).
+ * Whether the first `<dir>/node_modules/<name>/package.json` for `from` or one of its ancestors (the directories
+ * Node's module lookup visits, skipping one that is itself named `node_modules`) names an entry file that exists
+ * ({@link namesPresentEntry}); `false` sends the dependency to `require.resolve`.
  */
 function inNodeModules(from: string, name: string): boolean {
 	for (let dir = from; ; dir = dirname(dir)) {
-		if (basename(dir) !== "node_modules" && existsSync(join(dir, "node_modules", name, "package.json"))) return true;
+		const packageDir = join(dir, "node_modules", name);
+		if (basename(dir) !== "node_modules" && existsSync(join(packageDir, "package.json")))
+			return namesPresentEntry(packageDir);
 		if (dirname(dir) === dir) return false;
 	}
+}
+
+/**
+ * Whether one of the entry files `<packageDir>/package.json` names (`main`, the targets of `exports` for `.`)
+ * exists; `false` for a manifest that cannot be read or names none.
+ */
+function namesPresentEntry(packageDir: string): boolean {
+	try {
+		const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as Record<string, unknown>;
+		const entries = [manifest.main, ...exportTargets(manifest.exports)];
+		return entries.some((entry) => typeof entry === "string" && existsSync(join(packageDir, entry)));
+	} catch {
+		return false;
+	}
+}
+
+/** The file targets of an `exports` field for the package's main entry (`.`): every condition's, flattened. */
+function exportTargets(exports: unknown): unknown[] {
+	if (typeof exports === "string") return [exports];
+	if (Array.isArray(exports)) return exports.flatMap(exportTargets);
+	if (!exports || typeof exports !== "object") return [];
+	const map = exports as Record<string, unknown>;
+	if ("." in map) return exportTargets(map["."]);
+	return Object.entries(map).flatMap(([key, value]) => (key.startsWith(".") ? [] : exportTargets(value)));
 }
 
 /** The one line a user sees when dependencies are missing: which, and the command that installs them. */

@@ -8,16 +8,17 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { removeLeftoverDirs } from "../core/leftover-dirs.mjs";
 import { signalTargetExists } from "./process-exists.ts";
 
 export { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../core/leftover-dirs.mjs";
 
 /**
- * Makes a fresh private directory (mode 0700, `mkdtemp`) `<parent>/<prefix><this pid>-XXXXXX`, holding
- * `files` (name → text, each written by {@link writeRunFile}); when one cannot be written the directory is
- * removed again, so a failed start leaves nothing (its maker, this Pi, still runs: no sweep would take it).
+ * Makes a fresh private directory (mode 0700, `mkdtemp`) `<parent>/<prefix><this pid>-XXXXXX` (`parent` resolved
+ * against the cwd: the path returned is absolute), holding `files` (name → text, each written by
+ * {@link writeRunFile}); when one cannot be written the directory is removed again, so a failed start leaves
+ * nothing (its maker, this Pi, still runs: no sweep would take it).
  * @param parent default the system temp dir.
  * @throws Error `could not create a private directory in <parent>: <reason>` when `mkdtemp` fails (a full
  *   or read-only temp disk, `EACCES`), or {@link writeRunFile}'s.
@@ -25,7 +26,9 @@ export { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../core/leftover-dirs.mjs";
 export function makeOwnedTempDir(prefix: string, parent = tmpdir(), files: Record<string, string> = {}): string {
 	let dir: string;
 	try {
-		dir = mkdtempSync(join(parent, `${prefix}${process.pid}-`));
+		// Absolute even when `TMPDIR` is relative (`os.tmpdir()` returns it as it is): a child started in another
+		// cwd reads its files by this path, and the watchdog looks for the directory in the resolved temp dir.
+		dir = mkdtempSync(join(resolve(parent), `${prefix}${process.pid}-`));
 	} catch (error) {
 		throw new Error(`could not create a private directory in ${parent}: ${(error as Error).message}`);
 	}

@@ -2,7 +2,7 @@
  * Which runtime dependencies count as installed (src/config/dependencies.ts): the `node_modules` look-up that
  * spares `require.resolve` at every extension load must agree with Node's resolution.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { missingDependencies } from "../../src/config/dependencies.ts";
@@ -48,6 +48,29 @@ describe("missingDependencies", () => {
 		const manifest = installedPackage(root, ["esm-only-dep"]);
 		dependency(join(root, "node_modules"), "esm-only-dep", { exports: { ".": { import: "./index.js" } } });
 		expect(missingDependencies(manifest)).toEqual([]);
+	});
+
+	it("counts a dependency whose package.json is there but not its entry (an interrupted install) as missing, as Node cannot resolve it", () => {
+		const root = tempDir("deps-");
+		const manifest = installedPackage(root, ["cut-main-dep", "cut-exports-dep", "whole-dep"]);
+		for (const [name, fields] of [
+			["cut-main-dep", { main: "lib/main.js" }],
+			["cut-exports-dep", { exports: { ".": { require: "./dist/index.cjs", default: "./dist/index.js" } } }],
+		] as const) {
+			mkdirSync(join(root, "node_modules", name), { recursive: true });
+			writeFileSync(join(root, "node_modules", name, "package.json"), JSON.stringify({ name, ...fields }));
+		}
+		dependency(join(root, "node_modules"), "whole-dep", { exports: { default: "./index.js" } });
+		expect(missingDependencies(manifest)).toEqual(["cut-exports-dep", "cut-main-dep"]);
+	});
+
+	it("counts a dependency present only as a dangling symlink as missing, and one linked to a whole package as installed", () => {
+		const root = tempDir("deps-");
+		const manifest = installedPackage(root, ["dangling-dep", "linked-dep"]);
+		symlinkSync(join(root, "gone"), join(root, "node_modules", "dangling-dep"));
+		dependency(join(root, "store"), "linked-dep", { main: "index.js" });
+		symlinkSync(join(root, "store", "linked-dep"), join(root, "node_modules", "linked-dep"));
+		expect(missingDependencies(manifest)).toEqual(["dangling-dep"]);
 	});
 
 	it("resolves a dependency that has no package.json the way Node does (an index.js is enough)", () => {

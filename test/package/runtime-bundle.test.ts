@@ -1,6 +1,7 @@
 /**
  * The runtime bundle (docs/design-notes.md §Start-up cost, src/core/native-bundle.ts): a real pi run loads the
- * runtime from `dist/runtime/` natively; a bundle older than the sources, or none, leaves the sources in use.
+ * runtime from `dist/runtime/` natively, each load phase's chunk and the rest at their first use; a bundle older
+ * than the sources, or none, leaves the sources in use.
  */
 import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -110,6 +111,39 @@ describe("the freshness of the bundle", () => {
 		writeFileSync(join(root, "dist", "runtime", "manifest.json"), "{");
 		expect(freshBundleEntry(root)).toBeUndefined();
 	});
+
+	it("runs a graph call and refuses a codex call from the bundle's chunks, each chunk loaded at its first use", async () => {
+		const outputs: string[] = [];
+		server.route((request) => {
+			if (!request.userTexts.some((text) => text.includes("PHASES-PROBE"))) return undefined;
+			if (request.lastToolOutput !== undefined) outputs.push(request.lastToolOutput);
+			const next = CALLS[request.roles.filter((role) => role === "tool").length];
+			return next ? { toolCalls: [next] } : { text: "probe done" };
+		});
+		const record = join(home.dir, "modules.txt");
+		const recorder = pathToFileURL(join(ROOT, "test", "support", "module-recorder.mjs")).href;
+		const run = await runPiCli(
+			{ ...home, env: { ...home.env, NODE_OPTIONS: `--import=${recorder}`, MODULE_RECORD_FILE: record } },
+			["-e", ROOT, "--no-session", "-p", "PHASES-PROBE run the calls"],
+		);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout).toContain("probe done");
+		// Nothing of the bundle failed to load (the sources would run, and say so on stderr).
+		expect(run.stderr).not.toContain("the bundle ");
+		expect(outputs).toHaveLength(2);
+		expect(outputs[0]).toContain("1/1 nodes completed");
+		expect(outputs[1]).toContain("codex harness: allowed_tools cannot be enforced");
+		const paths = withBundledSources(
+			ROOT,
+			readFileSync(record, "utf8")
+				.split("\n")
+				.filter((url) => url.startsWith("file:"))
+				.map((url) => relative(ROOT, new URL(url).pathname)),
+		);
+		expect(paths).toEqual(
+			expect.arrayContaining(["dist/runtime/extension.js", "src/tools/graph-tool.ts", "src/graph/engine.ts"]),
+		);
+	});
 });
 
 let server: FakeModelServer;
@@ -130,6 +164,15 @@ async function probeCall(root: string): Promise<string[]> {
 	expect(probe.result).toContain("echo:");
 	return probe.modules.filter((url) => url.startsWith("file:")).map((url) => relative(root, new URL(url).pathname));
 }
+
+/** The tool calls the parent's model makes, one per turn, in order. */
+const CALLS = [
+	{
+		name: "agent_graph",
+		arguments: { graph: { name: "bundled", nodes: { only: { agent: "echo", task: "bundled graph node" } } } },
+	},
+	{ name: "subagent", arguments: { agent_type: "codex", task: "never sent", allowed_tools: ["read"] } },
+];
 
 describe("loading the runtime", () => {
 	it("runs a call from the sources when the package has no bundle", async () => {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
@@ -267,9 +267,16 @@ const DIRS_PARENT = fileURLToPath(new URL("../support/lifeline-dirs-parent.ts", 
  * watchdog runs, and resolves with the parent's directories once its sleeper is gone, its directories are gone
  * and its watchdog has exited (so the watchdog has done all it does).
  */
-async function killParentWithDirs(tmp: string, beside: (pid: number) => void = () => {}): Promise<string[]> {
+async function killParentWithDirs(
+	tmp: string,
+	beside: (pid: number) => void = () => {},
+	options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<string[]> {
+	// With `cwd`, `TMPDIR` is `tmp` relative to it, as a user may set it (`os.tmpdir()` returns it as it is).
+	const cwd = options.cwd ?? process.cwd();
 	const parent = spawn(process.execPath, [DIRS_PARENT], {
-		env: { ...process.env, TMPDIR: tmp },
+		cwd,
+		env: { ...process.env, ...options.env, TMPDIR: options.cwd ? relative(cwd, tmp) : tmp },
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	started.push(parent);
@@ -341,6 +348,22 @@ describe("the parent-death watchdog's directories", () => {
 		} finally {
 			rmSync(tmp, { recursive: true, force: true });
 			rmSync(outside, { recursive: true, force: true });
+		}
+	});
+	it("the watchdog removes a run directory holding a symlink to a file outside without following it, in a relative TMPDIR named with spaces and unicode", async () => {
+		const cwd = makeTempDir("watchdog-dirs-cwd-");
+		const tmp = join(cwd, "temp dir é ü");
+		mkdirSync(tmp);
+		const outside = join(makeTempDir("watchdog-dirs-target-"), "kept");
+		writeFileSync(outside, "kept");
+		try {
+			const dirs = await killParentWithDirs(tmp, () => {}, { cwd, env: { LIFELINE_DIRS_LINK: outside } });
+			expect(dirs.map((dir) => dir.startsWith(`${tmp}/`))).toEqual([true, true]);
+			expect(dirs.filter((dir) => lstatExists(dir))).toEqual([]);
+			expect(readFileSync(outside, "utf8")).toBe("kept");
+		} finally {
+			rmSync(cwd, { recursive: true, force: true });
+			rmSync(dirname(outside), { recursive: true, force: true });
 		}
 	});
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
 	chmodSync,
 	chownSync,
@@ -187,6 +188,22 @@ describe("artifact retention at session start", () => {
 		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
 		expect(readFileSync(outside, "utf8")).toBe("not yours to touch");
 		expect(lstatSync(join(root, PRUNE_STAMP)).isFile()).toBe(true);
+	});
+
+	it("does not trust a stamp that is a fifo or a directory, never opens the fifo, and replaces it with a stamp", () => {
+		const root = rootWithStale();
+		execFileSync("mkfifo", [join(root, PRUNE_STAMP)]);
+		expect(artifactPruneDue(root)).toBe(true);
+		// Opening the fifo would block here for ever: the stamp replaces it by a rename.
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-1"]);
+		expect(lstatSync(join(root, PRUNE_STAMP)).isFile()).toBe(true);
+		rmSync(join(root, PRUNE_STAMP));
+		mkdirSync(join(root, PRUNE_STAMP));
+		sessionDir(root, "stale-2", 10, 8);
+		// A directory cannot be replaced by a file: every start prunes, and nothing throws.
+		expect(pruneArtifactsWhenDue(root)).toEqual(["stale-2"]);
+		expect(lstatSync(join(root, PRUNE_STAMP)).isDirectory()).toBe(true);
+		expect(artifactPruneDue(root)).toBe(true);
 	});
 
 	it("does not trust a stamp dated in the future or writable by others", () => {

@@ -92,7 +92,7 @@ describe("/subagents", () => {
 		);
 		call({ agent_type: "pi", task: "fleet bg job", background: true });
 		await gate.waitHeld(1, 45_000);
-		await waitUntil(() => startedJobs(host.scrollback("pi")).length === 1, "the started job", 45_000);
+		await host.waitForScrollback("pi", (text) => startedJobs(text).length === 1, "the started job");
 		const [job] = startedJobs(host.scrollback("pi"));
 		call({ agent_type: "pi", task: "fleet fg TOOL:bash:echo fleet-tool-output" });
 		await server.waitFor((requests) => requests.some((r) => r.lastToolOutput?.includes("fleet-tool-output")), 45_000);
@@ -121,7 +121,7 @@ describe("/subagents", () => {
 		fgRelease();
 		await host.waitForScreen("pi", (text) => /✓ pi completed .*fleet fg/.test(text), "the foreground child's card");
 		// The cancelled job's report joins the parent's running turn, and the parent answers it.
-		await waitUntil(() => host.scrollback("pi").includes(`echo: Background job ${job}`), "the parent's turn", 45_000);
+		await host.waitForScrollback("pi", `echo: Background job ${job}`, "the parent's turn");
 	});
 });
 
@@ -130,7 +130,7 @@ describe("a background job's report", () => {
 		// The parent's turn that the report starts answers briefly.
 		server.route((request) => (request.lastUserText.startsWith("Background job") ? { text: "noted" } : undefined));
 		call({ agent_type: "pi", task: "fleet card job", task_name: "carded", background: true });
-		await waitUntil(() => startedJobs(host.scrollback("pi")).length === 2, "the second job", 45_000);
+		await host.waitForScrollback("pi", (text) => startedJobs(text).length === 2, "the second job");
 		const job = startedJobs(host.scrollback("pi"))[1];
 		const text = await host.waitForScreen(
 			"pi",
@@ -156,7 +156,7 @@ describe("x on a graph node in /subagents", () => {
 		const jobsBefore = startedJobs(host.scrollback("pi")).length;
 		host.submit("pi", `TOOL:agent_graph:${JSON.stringify({ graph, background: true })}`);
 		await gate.waitHeld(1, 45_000);
-		await waitUntil(() => startedJobs(host.scrollback("pi")).length > jobsBefore, "the graph's job", 45_000);
+		await host.waitForScrollback("pi", (text) => startedJobs(text).length > jobsBefore, "the graph's job");
 		const job = startedJobs(host.scrollback("pi"))[jobsBefore];
 		const runId = /run_id ([0-9a-f-]{36})/.exec(host.scrollback("pi"))?.[1];
 

@@ -70,9 +70,14 @@ export class PiTuiHost {
 		return this.screen(target);
 	}
 
-	/** Waits until the scrollback of `target` contains `text`; a timeout shows the screen. */
-	async waitForScrollback(target: string, text: string, what: string): Promise<void> {
-		await waitUntil(() => this.scrollback(target).includes(text), what, 45_000).catch((error: Error) => {
+	/** Waits until the scrollback of `target` contains `text` (or passes `text` as a check); a timeout shows the screen. */
+	async waitForScrollback(
+		target: string,
+		text: string | ((scrollback: string) => boolean),
+		what: string,
+	): Promise<void> {
+		const check = typeof text === "string" ? (scrollback: string) => scrollback.includes(text) : text;
+		await waitUntil(() => check(this.scrollback(target)), what, 45_000).catch((error: Error) => {
 			throw new Error(`${error.message}; the screen:\n${this.screen(target)}`);
 		});
 	}

@@ -9,8 +9,9 @@
  * process, where the package's TypeScript cannot be loaded once it is installed under node_modules; in `core/`
  * because a session start loads it but no process module. Types: leftover-dirs.d.mts.
  */
-import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { ownedDirectory } from "./owned-directory.mjs";
 
 /** Name prefix of a child's run directory. */
 export const RUN_DIR_PREFIX = "pi-native-subagents-run-";
@@ -30,19 +31,6 @@ function makerPid(name) {
 		return match ? Number(match[1]) : undefined;
 	}
 	return undefined;
-}
-
-/**
- * Whether `path` itself (not followed) is a directory owned by this process's user.
- * @param {string} path
- */
-function ownDirectory(path) {
-	try {
-		const stat = lstatSync(path);
-		return stat.isDirectory() && stat.uid === process.getuid?.();
-	} catch {
-		return false;
-	}
 }
 
 /**
@@ -66,7 +54,7 @@ export function removeLeftoverDirs(parent, gone) {
 	for (const name of names) {
 		const pid = makerPid(name);
 		const path = join(parent, name);
-		if (pid === undefined || !gone(pid) || !ownDirectory(path)) continue;
+		if (pid === undefined || !gone(pid) || !ownedDirectory(path)) continue;
 		try {
 			rmSync(path, { recursive: true, force: true });
 			removed.push(name);

@@ -5,20 +5,7 @@
  * it before anything else of the package loads.
  */
 import { lstatSync } from "node:fs";
-
-/**
- * A real directory (never a symlink) owned by this user (one `lstat`); with `privateOnly`, also writable by no
- * group or other user.
- */
-export function ownedDirectory(path: string, privateOnly = false): boolean {
-	try {
-		const stat = lstatSync(path);
-		const uid = process.getuid?.();
-		return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (!privateOnly || (stat.mode & 0o022) === 0);
-	} catch {
-		return false;
-	}
-}
+import { ownedDirectory } from "./owned-directory.mjs";
 
 /**
  * The mtime (ms since the epoch) of a stamp this user wrote: a regular file, ours, writable by no one else, with

@@ -9,7 +9,7 @@ import { lstatSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { listDirOrEmpty } from "../core/list-dir.ts";
-import { ownedDirectory } from "../core/upkeep-stamp.ts";
+import { ownedDirectory } from "../core/owned-directory.mjs";
 import { artifactPruneDue, PRUNE_STAMP } from "./artifact-root.ts";
 
 /** Session artifact directories whose newest file is older than this are removed at session start (ms: 7 days). */

@@ -1,6 +1,6 @@
 /**
- * Builds the bundle of the whole extension, `dist/runtime/` (gitignored), from `src/index.ts`: one ESM entry
- * and a chunk per deferred part, which the package entry (index.ts) loads natively instead of the sources
+ * Builds the bundle of the whole extension, `dist/runtime/` (gitignored), from `src/index.ts`: one CommonJS entry
+ * and a chunk per deferred part, which the package entry (index.ts) loads with src/core/bundle-loader.ts instead of the sources
  * through Pi's loader when it is fresh (src/core/native-bundle.ts, docs/design-notes.md §Start-up cost). The peer
  * packages become modules that read Pi's instances from the global the entry fills (`PEERS_KEY`); every other
  * package stays an import resolved from the package;
@@ -9,6 +9,7 @@
  * Runs from `prepare` (npm ci, git installs) and the test setup (test/support/build-runtime.ts).
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import {
 	BUNDLE_DIR,
@@ -92,6 +93,41 @@ function phaseRoots() {
 
 const PHASES = ["extension", "session", "upkeep", "runtime"];
 
+/**
+ * Dependencies bundled into the chunks rather than required: ESM-only packages the sources import by default. A
+ * CommonJS chunk requires a dependency and takes its `module.exports` as the default export (Node's rule for
+ * CommonJS), which for an ES module is its namespace, not its default; `checkInterop` fails the build when
+ * another one appears.
+ */
+const INLINED = ["p-limit", "yocto-queue"];
+
+/**
+ * Throws when chunk `code` (`name`) takes the default export of a required ES module: rolldown's `__toESM(x, 1)`
+ * over a `require("<package>")` that resolves to an ES module (see INLINED).
+ */
+function checkInterop(name, code) {
+	const required = new Map([...code.matchAll(/let (\w+) = require\("([^".][^"]*)"\);/g)].map((m) => [m[1], m[2]]));
+	const resolve = createRequire(join(ROOT, "package.json")).resolve;
+	for (const [, variable] of code.matchAll(/__toESM\((\w+), 1\)/g)) {
+		const specifier = required.get(variable);
+		if (!specifier || specifier.startsWith("node:")) continue;
+		const file = resolve(specifier);
+		if (file.endsWith(".mjs") || (file.endsWith(".js") && nearestType(dirname(file)) === "module"))
+			throw new Error(`build-runtime: ${name} imports the default export of ES module ${specifier}: add it to INLINED`);
+	}
+}
+
+/** The `type` of the package.json nearest to `dir`, or `undefined`. */
+function nearestType(dir) {
+	for (let at = dir; ; at = dirname(at)) {
+		try {
+			return JSON.parse(readFileSync(join(at, "package.json"), "utf8")).type;
+		} catch {
+			if (dirname(at) === at) return undefined;
+		}
+	}
+}
+
 /** Module id → its phase's name (see phaseRoots), computed from the module graph at the first call. */
 let phases;
 function phaseOf(id, ctx) {
@@ -156,9 +192,11 @@ async function buildInto(dir) {
 	const result = await build({
 		input: { extension: ENTRY_ID },
 		platform: "node",
-		// Node built-ins and the dependencies stay imports, resolved from the package's node_modules.
+		// Node built-ins and the dependencies stay imports, resolved from the package's node_modules, but those of
+		// INLINED.
 		external: (id) =>
 			!PEERS.includes(id) &&
+			!INLINED.includes(id) &&
 			!id.startsWith(PEER_PREFIX) &&
 			!id.startsWith(".") &&
 			!id.startsWith("/") &&
@@ -169,9 +207,10 @@ async function buildInto(dir) {
 		checks: { pluginTimings: false },
 		output: {
 			dir,
-			format: "esm",
-			entryFileNames: "[name].js",
-			chunkFileNames: "[name]-[hash].js",
+			format: "cjs",
+			exports: "named",
+			entryFileNames: "[name].cjs",
+			chunkFileNames: "[name]-[hash].cjs",
 			// One group per phase, earlier phases first (a module a higher-priority group took leaves the others;
 			// a group also takes its modules' dependencies, which must not pull an earlier phase's into it).
 			codeSplitting: {
@@ -182,6 +221,7 @@ async function buildInto(dir) {
 			},
 		},
 	});
+	for (const item of result.output) if (item.type === "chunk") checkInterop(item.fileName, item.code);
 	// Which source modules each chunk holds, as paths relative to the package root (`chunks.json`, for the tests).
 	const chunks = Object.fromEntries(
 		result.output

@@ -3,17 +3,18 @@
  * `scripts/build-runtime.mjs`): used only when it is fresh, that is when the sources have as many files and bytes
  * as at the build and none is newer than the newest one then (an npm tarball gives every file one old mtime, which
  * passes; an edit or a checkout makes it stale, and so does a file of another size restored with an old mtime). An
- * installed copy (inside `node_modules`) is not checked against its sources. Loaded with Node's own `require`
- * (require(esm), Node ≥ 22.12), so Pi's loader (jiti) compiles none of it (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins:
- * the package entry (index.ts) imports it before it knows whether the sources or the bundle run.
+ * installed copy (inside `node_modules`) is not checked against its sources. Its CommonJS chunks are loaded by
+ * src/core/bundle-loader.ts with a V8 code cache of their own, so Pi's loader (jiti) compiles none of it
+ * (docs/design-notes.md §Start-up cost). Imports nothing but Node built-ins and the loader: the package entry
+ * (index.ts) imports it before it knows whether the sources or the bundle run.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, sep } from "node:path";
+import { loadChunk } from "./bundle-loader.ts";
 
 /** The bundle's directory and files under the package root. */
 export const BUNDLE_DIR = join("dist", "runtime");
-export const BUNDLE_ENTRY = "extension.js";
+export const BUNDLE_ENTRY = "extension.cjs";
 export const BUNDLE_MANIFEST = "manifest.json";
 
 /** What the build records of `src/`: its file count, their total size in bytes, the newest file's mtime (ms since the epoch). */
@@ -153,7 +154,7 @@ export function loadFreshBundle<T>(root: string, peers: Peers): BundleLoad<T> {
 	if (damaged) return { problem: `pi-native-subagents: the bundle is damaged (${damaged}); running from the sources` };
 	(globalThis as Record<symbol, unknown>)[PEERS_KEY] = peers;
 	try {
-		return { module: createRequire(import.meta.url)(entry) as T };
+		return { module: loadChunk(entry) as T };
 	} catch (error) {
 		const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 		return { problem: `pi-native-subagents: the bundle ${entry} failed to load (${reason}); running from the sources` };

@@ -59,7 +59,7 @@ describe("a build that does not finish", () => {
 		const pid = goneProcessId();
 		for (const name of [`runtime.build-${pid}`, `runtime.old-${pid}`]) {
 			mkdirSync(join(copy, "dist", name), { recursive: true });
-			writeFileSync(join(copy, "dist", name, "extension.js"), "export {};\n");
+			writeFileSync(join(copy, "dist", name, "extension.cjs"), "export {};\n");
 		}
 		expect((await buildIn(copy)).code).toBe(0);
 		expect(readdirSync(join(copy, "dist"))).toEqual(["runtime"]);
@@ -92,7 +92,7 @@ describe("a build for the tests (--if-stale)", () => {
 		writeFileSync(join(copy, "dist", "runtime", chunk as string), "export {};\n");
 		expect(checkBundle(copy)?.damaged).toBeDefined();
 		expect((await buildIn(copy, {}, ["--if-stale"])).code).toBe(0);
-		expect(checkBundle(copy)).toEqual({ entry: join(copy, "dist", "runtime", "extension.js") });
+		expect(checkBundle(copy)).toEqual({ entry: join(copy, "dist", "runtime", "extension.cjs") });
 	});
 });
 
@@ -169,7 +169,7 @@ describe("the chunks of an earlier build", () => {
 		const chunks = Object.keys(JSON.parse(readFileSync(join(bundle, "chunks.json"), "utf8")));
 		expect(
 			readdirSync(bundle)
-				.filter((name) => name.endsWith(".js"))
+				.filter((name) => name.endsWith(".cjs"))
 				.sort(),
 		).toEqual(chunks.sort());
 	});

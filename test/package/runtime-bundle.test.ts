@@ -24,8 +24,8 @@ function fakePackage(dir: string, bundle: boolean) {
 	writeFileSync(join(dir, "src", "a.ts"), "export {};\n");
 	if (bundle) {
 		mkdirSync(join(dir, "dist", "runtime"), { recursive: true });
-		writeFileSync(join(dir, "dist", "runtime", "extension.js"), "export {};\n");
-		const manifest = { ...sourceStamp(join(dir, "src")), output: { "extension.js": 11 } };
+		writeFileSync(join(dir, "dist", "runtime", "extension.cjs"), "export {};\n");
+		const manifest = { ...sourceStamp(join(dir, "src")), output: { "extension.cjs": 11 } };
 		writeFileSync(join(dir, "dist", "runtime", "manifest.json"), JSON.stringify(manifest));
 	}
 	return dir;
@@ -37,7 +37,7 @@ describe("the freshness of the bundle", () => {
 
 	it("uses a bundle built from the sources as they are", () => {
 		const root = fakePackage(join(dir, "fresh"), true);
-		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.cjs"));
 	});
 
 	it("takes the bundle of an installed copy (inside node_modules) without checking its sources", () => {
@@ -45,10 +45,10 @@ describe("the freshness of the bundle", () => {
 		const later = new Date(Date.now() + 60_000);
 		utimesSync(join(root, "src", "a.ts"), later, later);
 		writeFileSync(join(root, "src", "b.ts"), "export {};\n");
-		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.cjs"));
 		// A file of the bundle itself is still checked.
-		writeFileSync(join(root, "dist", "runtime", "extension.js"), "export");
-		expect(checkBundle(root)?.damaged).toMatch(/extension\.js has 6 bytes where its build wrote 11$/);
+		writeFileSync(join(root, "dist", "runtime", "extension.cjs"), "export");
+		expect(checkBundle(root)?.damaged).toMatch(/extension\.cjs has 6 bytes where its build wrote 11$/);
 	});
 
 	it("does not use a bundle older than a source file", () => {
@@ -78,7 +78,7 @@ describe("the freshness of the bundle", () => {
 		const root = fakePackage(join(dir, "tarball"), true);
 		const packed = new Date("1985-10-26T08:15:00Z");
 		utimesSync(join(root, "src", "a.ts"), packed, packed);
-		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.js"));
+		expect(freshBundleEntry(root)).toBe(join(root, "dist", "runtime", "extension.cjs"));
 	});
 
 	it("does not use the bundle of another checkout that the package's dist/ links to", () => {
@@ -91,18 +91,20 @@ describe("the freshness of the bundle", () => {
 		// The package itself, reached through a link, still uses its own bundle.
 		symlinkSync(other, join(dir, "link-to-other"));
 		expect(freshBundleEntry(join(dir, "link-to-other"))).toBe(
-			join(dir, "link-to-other", "dist", "runtime", "extension.js"),
+			join(dir, "link-to-other", "dist", "runtime", "extension.cjs"),
 		);
 	});
 
 	it("names a file of the bundle that is missing or of another size than its build wrote", () => {
 		const root = fakePackage(join(dir, "damaged"), true);
 		const bundle = join(root, "dist", "runtime");
-		expect(damagedFile(bundle, { "extension.js": 11 })).toBeUndefined();
-		expect(damagedFile(bundle, { "extension.js": 12 })).toBe(
-			`${join(bundle, "extension.js")} has 11 bytes where its build wrote 12`,
+		expect(damagedFile(bundle, { "extension.cjs": 11 })).toBeUndefined();
+		expect(damagedFile(bundle, { "extension.cjs": 12 })).toBe(
+			`${join(bundle, "extension.cjs")} has 11 bytes where its build wrote 12`,
 		);
-		expect(damagedFile(bundle, { "extension.js": 11, "lost-1.js": 5 })).toBe(`${join(bundle, "lost-1.js")} is missing`);
+		expect(damagedFile(bundle, { "extension.cjs": 11, "lost-1.cjs": 5 })).toBe(
+			`${join(bundle, "lost-1.cjs")} is missing`,
+		);
 	});
 
 	it("falls back when there is no bundle or its manifest is malformed", () => {
@@ -141,7 +143,7 @@ describe("the freshness of the bundle", () => {
 				.map((url) => relative(ROOT, new URL(url).pathname)),
 		);
 		expect(paths).toEqual(
-			expect.arrayContaining(["dist/runtime/extension.js", "src/tools/graph-tool.ts", "src/graph/engine.ts"]),
+			expect.arrayContaining(["dist/runtime/extension.cjs", "src/tools/graph-tool.ts", "src/graph/engine.ts"]),
 		);
 	});
 });
@@ -211,7 +213,7 @@ describe("loading the runtime", () => {
 			ROOT,
 			urls.map((url) => relative(ROOT, new URL(url).pathname)),
 		);
-		expect(paths).toContain("dist/runtime/extension.js");
+		expect(paths).toContain("dist/runtime/extension.cjs");
 		// The call's own modules came from the bundle's chunks.
 		expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
 	});

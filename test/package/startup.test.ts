@@ -141,7 +141,7 @@ describe("a single subagent call", () => {
 			expect(probe.result).toContain("echo:");
 			const paths = loadedPaths(probe.modules);
 			// The call ran from the bundle (the global setup built it): its own modules loaded.
-			expect(paths).toContain("dist/runtime/extension.js");
+			expect(paths).toContain("dist/runtime/extension.cjs");
 			expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
 			const notForThisCall = paths.filter((path) =>
 				/^src\/(graph|harness\/(codex|claude)\/|interactive\/(tmux-host|run-interactive|pane-input))|^src\/tools\/(graph-|jobs-tool|roster-tool|fleet-command|command-handlers|tools\.ts)|^src\/ui\/fleet-|(?<!pi-coding-agent\/)node_modules\/(zod|yaml|smol-toml|execa)\//.test(

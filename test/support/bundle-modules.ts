@@ -1,5 +1,5 @@
 /**
- * Module paths as the start-up tests read them: each chunk of the bundle (`dist/runtime/*.js`) a
+ * Module paths as the start-up tests read them: each chunk of the bundle (`dist/runtime/*.cjs`) a
  * process loaded stands for the source modules it holds (`dist/runtime/chunks.json`, written by
  * scripts/build-runtime.mjs), listed after the chunk itself.
  */

@@ -1,7 +1,8 @@
 /**
  * Loads the package's entry point the way Pi's loader does (its default export called with an extension
  * API), in a fresh Node process, and prints JSON `{ tools, commands, events, renderers, modules }`: what it
- * registered and every module URL resolved while loading. Node type-strips the `.ts` sources.
+ * registered and every module URL resolved while loading, with the bundle's chunks its loader read. Node
+ * type-strips the `.ts` sources.
  * With `--session-start <cwd>`, it then runs the `session_start` handler with a minimal context that has a
  * UI (print its notifications as `notes`), and `modules` lists what had been resolved by its end too. Run
  * it with an isolated `HOME` and `PI_CODING_AGENT_DIR`: the handler reads the agent directories.
@@ -68,4 +69,7 @@ if (flag === "--session-start" || flag === "--call") {
 		await handlers.get("session_shutdown")({ type: "session_shutdown", reason: "quit" }, ctx);
 	}
 }
+// The bundle's chunks, which its loader reads itself (src/core/bundle-loader.ts), in the order it loaded them.
+for (const file of globalThis[Symbol.for("pi-native-subagents.bundle-loader")]?.modules.keys() ?? [])
+	modules.add(pathToFileURL(file).href);
 process.stdout.write(JSON.stringify({ ...registered, notes, result, modules: [...modules] }));

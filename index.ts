@@ -2,7 +2,7 @@
  * The package's Pi entry point (`package.json` `pi.extensions`). It lives at the package root so Pi lists
  * the extension under the package's name (an npm or git install) or its directory's name (a local path)
  * rather than as `src`; the wiring is in src/index.ts. It runs that wiring from the prebuilt bundle, loaded
- * natively, when the bundle is fresh, else from the sources through Pi's loader (docs/design-notes.md
+ * by src/core/bundle-loader.ts, when the bundle is fresh, else from the sources through Pi's loader (docs/design-notes.md
  * §Start-up cost). Either way one copy of each module runs in a load.
  */
 

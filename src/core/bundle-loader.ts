@@ -36,20 +36,20 @@ interface LoaderState {
 	modules: Map<string, ChunkModule>;
 	/** Chunk path → its script and cache file, for the chunks whose cache is to be written at exit. */
 	unsaved: Map<string, { script: Script; cacheFile: string }>;
+	/** Chunk path → what became of its code cache in this process (for the tests and a curious user). */
+	cacheUse: Map<string, CodeCacheUse>;
 	exitHook: boolean;
 }
+
+/** What a chunk's load made of its code cache: used, none there (or not trusted), or refused by V8. */
+export type CodeCacheUse = "used" | "absent" | "refused";
 
 const STATE_KEY = Symbol.for("pi-native-subagents.bundle-loader");
 
 function state(): LoaderState {
 	const store = globalThis as Record<symbol, LoaderState | undefined>;
-	store[STATE_KEY] ??= { modules: new Map(), unsaved: new Map(), exitHook: false };
+	store[STATE_KEY] ??= { modules: new Map(), unsaved: new Map(), cacheUse: new Map(), exitHook: false };
 	return store[STATE_KEY];
-}
-
-/** The chunk files this process loaded (absolute paths), in load order. */
-export function loadedChunks(): string[] {
-	return [...state().modules.keys()];
 }
 
 /** `file`'s cache file: named after its text and V8's version. */
@@ -86,7 +86,9 @@ export function loadChunk(file: string): unknown {
 		filename: file,
 		cachedData,
 	});
-	if (!cachedData || script.cachedDataRejected) saveAtExit(loader, file, script, cacheFile);
+	const use: CodeCacheUse = !cachedData ? "absent" : script.cachedDataRejected ? "refused" : "used";
+	loader.cacheUse.set(file, use);
+	if (use !== "used") saveAtExit(loader, file, script, cacheFile);
 	const module: ChunkModule = { exports: {} };
 	loader.modules.set(file, module);
 	const nodeRequire = createRequire(file);

@@ -142,7 +142,7 @@ export type Peers = Readonly<Record<(typeof PEER_PACKAGES)[number], object>>;
 export type BundleLoad<T> = { module: T; problem?: undefined } | { module?: undefined; problem?: string };
 
 /**
- * The fresh bundle's entry module under `root`, loaded natively with `peers` handed over; `{}` when there is no
+ * The fresh bundle's entry module under `root`, loaded by src/core/bundle-loader.ts with `peers` handed over; `{}` when there is no
  * fresh bundle ({@link freshBundleEntry}); `{ problem }` when a file of it is damaged ({@link damagedFile}) or
  * loading it throws (a corrupt file, a bundle that expects other peers): a line naming the file or the entry and
  * the error, and the caller runs the sources. Never throws.

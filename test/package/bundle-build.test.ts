@@ -156,7 +156,7 @@ describe("the chunks of an earlier build", () => {
 		});
 	});
 
-	it("are left out of a build for the npm package (npm pack), and kept by any other", async () => {
+	it("are left out of a build for the npm package (npm pack), with any code cache, and kept by any other", async () => {
 		const copy = packageCopy(true);
 		const bundle = join(copy, "dist", "runtime");
 		const before = new Set(readdirSync(bundle));
@@ -165,7 +165,11 @@ describe("the chunks of an earlier build", () => {
 		const retired = Object.keys(JSON.parse(readFileSync(join(bundle, RETIRED_FILE), "utf8")));
 		expect(retired.length).toBeGreaterThan(0);
 		for (const name of retired) expect(before.has(name) && existsSync(join(bundle, name))).toBe(true);
+		// A code cache (src/core/bundle-loader.ts) that runs wrote is not shipped either: a rebuild starts without one.
+		mkdirSync(join(bundle, ".code-cache"), { mode: 0o700 });
+		writeFileSync(join(bundle, ".code-cache", "extension.cjs.0.0"), "cache");
 		expect((await buildIn(copy, { npm_command: "pack" })).code).toBe(0);
+		expect(existsSync(join(bundle, ".code-cache"))).toBe(false);
 		const chunks = Object.keys(JSON.parse(readFileSync(join(bundle, "chunks.json"), "utf8")));
 		expect(
 			readdirSync(bundle)

@@ -218,7 +218,7 @@ async function callReloadCall(root: string, tag: string, options: { editBeforeRe
 }
 
 describe("/reload through the bundle", () => {
-	it("runs calls before and after a reload from the bundle's modules, which Node keeps", async () => {
+	it("runs calls before and after a reload from the bundle's modules, which its loader keeps", async () => {
 		const { run, starts, tasks, loaded } = await callReloadCall(ROOT, "fresh");
 		expect(starts).toBe("startup\nreload\n");
 		// Both calls reached a child: the one before the reload and the one after.

@@ -1,7 +1,8 @@
 /**
  * Loads the package's entry point the way Pi's loader does (its default export called with an extension
  * API), in a fresh Node process, and prints JSON `{ tools, commands, events, renderers, modules }`: what it
- * registered and every module URL resolved while loading, with the bundle's chunks its loader read. Node
+ * registered and every module URL resolved while loading, with the bundle's chunks its loader read (and
+ * `codeCache`: what became of each one's code cache). Node
  * type-strips the `.ts` sources.
  * With `--session-start <cwd>`, it then runs the `session_start` handler with a minimal context that has a
  * UI (print its notifications as `notes`), and `modules` lists what had been resolved by its end too. Run
@@ -13,6 +14,7 @@
  * Usage: node load-probe.mjs <entry file> [--session-start <cwd> | --call <cwd> <arguments JSON>]
  */
 import { registerHooks } from "node:module";
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const modules = new Set();
@@ -69,7 +71,9 @@ if (flag === "--session-start" || flag === "--call") {
 		await handlers.get("session_shutdown")({ type: "session_shutdown", reason: "quit" }, ctx);
 	}
 }
-// The bundle's chunks, which its loader reads itself (src/core/bundle-loader.ts), in the order it loaded them.
-for (const file of globalThis[Symbol.for("pi-native-subagents.bundle-loader")]?.modules.keys() ?? [])
-	modules.add(pathToFileURL(file).href);
-process.stdout.write(JSON.stringify({ ...registered, notes, result, modules: [...modules] }));
+// The bundle's chunks, which its loader reads itself (src/core/bundle-loader.ts), in the order it loaded them, and
+// what became of each one's code cache (chunk file name → "used", "absent" or "refused").
+const loader = globalThis[Symbol.for("pi-native-subagents.bundle-loader")];
+for (const file of loader?.modules.keys() ?? []) modules.add(pathToFileURL(file).href);
+const codeCache = Object.fromEntries([...(loader?.cacheUse ?? [])].map(([file, use]) => [basename(file), use]));
+process.stdout.write(JSON.stringify({ ...registered, notes, result, modules: [...modules], codeCache }));

@@ -217,4 +217,18 @@ describe("loading the runtime", () => {
 		// The call's own modules came from the bundle's chunks.
 		expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
 	});
+
+	it("reads from Pi's instances of the peer packages only the names the bundle uses", () => {
+		// Each read goes through the module proxy of Pi's loader: an unused name's read is a cost at every load.
+		const dir = join(ROOT, "dist", "runtime");
+		const chunks = Object.keys(JSON.parse(readFileSync(join(dir, "chunks.json"), "utf8")));
+		const bareReads = chunks.flatMap((chunk) =>
+			readFileSync(join(dir, chunk), "utf8")
+				.split("\n")
+				.filter((line) => /^instance(\$\d+)?\["[^"]+"\];$/.test(line)),
+		);
+		expect(bareReads).toEqual([]);
+		const entry = readFileSync(join(dir, chunks.find((chunk) => chunk.startsWith("extension-")) ?? ""), "utf8");
+		expect(entry).toMatch(/read(\$\d+)? *\("getAgentDir"\)/);
+	});
 });

@@ -5,23 +5,39 @@
  * each Pi process. A `vm.Script`'s code cache made after the script ran (`script.createCachedData()`) holds the
  * functions compiled by then too, so the next process starts with the call's whole path compiled.
  *
- * - Where: `<bundle dir>/.code-cache/<chunk>.<sha1 of its text>.<V8 version>`, read only from a directory this
- *   user owns that no group or other user can write (src/core/owned-directory.mjs); the bundle's own trust
- *   applies (SECURITY.md "This package's own code").
+ * - Where: `<bundle dir>/.code-cache/<chunk>.<sha1 of its text>.<V8 version>`, read only when the directory and
+ *   the file are this user's and no group or other user can write them (src/core/owned-directory.mjs), the file a
+ *   regular one (opened without following a link or waiting on a FIFO) no larger than {@link maxCacheBytes}; the
+ *   bundle's own trust applies (SECURITY.md "This package's own code").
+ * - What: the SHA-256 of V8's data (32 bytes), then the data. V8 checks only the data's header (its version, flags
+ *   and the source's length): a byte changed past it crashes the process in V8's deserializer or changes what
+ *   runs, so a file whose digest does not match is refused before V8 sees it.
  * - When written: at the exit of a process that loaded the `runtime-` chunk (it ran a call or a command), for each
- *   chunk it loaded whose cache was missing or refused by V8; atomically (a file beside, renamed), 0600; any
- *   error (a read-only install, a full disk) leaves no file and changes nothing else.
- * - A cache V8 refuses (another V8, a damaged file) is ignored and replaced; a chunk of other text has another
+ *   chunk it loaded whose cache was missing, untrusted or refused; atomically (a new file beside, never one that
+ *   exists or a link, renamed), 0600; any error (a read-only install, a full disk) leaves no file and changes
+ *   nothing else.
+ * - A cache refused (another V8, a damaged file) is ignored and replaced; a chunk of other text has another
  *   file name, so a cache never serves text it was not made from.
  * Imports Node built-ins and owned-directory.mjs only: the package entry imports it before it knows whether the
  * sources or the bundle run.
  */
 import { hash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	readSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
-import { ownedDirectory } from "./owned-directory.mjs";
+import { ownedDirectory, ownedStats } from "./owned-directory.mjs";
 
 /** The code cache's directory under the bundle's. */
 export const CODE_CACHE_DIR = ".code-cache";
@@ -57,15 +73,52 @@ function cacheFileOf(file: string, text: string): string {
 	return join(dirname(file), CODE_CACHE_DIR, `${basename(file)}.${hash("sha1", text)}.${process.versions.v8}`);
 }
 
-/** The cache in `cacheFile` when its directory is this user's and private, else `undefined`. Never throws. */
-function readCache(cacheFile: string): Buffer | undefined {
+/** The bytes of a cache file's digest of V8's data, which comes after it. */
+const DIGEST_BYTES = 32;
+
+/** The digest a cache file starts with: the SHA-256 of V8's `data`. */
+const digestOf = (data: Uint8Array): Buffer => hash("sha256", data, "buffer");
+
+/**
+ * The largest cache file read for a chunk of `length` characters, in bytes: 16 bytes a character and 64 KiB
+ * (V8's data measured at most 3.7 times the text, for a chunk compiled whole, and under 1 KiB of it fixed).
+ */
+const maxCacheBytes = (length: number): number => 16 * length + 64 * 1024;
+
+/**
+ * V8's data in `cacheFile` for a chunk of `length` characters; `"damaged"` when the file is trusted but too large or
+ * small for a cache or its digest does not match; `undefined` when there is none or it is not trusted (its
+ * directory or itself not this user's and private, a link, not a regular file). Never throws, never blocks.
+ */
+function readCache(cacheFile: string, length: number): Buffer | "damaged" | undefined {
 	if (!ownedDirectory(dirname(cacheFile), true)) return undefined;
+	let fd: number;
 	try {
-		return readFileSync(cacheFile);
+		fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
 	} catch {
 		return undefined;
 	}
+	try {
+		const stat = fstatSync(fd);
+		if (!stat.isFile() || !ownedStats(stat, true)) return undefined;
+		if (stat.size <= DIGEST_BYTES || stat.size > maxCacheBytes(length)) return "damaged";
+		const file = Buffer.allocUnsafe(stat.size);
+		for (let at = 0; at < file.length; ) {
+			const read = readSync(fd, file, at, file.length - at, at);
+			if (read === 0) return "damaged";
+			at += read;
+		}
+		const data = file.subarray(DIGEST_BYTES);
+		return digestOf(data).equals(file.subarray(0, DIGEST_BYTES)) ? data : "damaged";
+	} catch {
+		return undefined;
+	} finally {
+		closeSync(fd);
+	}
 }
+
+/** Node's own CommonJS wrapper, on the chunk's first line: the chunk's first line shifts, its line numbers do not. */
+const WRAPPER = "(function (exports, require, module, __filename, __dirname) {";
 
 /**
  * Loads chunk `file` (absolute) as CommonJS: evaluated once per process, its `require` of `./<chunk>` loading that
@@ -80,13 +133,11 @@ export function loadChunk(file: string): unknown {
 	if (done) return done.exports;
 	const text = readFileSync(file, "utf8");
 	const cacheFile = cacheFileOf(file, text);
-	const cachedData = readCache(cacheFile);
-	// Node's own CommonJS wrapper: the chunk's first line shifts, its line numbers do not.
-	const script = new Script(`(function (exports, require, module, __filename, __dirname) {${text}\n})`, {
-		filename: file,
-		cachedData,
-	});
-	const use: CodeCacheUse = !cachedData ? "absent" : script.cachedDataRejected ? "refused" : "used";
+	const cached = readCache(cacheFile, text.length);
+	const cachedData = cached === "damaged" ? undefined : cached;
+	const script = new Script(`${WRAPPER}${text}\n})`, { filename: file, cachedData });
+	const use: CodeCacheUse =
+		cached === "damaged" || script.cachedDataRejected ? "refused" : cachedData ? "used" : "absent";
 	loader.cacheUse.set(file, use);
 	if (use !== "used") saveAtExit(loader, file, script, cacheFile);
 	const module: ChunkModule = { exports: {} };
@@ -133,7 +184,10 @@ function saveCodeCache(loader: LoaderState): void {
 		}
 		if (!ownedDirectory(dir, true)) return;
 		try {
-			writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+			const data = script.createCachedData();
+			// What a killed writer of this pid left, if anything; then a new file only, never through a link.
+			rmSync(partial, { force: true });
+			writeFileSync(partial, Buffer.concat([digestOf(data), data]), { mode: 0o600, flag: "wx" });
 			renameSync(partial, cacheFile);
 		} catch {
 			try {

@@ -7,50 +7,14 @@
 import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_CACHE_DIR } from "../../src/core/bundle-loader.ts";
+import { describe, expect, it } from "vitest";
 import { BUNDLE_DIR, BUNDLE_MANIFEST } from "../../src/core/native-bundle.ts";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
-import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
-import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { type ProbeCall, probeSubagentCall } from "../support/probe-call.ts";
+import { cacheDir, cacheFiles, codeCacheHooks, freshCopy } from "../support/code-cache-copy.ts";
+import { createPiHome } from "../support/pi-home.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-let server: FakeModelServer;
-let home: PiHome;
-
-beforeAll(async () => {
-	server = await startFakeModelServer({ fallback: "rules" });
-	home = createPiHome(server, { agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
-});
-
-afterAll(async () => {
-	// Every probe has exited (its call awaited it): nothing runs in the copies any more.
-	removePackageCopies();
-	await home.cleanup();
-	await server.close();
-});
-
-/** One call through the probe of package `root`; it answered through its child. */
-async function call(root: string): Promise<ProbeCall> {
-	const probe = await probeSubagentCall(join(root, "index.ts"), home, { agent: "echo", task: "cached" });
-	expect(probe.result).toContain("echo: cached");
-	return probe;
-}
-
-const cacheDir = (root: string) => join(root, BUNDLE_DIR, CODE_CACHE_DIR);
-
-/** A copy of the package with its bundle and no code cache yet (this checkout's runs may have written one). */
-function freshCopy(): string {
-	const copy = packageCopy(true);
-	rmSync(cacheDir(copy), { recursive: true, force: true });
-	return copy;
-}
-/** The cache files of `root`, name → size in bytes. */
-function cacheFiles(root: string): Record<string, number> {
-	const dir = cacheDir(root);
-	return Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).size]));
-}
+const fixture = codeCacheHooks();
+const call = fixture.call;
 
 /** Rewrites bundle file `name` of `root` with `text`, its manifest agreeing (a build that wrote it so). */
 function rewriteChunk(root: string, name: string, text: string): void {
@@ -87,7 +51,7 @@ describe("the bundle's code cache", () => {
 	it("is not written by a process that never loaded the runtime (no call, nothing to retain)", async () => {
 		const copy = freshCopy();
 		// A home of its own: in one with child sessions, the session start loads the runtime for their retention.
-		const quiet = createPiHome(server, {});
+		const quiet = createPiHome(fixture.server, {});
 		const work = join(quiet.dir, "work");
 		mkdirSync(work, { recursive: true });
 		try {

@@ -117,7 +117,10 @@ function readCache(cacheFile: string, length: number): Buffer | "damaged" | unde
 	}
 }
 
-/** Node's own CommonJS wrapper, on the chunk's first line: the chunk's first line shifts, its line numbers do not. */
+/**
+ * Node's own CommonJS wrapper, on the chunk's first line so that no line number shifts; the script's `columnOffset`
+ * takes its length back, so a stack trace names the chunk's own line and column on that line too.
+ */
 const WRAPPER = "(function (exports, require, module, __filename, __dirname) {";
 
 /**
@@ -135,7 +138,7 @@ export function loadChunk(file: string): unknown {
 	const cacheFile = cacheFileOf(file, text);
 	const cached = readCache(cacheFile, text.length);
 	const cachedData = cached === "damaged" ? undefined : cached;
-	const script = new Script(`${WRAPPER}${text}\n})`, { filename: file, cachedData });
+	const script = new Script(`${WRAPPER}${text}\n})`, { filename: file, columnOffset: -WRAPPER.length, cachedData });
 	const use: CodeCacheUse =
 		cached === "damaged" || script.cachedDataRejected ? "refused" : cachedData ? "used" : "absent";
 	loader.cacheUse.set(file, use);

@@ -5,10 +5,10 @@
  * each Pi process. A `vm.Script`'s code cache made after the script ran (`script.createCachedData()`) holds the
  * functions compiled by then too, so the next process starts with the call's whole path compiled.
  *
- * - Where: `<bundle dir>/.code-cache/<chunk>.<sha1 of its text>.<V8 version>`, read only when the directory and
- *   the file are this user's and no group or other user can write them (src/core/owned-directory.mjs), the file a
- *   regular one (opened without following a link or waiting on a FIFO) no larger than {@link maxCacheBytes}; the
- *   bundle's own trust applies (SECURITY.md "This package's own code").
+ * - Where: `<bundle dir>/.code-cache/<chunk>.<sha1 of its text>.<V8 version>.<flags>` ({@link flagsKey}), read
+ *   only when the directory and the file are this user's and no group or other user can write them
+ *   (src/core/owned-directory.mjs), the file a regular one (opened without following a link or waiting on a FIFO)
+ *   no larger than {@link maxCacheBytes}; the bundle's own trust applies (SECURITY.md "This package's own code").
  * - What: the SHA-256 of V8's data (32 bytes), then the data. V8 checks only the data's header (its version, flags
  *   and the source's length): a byte changed past it crashes the process in V8's deserializer or changes what
  *   runs, so a file whose digest does not match is refused before V8 sees it.
@@ -68,9 +68,18 @@ function state(): LoaderState {
 	return store[STATE_KEY];
 }
 
-/** `file`'s cache file: named after its text and V8's version. */
+/**
+ * The flags this Node runs with, as a cache file's name has them: the first 12 hex digits of the SHA-1 of its
+ * command line's (`process.execArgv`) and `NODE_OPTIONS`. V8 refuses a cache made under other flags (a
+ * `--max-old-space-size` is enough), so processes of two sets of flags sharing one file would replace it in turn.
+ */
+const flagsKey = (): string =>
+	hash("sha1", [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0")).slice(0, 12);
+
+/** `file`'s cache file: named after its text, V8's version and this Node's flags ({@link flagsKey}). */
 function cacheFileOf(file: string, text: string): string {
-	return join(dirname(file), CODE_CACHE_DIR, `${basename(file)}.${hash("sha1", text)}.${process.versions.v8}`);
+	const name = `${basename(file)}.${hash("sha1", text)}.${process.versions.v8}.${flagsKey()}`;
+	return join(dirname(file), CODE_CACHE_DIR, name);
 }
 
 /** The bytes of a cache file's digest of V8's data, which comes after it. */

@@ -6,6 +6,7 @@
  * of the package with its bundle; the call must run, and what the cache held must never run in place of the chunk.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
 	chmodSync,
 	copyFileSync,
@@ -61,6 +62,31 @@ describe("the bundle's code cache, damaged", () => {
 		// Reading it would have held the whole GiB.
 		expect(after.maxRss).toBeLessThan(768 * 1024);
 		expect(statSync(entryCache).size).toBeLessThan(1024 ** 2);
+	});
+});
+
+describe("a code cache made by another V8", () => {
+	it("is refused by V8 when its header names another V8 (its digest matching), and is written again", async () => {
+		const { copy, entryCache } = await cachedCopy();
+		// V8's data after the 32-byte digest: its header's second word is the hash of the V8 version that made it.
+		const file = readFileSync(entryCache);
+		const data = file.subarray(32);
+		data.writeUInt32LE(data.readUInt32LE(4) ^ 0x5a5a5a5a, 4);
+		writeFileSync(entryCache, Buffer.concat([createHash("sha256").update(data).digest(), data]));
+		const after = await call(copy);
+		expect(after.codeCache["extension.cjs"]).toBe("refused");
+		expect((await call(copy)).codeCache["extension.cjs"]).toBe("used");
+	});
+
+	it("with other V8 flags (NODE_OPTIONS) is kept beside the one of these: processes of either flags use their own", async () => {
+		const copy = freshCopy();
+		// V8 refuses a cache made under other flags: a shared file would be replaced by each in turn.
+		const flagged = { NODE_OPTIONS: "--max-old-space-size=3000" };
+		await call(copy);
+		const other = await call(copy, flagged);
+		expect(new Set(Object.values(other.codeCache))).toEqual(new Set(["absent"]));
+		expect(new Set(Object.values((await call(copy)).codeCache))).toEqual(new Set(["used"]));
+		expect(new Set(Object.values((await call(copy, flagged)).codeCache))).toEqual(new Set(["used"]));
 	});
 });
 

@@ -33,13 +33,15 @@ describe("the bundle's code cache", () => {
 		expect(chunks).toEqual(expect.arrayContaining(["extension.cjs", expect.stringMatching(/^runtime-.*\.cjs$/)]));
 		expect(new Set(Object.values(first.codeCache))).toEqual(new Set(["absent"]));
 		const written = cacheFiles(copy);
-		// One file a chunk, named after the chunk, its text and V8's version; private.
+		// One file a chunk, named after the chunk, its text, V8's version and this Node's flags; private.
 		expect(Object.keys(written).map((name) => name.slice(0, name.indexOf(".cjs.") + 4))).toEqual(
 			expect.arrayContaining(chunks),
 		);
 		expect(Object.keys(written)).toHaveLength(chunks.length);
 		for (const name of Object.keys(written))
-			expect(name).toMatch(new RegExp(`\\.cjs\\.[0-9a-f]{40}\\.${process.versions.v8.replaceAll(".", "\\.")}$`));
+			expect(name).toMatch(
+				new RegExp(`\\.cjs\\.[0-9a-f]{40}\\.${process.versions.v8.replaceAll(".", "\\.")}\\.[0-9a-f]{12}$`),
+			);
 		expect(statSync(cacheDir(copy)).mode & 0o777).toBe(0o700);
 		for (const name of Object.keys(written)) expect(statSync(join(cacheDir(copy), name)).mode & 0o777).toBe(0o600);
 		const second = await call(copy);

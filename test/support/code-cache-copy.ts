@@ -36,9 +36,9 @@ export function cacheFileOf(root: string, prefix: string): string {
 	return join(cacheDir(root), name);
 }
 
-/** One call through the probe of package `root` with pi home `home`; it answered through its child. */
-export async function cachedCall(root: string, home: PiHome): Promise<ProbeCall> {
-	const probe = await probeSubagentCall(join(root, "index.ts"), home, { agent: "echo", task: "cached" });
+/** One call through the probe of package `root` with pi home `home` (and `env` over it); it answered through its child. */
+export async function cachedCall(root: string, home: PiHome, env: Record<string, string> = {}): Promise<ProbeCall> {
+	const probe = await probeSubagentCall(join(root, "index.ts"), home, { agent: "echo", task: "cached" }, env);
 	expect(probe.result).toContain("echo: cached");
 	return probe;
 }
@@ -49,7 +49,7 @@ export interface CodeCacheFixture {
 	/** A pi home with agent `echo`. */
 	home: PiHome;
 	/** {@link cachedCall} with that home. */
-	call(root: string): Promise<ProbeCall>;
+	call(root: string, env?: Record<string, string>): Promise<ProbeCall>;
 }
 
 /**
@@ -57,7 +57,9 @@ export interface CodeCacheFixture {
  * copies, the home and the server removed (every probe has exited by then: each call awaited it).
  */
 export function codeCacheHooks(): CodeCacheFixture {
-	const fixture = { call: (root: string) => cachedCall(root, fixture.home) } as CodeCacheFixture;
+	const fixture = {
+		call: (root: string, env?: Record<string, string>) => cachedCall(root, fixture.home, env),
+	} as CodeCacheFixture;
 	beforeAll(async () => {
 		fixture.server = await startFakeModelServer({ fallback: "rules" });
 		fixture.home = createPiHome(fixture.server, {

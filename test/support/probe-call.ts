@@ -1,6 +1,6 @@
 /**
  * One `subagent` call through the load probe (test/support/load-probe.mjs `--call`) of the package entry
- * `entry`, in `<home.dir>/work`, with the pi home's environment: the tool result's text, every module URL
+ * `entry`, in `<home.dir>/work`, with the pi home's environment and `env` over it: the tool result's text, every module URL
  * the process resolved, what became of the code cache of each bundle chunk it loaded and the most memory it held.
  */
 import { execFile, spawn } from "node:child_process";
@@ -23,6 +23,7 @@ export async function probeSubagentCall(
 	entry: string,
 	home: PiHome,
 	args: Record<string, unknown>,
+	env: Record<string, string> = {},
 ): Promise<ProbeCall> {
 	const work = join(home.dir, "work");
 	mkdirSync(work, { recursive: true });
@@ -31,7 +32,7 @@ export async function probeSubagentCall(
 		execFile(
 			join(ROOT, "node_modules", ".bin", "node"),
 			[join(ROOT, "test", "support", "load-probe.mjs"), entry, "--call", work, JSON.stringify(args)],
-			{ env: { PATH: process.env.PATH, ...home.env, TMPDIR: home.dir } },
+			{ env: { PATH: process.env.PATH, ...home.env, TMPDIR: home.dir, ...env } },
 			(error, out) => (error ? reject(error) : resolve(out)),
 		),
 	);

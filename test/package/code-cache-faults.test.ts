@@ -149,16 +149,19 @@ describe("code cache writers", () => {
 		expect(new Set(Object.values(next.codeCache))).toEqual(new Set(["used"]));
 	});
 
-	it("write a new file: one a killed writer of the same pid left, even a link, is replaced, never written through", async () => {
+	it("write a new file: one a killed writer of the same pid left, a FIFO or a link, is replaced, never written through", async () => {
 		const copy = freshCopy();
 		await call(copy);
 		const names = readdirSync(cacheDir(copy));
 		for (const name of names) rmSync(join(cacheDir(copy), name));
 		const held = await holdSubagentCall(join(copy, "index.ts"), fixture.home, { agent: "echo", task: "cached" });
-		// Where this process writes each cache before its rename, a link to a file outside.
+		// Where this process writes each cache before its rename: a FIFO (an open to write it waits for a reader),
+		// then links to a file outside.
 		const outside = join(fixture.home.dir, "outside-partial");
 		writeFileSync(outside, "not a cache\n");
-		for (const name of names) symlinkSync(outside, join(cacheDir(copy), `${name}.${held.pid}.partial`));
+		const partials = names.map((name) => join(cacheDir(copy), `${name}.${held.pid}.partial`));
+		execFileSync("mkfifo", [partials[0]]);
+		for (const partial of partials.slice(1)) symlinkSync(outside, partial);
 		const probe = await held.release();
 		expect(probe.result).toContain("echo: cached");
 		expect(readFileSync(outside, "utf8")).toBe("not a cache\n");

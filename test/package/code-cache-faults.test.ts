@@ -1,8 +1,8 @@
 /**
  * The bundle's code cache under a crashing host and a hostile environment (src/core/bundle-loader.ts,
- * docs/development.md §The bundle): a cache file damaged past V8's header, one that is a FIFO, a symlink, a file
- * others can write or larger than any cache, a cache directory that is a symlink, two processes writing at once and
- * a full disk. Each case runs real calls (a real pi child against the fake model) through the load probe, in a copy
+ * docs/development.md §The bundle): a cache file damaged past V8's header, made by another V8 or under other V8
+ * flags, one that is a FIFO, a directory, a symlink, a file others can write or larger than any cache, a cache
+ * directory that is a symlink, two processes writing at once, a killed writer's leftover and a full disk. Each case runs real calls (a real pi child against the fake model) through the load probe, in a copy
  * of the package with its bundle; the call must run, and what the cache held must never run in place of the chunk.
  */
 import { execFileSync } from "node:child_process";
@@ -99,6 +99,16 @@ describe("a code cache file that is not a private file of this user's", () => {
 		expect(after.codeCache["extension.cjs"]).toBe("absent");
 		expect(lstatSync(entryCache).isFile()).toBe(true);
 		expect((await call(copy)).codeCache["extension.cjs"]).toBe("used");
+	});
+
+	it("is not read when it is a directory, which stays: the chunk runs without a cache, the others keep theirs", async () => {
+		const { copy, entryCache } = await cachedCopy();
+		rmSync(entryCache);
+		mkdirSync(entryCache, { mode: 0o700 });
+		const after = await call(copy);
+		expect(Object.entries(after.codeCache).filter(([, use]) => use !== "used")).toEqual([["extension.cjs", "absent"]]);
+		expect(lstatSync(entryCache).isDirectory()).toBe(true);
+		expect(readdirSync(cacheDir(copy)).filter((name) => name.includes(".partial"))).toEqual([]);
 	});
 
 	it("is not followed when it is a symlink, even to a good cache: the chunk runs without it", async () => {

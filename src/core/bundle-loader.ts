@@ -57,7 +57,10 @@ interface LoaderState {
 	exitHook: boolean;
 }
 
-/** What a chunk's load made of its code cache: used, none there (or not trusted), or refused by V8. */
+/**
+ * What a chunk's load made of its code cache: used; none there (or not trusted); or refused, as damaged (its size,
+ * its digest) or by V8 (another V8, other flags).
+ */
 export type CodeCacheUse = "used" | "absent" | "refused";
 
 const STATE_KEY = Symbol.for("pi-native-subagents.bundle-loader");

@@ -15,7 +15,8 @@
  * - When written: at the exit of a process that loaded the `runtime-` chunk (it ran a call or a command), for each
  *   chunk it loaded whose cache was missing, untrusted or refused; atomically (a new file beside, never one that
  *   exists or a link, renamed), 0600; any error (a read-only install, a full disk) leaves no file and changes
- *   nothing else.
+ *   nothing else. A writer then removes each chunk's files beyond its few newest and a killed writer's partial file
+ *   ({@link pruneCacheDir}).
  * - A cache refused (another V8, a damaged file) is ignored and replaced; a chunk of other text has another
  *   file name, so a cache never serves text it was not made from.
  * Imports Node built-ins and owned-directory.mjs only: the package entry imports it before it knows whether the
@@ -26,8 +27,10 @@ import {
 	closeSync,
 	constants,
 	fstatSync,
+	lstatSync,
 	mkdirSync,
 	openSync,
+	readdirSync,
 	readFileSync,
 	readSync,
 	renameSync,
@@ -189,6 +192,7 @@ function saveAtExit(loader: LoaderState, file: string, script: Script, cacheFile
  */
 function saveCodeCache(loader: LoaderState): void {
 	if (![...loader.modules.keys()].some((file) => basename(file).startsWith("runtime-"))) return;
+	const written = new Set<string>();
 	for (const { script, cacheFile } of loader.unsaved.values()) {
 		const dir = dirname(cacheFile);
 		const partial = `${cacheFile}.${process.pid}.partial`;
@@ -197,7 +201,8 @@ function saveCodeCache(loader: LoaderState): void {
 		} catch {
 			// There already, or not possible: ownedDirectory decides.
 		}
-		if (!ownedDirectory(dir, true)) return;
+		if (!ownedDirectory(dir, true)) break;
+		written.add(dir);
 		try {
 			const data = script.createCachedData();
 			// What a killed writer of this pid left, if anything; then a new file only, never through a link.
@@ -213,4 +218,44 @@ function saveCodeCache(loader: LoaderState): void {
 		}
 	}
 	loader.unsaved.clear();
+	for (const dir of written) pruneCacheDir(dir);
+}
+
+/** The most cache files a chunk keeps (of other V8s, other flags, an earlier text): a writer removes the oldest. */
+const FILES_PER_CHUNK = 4;
+/** How old a partial file is when its writer is surely gone (a write takes milliseconds), in ms: an hour. */
+const PARTIAL_STALE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes from cache directory `dir` what no process will read: each partial file older than
+ * {@link PARTIAL_STALE_MS} (its writer was killed), and each chunk's cache files beyond the {@link FILES_PER_CHUNK}
+ * written last (an installed copy is never rebuilt, which would start a new directory). Never throws.
+ */
+function pruneCacheDir(dir: string, now = Date.now()): void {
+	const byChunk = new Map<string, { path: string; mtimeMs: number }[]>();
+	const remove = (path: string) => {
+		try {
+			rmSync(path, { force: true });
+		} catch {
+			// Gone meanwhile, or not removable: nothing reads it either way.
+		}
+	};
+	try {
+		for (const entry of readdirSync(dir, { withFileTypes: true })) {
+			const at = entry.name.indexOf(".cjs.");
+			if (entry.isDirectory() || at < 0) continue;
+			const path = join(dir, entry.name);
+			const { mtimeMs } = lstatSync(path);
+			if (entry.name.endsWith(".partial")) {
+				if (now - mtimeMs > PARTIAL_STALE_MS) remove(path);
+				continue;
+			}
+			const chunk = entry.name.slice(0, at);
+			byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), { path, mtimeMs }]);
+		}
+	} catch {
+		return;
+	}
+	for (const files of byChunk.values())
+		for (const { path } of files.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(FILES_PER_CHUNK)) remove(path);
 }

@@ -19,9 +19,10 @@ import {
 	statSync,
 	symlinkSync,
 	truncateSync,
+	utimesSync,
 	writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cacheDir, cacheFileOf, cacheFiles, codeCacheHooks, freshCopy } from "../support/code-cache-copy.ts";
 import { canMountTmpfs, mountFullDisk } from "../support/full-disk.ts";
@@ -179,6 +180,32 @@ describe("code cache writers", () => {
 		for (const name of names) expect(lstatSync(join(cacheDir(copy), name)).isFile()).toBe(true);
 		expect(new Set(Object.values((await call(copy)).codeCache))).toEqual(new Set(["used"]));
 		rmSync(outside);
+	});
+
+	it("keep each chunk's four newest cache files, and remove a partial file its writer left over an hour ago", async () => {
+		const { copy, entryCache } = await cachedCopy();
+		const dir = cacheDir(copy);
+		const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+		const planted = (name: string, when: Date) => {
+			writeFileSync(join(dir, name), "planted\n", { mode: 0o600 });
+			utimesSync(join(dir, name), when, when);
+			return name;
+		};
+		// Caches of V8s and flags gone by (what an installed copy, never rebuilt, gathers); a killed writer's partial
+		// file; one a writer is writing now.
+		const old = [1, 2, 3, 4, 5].map((n) =>
+			planted(`extension.cjs.${"0".repeat(40)}.${n}.0.0.${"0".repeat(12)}`, hoursAgo),
+		);
+		const killed = planted(`${basename(entryCache)}.999999.partial`, hoursAgo);
+		const writing = planted(`${basename(entryCache)}.999998.partial`, new Date());
+		rmSync(entryCache);
+		await call(copy);
+		const left = readdirSync(dir);
+		expect(left.filter((name) => name.startsWith("extension.cjs.") && !name.endsWith(".partial"))).toHaveLength(4);
+		expect(left).toContain(basename(entryCache));
+		expect(left.filter((name) => old.includes(name))).toHaveLength(3);
+		expect(left).not.toContain(killed);
+		expect(left).toContain(writing);
 	});
 
 	it.runIf(canMountTmpfs())("on a full disk leave no file, and the call runs as it does without a cache", async () => {

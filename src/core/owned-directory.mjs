@@ -18,9 +18,20 @@ import { lstatSync } from "node:fs";
 export function ownedDirectory(path, privateOnly = false) {
 	try {
 		const stat = lstatSync(path);
-		const uid = process.getuid?.();
-		return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (!privateOnly || (stat.mode & 0o022) === 0);
+		return stat.isDirectory() && ownedStats(stat, privateOnly);
 	} catch {
 		return false;
 	}
+}
+
+/**
+ * Whether what `stat` describes (of any type) is owned by this process's user (any owner where the platform has no
+ * uids); with `privateOnly`, also writable by no group or other user. The rule of {@link ownedDirectory}, for a
+ * caller that has the stats of an open file (src/core/bundle-loader.ts).
+ * @param {import("node:fs").Stats} stat
+ * @param {boolean} [privateOnly]
+ */
+export function ownedStats(stat, privateOnly = false) {
+	const uid = process.getuid?.();
+	return (uid === undefined || stat.uid === uid) && (!privateOnly || (stat.mode & 0o022) === 0);
 }

@@ -7,50 +7,14 @@
 import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_CACHE_DIR } from "../../src/core/bundle-loader.ts";
+import { describe, expect, it } from "vitest";
 import { BUNDLE_DIR, BUNDLE_MANIFEST } from "../../src/core/native-bundle.ts";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
-import { packageCopy, removePackageCopies } from "../support/package-copy.ts";
-import { createPiHome, type PiHome } from "../support/pi-home.ts";
-import { type ProbeCall, probeSubagentCall } from "../support/probe-call.ts";
+import { cacheDir, cacheFiles, codeCacheHooks, freshCopy } from "../support/code-cache-copy.ts";
+import { createPiHome } from "../support/pi-home.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-let server: FakeModelServer;
-let home: PiHome;
-
-beforeAll(async () => {
-	server = await startFakeModelServer({ fallback: "rules" });
-	home = createPiHome(server, { agents: { echo: { description: "Answers plainly", body: "You answer plainly." } } });
-});
-
-afterAll(async () => {
-	// Every probe has exited (its call awaited it): nothing runs in the copies any more.
-	removePackageCopies();
-	await home.cleanup();
-	await server.close();
-});
-
-/** One call through the probe of package `root`; it answered through its child. */
-async function call(root: string): Promise<ProbeCall> {
-	const probe = await probeSubagentCall(join(root, "index.ts"), home, { agent: "echo", task: "cached" });
-	expect(probe.result).toContain("echo: cached");
-	return probe;
-}
-
-const cacheDir = (root: string) => join(root, BUNDLE_DIR, CODE_CACHE_DIR);
-
-/** A copy of the package with its bundle and no code cache yet (this checkout's runs may have written one). */
-function freshCopy(): string {
-	const copy = packageCopy(true);
-	rmSync(cacheDir(copy), { recursive: true, force: true });
-	return copy;
-}
-/** The cache files of `root`, name → size in bytes. */
-function cacheFiles(root: string): Record<string, number> {
-	const dir = cacheDir(root);
-	return Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).size]));
-}
+const fixture = codeCacheHooks();
+const call = fixture.call;
 
 /** Rewrites bundle file `name` of `root` with `text`, its manifest agreeing (a build that wrote it so). */
 function rewriteChunk(root: string, name: string, text: string): void {
@@ -69,13 +33,15 @@ describe("the bundle's code cache", () => {
 		expect(chunks).toEqual(expect.arrayContaining(["extension.cjs", expect.stringMatching(/^runtime-.*\.cjs$/)]));
 		expect(new Set(Object.values(first.codeCache))).toEqual(new Set(["absent"]));
 		const written = cacheFiles(copy);
-		// One file a chunk, named after the chunk, its text and V8's version; private.
+		// One file a chunk, named after the chunk, its text, V8's version and this Node's flags; private.
 		expect(Object.keys(written).map((name) => name.slice(0, name.indexOf(".cjs.") + 4))).toEqual(
 			expect.arrayContaining(chunks),
 		);
 		expect(Object.keys(written)).toHaveLength(chunks.length);
 		for (const name of Object.keys(written))
-			expect(name).toMatch(new RegExp(`\\.cjs\\.[0-9a-f]{40}\\.${process.versions.v8.replaceAll(".", "\\.")}$`));
+			expect(name).toMatch(
+				new RegExp(`\\.cjs\\.[0-9a-f]{40}\\.${process.versions.v8.replaceAll(".", "\\.")}\\.[0-9a-f]{12}$`),
+			);
 		expect(statSync(cacheDir(copy)).mode & 0o777).toBe(0o700);
 		for (const name of Object.keys(written)) expect(statSync(join(cacheDir(copy), name)).mode & 0o777).toBe(0o600);
 		const second = await call(copy);
@@ -87,7 +53,7 @@ describe("the bundle's code cache", () => {
 	it("is not written by a process that never loaded the runtime (no call, nothing to retain)", async () => {
 		const copy = freshCopy();
 		// A home of its own: in one with child sessions, the session start loads the runtime for their retention.
-		const quiet = createPiHome(server, {});
+		const quiet = createPiHome(fixture.server, {});
 		const work = join(quiet.dir, "work");
 		mkdirSync(work, { recursive: true });
 		try {

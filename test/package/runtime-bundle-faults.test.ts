@@ -179,7 +179,8 @@ describe("a rebuild while Pi runs from the bundle", () => {
 /**
  * A real `pi -p` parent with package `root` that delegates a call, runs Pi's own reload (what `/reload` does:
  * through a second extension's command, as print mode has no `/reload`), and delegates again: the run, the reasons of
- * the session starts, the tasks the children got and every module URL Node resolved.
+ * the session starts, the tasks the children got, every module URL Node resolved and, at each session start, the
+ * bundle chunks its loader held (`chunkModules`: `<reason> <count> [each chunk evaluated again]`).
  */
 async function callReloadCall(root: string, tag: string, options: { editBeforeReload?: [string, string] } = {}) {
 	server.route((request) => {
@@ -190,13 +191,24 @@ async function callReloadCall(root: string, tag: string, options: { editBeforeRe
 	});
 	const reloader = join(home.dir, `reloader-${tag}.ts`);
 	const starts = join(home.dir, `session-starts-${tag}.txt`);
+	const chunkModules = join(home.dir, `chunk-modules-${tag}.txt`);
 	writeFileSync(
 		reloader,
 		[
 			"import { appendFileSync } from 'node:fs';",
 			`const edit = ${JSON.stringify(options.editBeforeReload ?? null)};`,
+			// At each session start, a line to `chunkModules`: its reason, how many chunks the bundle's loader holds
+			// (src/core/bundle-loader.ts), and each one whose module is another object than at an earlier start.
+			"const seen = (globalThis[Symbol.for('reload-probe.chunk-modules')] ??= new Map());",
+			"const chunkLine = (reason) => {",
+			"	const modules = globalThis[Symbol.for('pi-native-subagents.bundle-loader')]?.modules ?? new Map();",
+			"	const again = [...modules].filter(([file, module]) => seen.has(file) && seen.get(file) !== module);",
+			"	for (const [file, module] of modules) if (!seen.has(file)) seen.set(file, module);",
+			"	return [reason, modules.size, ...again.map(([file]) => file)].join(' ') + '\\n';",
+			"};",
 			"export default (pi) => {",
 			`	pi.on("session_start", (event) => appendFileSync(${JSON.stringify(starts)}, event.reason + "\\n"));`,
+			`	pi.on("session_start", (event) => appendFileSync(${JSON.stringify(chunkModules)}, chunkLine(event.reason)));`,
 			'	pi.registerCommand("probe-reload", { description: "reload", handler: async (_a, ctx) => { if (edit) appendFileSync(...edit); await ctx.reload(); } });',
 			"};",
 		].join("\n"),
@@ -212,6 +224,7 @@ async function callReloadCall(root: string, tag: string, options: { editBeforeRe
 	return {
 		run,
 		starts: readFileSync(starts, "utf8"),
+		chunkModules: readFileSync(chunkModules, "utf8").trimEnd().split("\n"),
 		tasks: server.requests.map((request) => request.lastUserText),
 		loaded: readFileSync(record, "utf8").split("\n"),
 	};
@@ -219,8 +232,13 @@ async function callReloadCall(root: string, tag: string, options: { editBeforeRe
 
 describe("/reload through the bundle", () => {
 	it("runs calls before and after a reload from the bundle's modules, which its loader keeps", async () => {
-		const { run, starts, tasks, loaded } = await callReloadCall(ROOT, "fresh");
+		const { run, starts, tasks, loaded, chunkModules } = await callReloadCall(ROOT, "fresh");
 		expect(starts).toBe("startup\nreload\n");
+		// The loader held chunks at both starts, and none was evaluated again at the reload: the same module objects.
+		expect(chunkModules).toEqual([
+			expect.stringMatching(/^startup [1-9]\d*$/),
+			expect.stringMatching(/^reload [1-9]\d*$/),
+		]);
 		// Both calls reached a child: the one before the reload and the one after.
 		expect(tasks).toEqual(expect.arrayContaining(["fresh one", "fresh two"]));
 		expect(bundleLines(run.stderr)).toEqual([]);

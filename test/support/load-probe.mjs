@@ -2,7 +2,7 @@
  * Loads the package's entry point the way Pi's loader does (its default export called with an extension
  * API), in a fresh Node process, and prints JSON `{ tools, commands, events, renderers, modules }`: what it
  * registered and every module URL resolved while loading, with the bundle's chunks its loader read (and
- * `codeCache`: what became of each one's code cache). Node
+ * `codeCache`: what became of each one's code cache; `maxRss`: the most memory it held, in KiB). Node
  * type-strips the `.ts` sources.
  * With `--session-start <cwd>`, it then runs the `session_start` handler with a minimal context that has a
  * UI (print its notifications as `notes`), and `modules` lists what had been resolved by its end too. Run
@@ -76,4 +76,6 @@ if (flag === "--session-start" || flag === "--call") {
 const loader = globalThis[Symbol.for("pi-native-subagents.bundle-loader")];
 for (const file of loader?.modules.keys() ?? []) modules.add(pathToFileURL(file).href);
 const codeCache = Object.fromEntries([...(loader?.cacheUse ?? [])].map(([file, use]) => [basename(file), use]));
-process.stdout.write(JSON.stringify({ ...registered, notes, result, modules: [...modules], codeCache }));
+// The most memory the process held, in KiB (a cache file must not be read whatever its size).
+const maxRss = process.resourceUsage().maxRSS;
+process.stdout.write(JSON.stringify({ ...registered, notes, result, modules: [...modules], codeCache, maxRss }));

@@ -8,7 +8,7 @@
  * child's id is known to its parent only once the child has reported it.
  */
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-write.ts";
 import { listDirOrEmpty } from "../../core/list-dir.ts";
@@ -36,24 +36,33 @@ export interface ChildSessionRetention {
 export class SessionHold {
 	readonly #dir: string;
 	readonly #file: string;
+	/** The ids the hold file holds (sorted, as JSON) since this load last wrote it; `undefined` when unknown. */
+	#written: string | undefined;
 
 	constructor(holdsDir: string, pid = process.pid) {
 		this.#dir = holdsDir;
 		this.#file = join(holdsDir, `${pid}-${randomUUID().slice(0, 8)}.json`);
 	}
 
-	/** Holds exactly `ids`: the native session ids this load may resume or runs now (none: no hold file). */
+	/**
+	 * Holds exactly `ids`: the native session ids this load may resume or runs now (none: no hold file). A hold
+	 * file that is there and already holds exactly these is left as it is (a call's launch record and its claim
+	 * of the same session each ask for a write).
+	 */
 	write(ids: Iterable<string>): void {
 		const sessions = [...new Set(ids)];
+		const key = JSON.stringify([...sessions].sort());
+		if (key === this.#written && (sessions.length === 0 || existsSync(this.#file))) return;
+		this.#written = undefined;
 		try {
 			// An empty hold holds nothing: no file (and no holds directory made for a load that never held a session).
-			if (sessions.length === 0) {
-				rmSync(this.#file, { force: true });
-				return;
+			if (sessions.length === 0) rmSync(this.#file, { force: true });
+			else {
+				mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+				// Not fsynced: a hold counts only while its process lives, and a power loss ends that too.
+				writeFileAtomic(this.#file, JSON.stringify({ sessions }), 0o600, { durable: false });
 			}
-			mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-			// Not fsynced: a hold counts only while its process lives, and a power loss ends that too.
-			writeFileAtomic(this.#file, JSON.stringify({ sessions }), 0o600, { durable: false });
+			this.#written = key;
 		} catch {
 			// Without a hold the recent-file rule still keeps running children; the next change writes it again.
 		}
@@ -61,6 +70,7 @@ export class SessionHold {
 
 	/** Removes the hold (the load's session has ended). */
 	release(): void {
+		this.#written = undefined;
 		rmSync(this.#file, { force: true });
 	}
 }

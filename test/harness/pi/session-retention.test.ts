@@ -3,7 +3,7 @@
  * age and total size, never a session a live parent holds, never a file written within RECENT_MS.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -70,6 +70,32 @@ describe("pi child session retention", () => {
 		hold.write([]);
 		expect(readdirSync(holds)).toEqual([]);
 		expect([...heldChildSessions(holds)]).toEqual([]);
+	});
+
+	it("rewrites the hold file only when the ids it holds change, or when it is gone", () => {
+		const { holds } = setup();
+		const hold = new SessionHold(holds);
+		hold.write(["a"]);
+		const [name] = readdirSync(holds);
+		const inode = () => statSync(join(holds, name)).ino;
+		const first = inode();
+		// The same ids (a call's claim, then its launch record): the file stays as it was.
+		hold.write(["a"]);
+		hold.write(["a", "a"]);
+		expect(inode()).toBe(first);
+		hold.write(["b", "a"]);
+		const second = inode();
+		expect(second).not.toBe(first);
+		expect([...heldChildSessions(holds)].sort()).toEqual(["a", "b"]);
+		hold.write(["a", "b"]);
+		expect(inode()).toBe(second);
+		// Removed by someone else: the next write puts it back even with the same ids.
+		rmSync(join(holds, name));
+		hold.write(["a", "b"]);
+		expect([...heldChildSessions(holds)].sort()).toEqual(["a", "b"]);
+		hold.release();
+		hold.write(["a", "b"]);
+		expect([...heldChildSessions(holds)].sort()).toEqual(["a", "b"]);
 	});
 
 	it("removes the oldest unheld sessions while the total exceeds the size limit, never one written recently", () => {

@@ -35,6 +35,11 @@ export const OFFICIAL_EXAMPLE = join(
 const TREE_USAGE = join(import.meta.dirname, "support", "tree-usage.py");
 /** Fake-model rule (test/support/fake-model/rules.ts): one `subagent` call, then `Tool said: <its output>`. */
 const TASK = 'TOOL:subagent:{"agent":"echo","task":"delegation probe"}';
+/**
+ * Alternating pairs a full run measures: 15, as the per-pair ratios spread about ±10% on a 2-core machine and the
+ * goal is a ratio near 1 (9 pairs moved the median by up to 0.06 between back-to-back runs).
+ */
+const PAIRS = 15;
 /** What both parents answer with: the child's echo answer came back through the tool. */
 const ANSWER = "Tool said: echo:";
 
@@ -101,7 +106,7 @@ export function runMeasured(argv: readonly string[], cwd: string, env: NodeJS.Pr
  * Measures {@link DelegationCostBench} over `runs` alternating pairs after one warm-up of each kind.
  * @throws Error when a run fails (see {@link runMeasured}).
  */
-export async function benchDelegationCost(runs = 9): Promise<DelegationCostBench> {
+export async function benchDelegationCost(runs = PAIRS): Promise<DelegationCostBench> {
 	const server = await startFakeModelServer({ fallback: "rules" });
 	const home = createPiHome(server, {
 		agents: { echo: { description: "Answers plainly", body: "You answer plainly." } },
@@ -178,7 +183,7 @@ const KINDS = [
 export const delegationBench: Bench = {
 	rows: KINDS.map((kind) => `delegation vs official example, ${kind.name}`),
 	async run(size) {
-		const cost = await benchDelegationCost(size === "smoke" ? 1 : 9);
+		const cost = await benchDelegationCost(size === "smoke" ? 1 : PAIRS);
 		const describe = (kind: (typeof KINDS)[number]) => {
 			const f = cost[kind.key];
 			return (

@@ -83,8 +83,8 @@ const flagsKey = (): string =>
 	hash("sha1", [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0")).slice(0, 12);
 
 /** `file`'s cache file: named after its text, V8's version and this Node's flags ({@link flagsKey}). */
-function cacheFileOf(file: string, text: string): string {
-	const name = `${basename(file)}.${hash("sha1", text)}.${process.versions.v8}.${flagsKey()}`;
+function cacheFileOf(file: string, bytes: Buffer): string {
+	const name = `${basename(file)}.${hash("sha1", bytes)}.${process.versions.v8}.${flagsKey()}`;
 	return join(dirname(file), CODE_CACHE_DIR, name);
 }
 
@@ -149,8 +149,10 @@ export function loadChunk(file: string): unknown {
 	const loader = state();
 	const done = loader.modules.get(file);
 	if (done) return done.exports;
-	const text = readFileSync(file, "utf8");
-	const cacheFile = cacheFileOf(file, text);
+	// Hashed as read: a string would be encoded to UTF-8 again for the hash.
+	const bytes = readFileSync(file);
+	const text = bytes.toString("utf8");
+	const cacheFile = cacheFileOf(file, bytes);
 	const cached = readCache(cacheFile, text.length);
 	const cachedData = cached === "damaged" ? undefined : cached;
 	const script = new Script(`${WRAPPER}${text}\n})`, { filename: file, columnOffset: -WRAPPER.length, cachedData });

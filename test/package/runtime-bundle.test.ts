@@ -218,6 +218,22 @@ describe("loading the runtime", () => {
 		expect(paths).toEqual(expect.arrayContaining(["src/tools/subagent-tool.ts", "src/harness/pi/adapter.ts"]));
 	});
 
+	it("ships chunks of ASCII text without the sources' docstrings (less to read, hash and keep per process)", () => {
+		const dir = join(ROOT, "dist", "runtime");
+		const chunks = Object.keys(JSON.parse(readFileSync(join(dir, "chunks.json"), "utf8")));
+		for (const chunk of chunks) {
+			const bytes = readFileSync(join(dir, chunk));
+			expect(
+				bytes.every((byte) => byte < 0x80),
+				chunk,
+			).toBe(true);
+			expect(bytes.toString("latin1"), chunk).not.toMatch(/^\s*\/\*\*\s*$/m);
+		}
+		// What the sources say in other scripts is still said: escaped, not lost.
+		const runtime = chunks.find((chunk) => chunk.startsWith("runtime-")) ?? "";
+		expect(readFileSync(join(dir, runtime), "latin1")).toContain("\\u2026");
+	});
+
 	it("reads from Pi's instances of the peer packages only the names the bundle uses", () => {
 		// Each read goes through the module proxy of Pi's loader: an unused name's read is a cost at every load.
 		const dir = join(ROOT, "dist", "runtime");

@@ -9,7 +9,7 @@ import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } fro
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
 import { deferred, loadSerially, remembered } from "./core/deferred.ts";
-import { hasChildSessions, hasGraphRuns } from "./core/package-dirs.ts";
+import { hasChildSessions, hasGraphRuns, hasLaunchRecords } from "./core/package-dirs.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
 import { artifactPruneDue, artifactRoot } from "./runs/artifact-root.ts";
 import { atInheritedMaxDepth, ROSTER_FILE_ENV } from "./runs/child-env.ts";
@@ -230,8 +230,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		});
 		return loading;
 	};
-	// Nothing outlives the session: running jobs are cancelled (each reported to its still-bound session), their
-	// children killed, tmux goes too; graph runs stop recording first, so they stay resumable.
+	// Nothing outlives the session: jobs cancelled (each reported), children killed, tmux gone; graph runs stay resumable.
 	pi.on("session_shutdown", async (event) => {
 		// A runtime still loading (started at session start, not awaited) is shut down once it is built.
 		const built = loaded ?? (await loading?.catch(() => undefined));
@@ -241,7 +240,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		// First: whether Pi had a trust decision to make for this cwd, as it decided it (SECURITY.md "Trust").
 		startTrust.record(ctx.cwd, event.reason, hasTrustRequiringProjectResources(ctx.cwd));
 		context = ctx;
-		// The hourly upkeep (artifact prune, leftovers sweep): its modules load only when it is due.
+		// The hourly upkeep (artifact prune, leftovers sweep, child-session retention): its modules load only when due.
 		const sweep =
 			artifactPruneDue(artifactRoot()) && (await loadSerially(() => import("./runs/session-start-sweep.ts")));
 		if (sweep) sweep.sweepAtSessionStart(ctx.sessionManager.getSessionId());
@@ -253,16 +252,17 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
 		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
-		// Child sessions or holds to retain: the runtime's load applies the retention (docs/rules.md §Child sessions), not awaited.
-		else if (hasChildSessions(agentDir)) runtime(ctx).catch(() => undefined);
+		// Launch records: the runtime holds their sessions (not awaited); else hourly retention (docs/rules.md §Child sessions).
+		else if (hasLaunchRecords(branch)) runtime(ctx).catch(() => undefined);
+		else if (sweep && hasChildSessions(agentDir))
+			(await loadSerially(() => import("./harness/pi/session-retention.ts"))).retainAtSessionStart(agentDir);
 		// Agent files that fail to load: notified now with a UI, else in the first subagent result.
 		notify(ctx, await startReport.atSessionStart(ctx.cwd, ctx.hasUI));
 		// Graph runs to restore or prune: only when some were ever recorded under this agent dir.
 		if (hasGraphRuns(agentDir)) (await (await runtime(ctx)).later.graphs()).atSessionStart(ctx);
 	});
-	// Finished background jobs' usage joins the next tool result, which Pi counts in the session's totals.
+	// Finished jobs' usage joins the next tool result (Pi counts it); the widget shows jobs this call started or cancelled.
 	pi.on("tool_result", (event) => {
-		// A background job may have started or been cancelled by this call.
 		loaded?.widget.refresh();
 		const usage = jobUsage.takeInto(event.usage);
 		return usage ? { usage } : undefined;

@@ -55,6 +55,7 @@ import type { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
 import { ConfigError } from "../core/config-error.ts";
 import { DEFAULT_KILL_GRACE_MS, DEFAULT_TIMEOUT_MS, DIALOG_TIMEOUT_MS } from "../core/graces.ts";
+import { CHILD_SESSION_DEFAULTS } from "../core/package-dirs.ts";
 import { Problems } from "../core/problems.ts";
 import { lazySchema, zod } from "../core/zod.ts";
 import { settingsFilePath } from "./paths.ts";
@@ -122,8 +123,8 @@ const environmentSchema = () =>
 /** Retention of pi children's session files under `<agent dir>/pi-native-subagents/sessions`. */
 const childSessionsSchema = () =>
 	strictSection({
-		max_age_days: integer(1, 30, "days"),
-		max_total_bytes: integer(1, 1024 * 1024 * 1024, "bytes"),
+		max_age_days: integer(1, CHILD_SESSION_DEFAULTS.max_age_days, "days"),
+		max_total_bytes: integer(1, CHILD_SESSION_DEFAULTS.max_total_bytes, "bytes"),
 	});
 
 /** Durable graph runs: restore and retention (docs/settings.md §Graph runs). */

@@ -1,6 +1,7 @@
 /**
  * Where the package keeps its state under the agent dir: pi children's sessions, the live parents' holds on
- * them (docs/rules.md §Child sessions) and graph runs (docs/graphs.md §Durability).
+ * them and the launch records that name them on a parent's branch (docs/rules.md §Child sessions), and graph runs
+ * (docs/graphs.md §Durability).
  * Light on purpose: a session start reads it before anything else of the package loads.
  */
 import { existsSync } from "node:fs";
@@ -14,10 +15,24 @@ export const holdsDir = (agentDir: string) => join(agentDir, "pi-native-subagent
 
 /**
  * Whether pi children ever ran from `agentDir` (its child session or holds directory exists): then a session
- * start loads the runtime, which applies the child-session retention, also without a settings file or a UI.
+ * start applies the child-session retention, at most once an hour (docs/rules.md §Child sessions).
  */
 export function hasChildSessions(agentDir: string): boolean {
 	return existsSync(childSessionsDir(agentDir)) || existsSync(holdsDir(agentDir));
+}
+
+/** The child-session retention without a settings file (docs/settings.md, `child_sessions`): days, bytes (1 GiB). */
+export const CHILD_SESSION_DEFAULTS = { max_age_days: 30, max_total_bytes: 1024 * 1024 * 1024 } as const;
+
+/** `customType` of the launch records this package appends to a parent's branch (src/sessions/launch-record.ts). */
+export const LAUNCH_RECORD_TYPE = "pi-native-subagents.launch";
+
+/**
+ * Whether `branch` holds a launch record: its session may resume those children, so a session start loads the
+ * runtime, whose load holds them (docs/rules.md §Child sessions).
+ */
+export function hasLaunchRecords(branch: ReadonlyArray<{ type: string; customType?: string }>): boolean {
+	return branch.some((entry) => entry.type === "custom" && entry.customType === LAUNCH_RECORD_TYPE);
 }
 
 /** `<agent dir>/pi-native-subagents/graphs`: one directory per durable graph run (docs/graphs.md §Durability). */

@@ -15,8 +15,8 @@ import {
 } from "../core/launch-spec.ts";
 import { lazySchema, type ZodNamespace } from "../core/zod.ts";
 
-/** `customType` of the entries this package appends. */
-export const LAUNCH_RECORD_TYPE = "pi-native-subagents.launch";
+/** `customType` of the entries this package appends (a session start reads it, so it lives in core). */
+export { LAUNCH_RECORD_TYPE } from "../core/package-dirs.ts";
 
 /**
  * What a record locks on resume:

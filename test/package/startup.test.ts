@@ -5,12 +5,14 @@
  * (bench/startup-overhead.ts); the real-pi end-to-end tests prove the deferred modules load when a call comes.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { LAUNCH_RECORD_TYPE, recordFor } from "../../src/sessions/launch-record.ts";
 import { withBundledSources } from "../support/bundle-modules.ts";
 import { startFakeModelServer } from "../support/fake-model/index.ts";
+import { launchSpec } from "../support/launch-spec.ts";
 import { createPiHome } from "../support/pi-home.ts";
 import { probeSubagentCall } from "../support/probe-call.ts";
 import { makeTempDir } from "../support/temp-dir.ts";
@@ -91,6 +93,7 @@ describe("loading the extension", () => {
 		const probe = JSON.parse(stdout) as { notes: string[]; modules: string[] };
 		return { notes: probe.notes, paths: loadedPaths(probe.modules), agentDir };
 	}
+	// The child-session retention rides in the hourly upkeep's chunk, which the first start in a temp dir loads.
 	const heavyAtStart = (paths: string[]) =>
 		paths.filter((path) =>
 			/^src\/(launch|harness|process|sessions|interactive)\/|node_modules\/(execa|split2|p-limit)\//.test(path),
@@ -127,6 +130,82 @@ describe("loading the extension", () => {
 			"src/runs/session-start-sweep.ts",
 		]);
 		expect(upkeep((await sessionStart({}, tmp)).paths)).toEqual([]);
+	});
+});
+
+describe("a session start with pi children's sessions under its agent dir", () => {
+	const home = makeTempDir("startup-sessions-");
+	// The probes have exited (each start awaited its process): nothing runs in it any more.
+	afterAll(() => rmSync(home, { recursive: true, force: true }));
+	const DAY = 24 * 60 * 60 * 1000;
+	/** An agent dir under the temp home whose child sessions dir holds `sessions` (file name → days since written). */
+	function agentDirWith(name: string, sessions: Record<string, number>): string {
+		const agentDir = join(home, name);
+		const dir = join(agentDir, "pi-native-subagents", "sessions");
+		mkdirSync(dir, { recursive: true });
+		for (const [file, days] of Object.entries(sessions)) {
+			writeFileSync(join(dir, file), "{}\n");
+			const at = (Date.now() - days * DAY) / 1000;
+			utimesSync(join(dir, file), at, at);
+		}
+		return agentDir;
+	}
+	async function start(agentDir: string, tmp: string, branch: unknown[] = []) {
+		const work = join(home, "work");
+		mkdirSync(work, { recursive: true });
+		const { stdout } = await promisify(execFile)(
+			NODE,
+			[join(ROOT, "test", "support", "load-probe.mjs"), join(ROOT, "index.ts"), "--session-start", work],
+			{
+				env: {
+					PATH: process.env.PATH,
+					HOME: home,
+					PI_CODING_AGENT_DIR: agentDir,
+					TMPDIR: tmp,
+					PROBE_BRANCH: JSON.stringify(branch),
+				},
+			},
+		);
+		return loadedPaths((JSON.parse(stdout) as { modules: string[] }).modules);
+	}
+	const sessionsOf = (agentDir: string) => readdirSync(join(agentDir, "pi-native-subagents", "sessions")).sort();
+	const old = "2020-01-01T00-00-00-000Z_old.jsonl";
+	const recent = "2026-01-01T00-00-00-000Z_recent.jsonl";
+
+	it("applies the retention with the hourly upkeep only, loading nothing of it within the hour", async () => {
+		const agentDir = agentDirWith("retained", { [old]: 400, [recent]: 0 });
+		const tmp = join(home, "retention-tmp");
+		mkdirSync(tmp);
+		const paths = await start(agentDir, tmp);
+		expect(sessionsOf(agentDir)).toEqual([recent]);
+		expect(paths).toContain("src/harness/pi/session-retention.ts");
+		// Within the hour: neither the retention's module nor a removal.
+		const again = join(agentDir, "pi-native-subagents", "sessions", "2020-01-02T00-00-00-000Z_again.jsonl");
+		writeFileSync(again, "{}\n");
+		utimesSync(again, (Date.now() - 400 * DAY) / 1000, (Date.now() - 400 * DAY) / 1000);
+		const within = await start(agentDir, tmp);
+		// Nothing a call runs either: the runtime loads for launch records or configuration only.
+		expect(within.filter((path) => /^src\/(harness|launch|process|sessions|tools\/subagent-tool)/.test(path))).toEqual(
+			[],
+		);
+		expect(sessionsOf(agentDir)).toContain("2020-01-02T00-00-00-000Z_again.jsonl");
+	});
+
+	it("loads the runtime when its branch has launch records, which holds their sessions however old", async () => {
+		const agentDir = agentDirWith("held", { "2020-01-01T00-00-00-000Z_kept.jsonl": 400 });
+		const tmp = join(home, "held-tmp");
+		mkdirSync(tmp);
+		const record = {
+			type: "custom",
+			customType: LAUNCH_RECORD_TYPE,
+			data: recordFor(launchSpec({ harness: "pi", cwd: home }), "kept"),
+		};
+		const paths = await start(agentDir, tmp, [record]);
+		expect(paths).toContain("src/sessions/launch-records.ts");
+		expect(sessionsOf(agentDir)).toEqual(["2020-01-01T00-00-00-000Z_kept.jsonl"]);
+		const holds = join(agentDir, "pi-native-subagents", "holds");
+		const held = readdirSync(holds).flatMap((name) => JSON.parse(readFileSync(join(holds, name), "utf8")).sessions);
+		expect(held).toEqual(["kept"]);
 	});
 });
 

@@ -10,7 +10,8 @@
  * With `--call <cwd> <arguments JSON>`, the session starts without a UI (print mode), the registered `subagent`
  * tool runs once with those arguments (its child a real process), the session shuts down, and `result` is the
  * tool result's text; `modules` then lists what the whole single call loaded.
- * Environment for the bundle tests: PROBE_REPLACE_PEERS, PROBE_WAIT (below).
+ * Environment for the bundle tests: PROBE_REPLACE_PEERS, PROBE_WAIT (below); PROBE_BRANCH: the session's branch
+ * entries, as JSON (none by default).
  * Usage: node load-probe.mjs <entry file> [--session-start <cwd> | --call <cwd> <arguments JSON>]
  */
 import { registerHooks } from "node:module";
@@ -62,7 +63,11 @@ if (flag === "--session-start" || flag === "--call") {
 		mode: flag === "--call" ? "print" : "tui",
 		isProjectTrusted: () => true,
 		ui: { notify: (message) => notes.push(message), setWidget: () => undefined },
-		sessionManager: { getSessionId: () => "probe-session", getBranch: () => [], getSessionFile: () => undefined },
+		sessionManager: {
+			getSessionId: () => "probe-session",
+			getBranch: () => JSON.parse(process.env.PROBE_BRANCH ?? "[]"),
+			getSessionFile: () => undefined,
+		},
 	};
 	await handlers.get("session_start")({ type: "session_start", reason: "startup" }, ctx);
 	if (flag === "--call") {

@@ -12,7 +12,7 @@ import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-write.ts";
 import { listDirOrEmpty } from "../../core/list-dir.ts";
-import { childSessionsDir, holdsDir } from "../../core/package-dirs.ts";
+import { CHILD_SESSION_DEFAULTS, childSessionsDir, holdsDir } from "../../core/package-dirs.ts";
 import { readUserFile } from "../../core/user-file.ts";
 import { signalTargetExists } from "../../runs/process-exists.ts";
 
@@ -154,4 +154,14 @@ export function applyRetention(
 	if (!kept) return [];
 	const policy = { maxAgeMs: kept.max_age_days * 24 * 60 * 60 * 1000, maxTotalBytes: kept.max_total_bytes };
 	return pruneChildSessions(childSessionsDir(agentDir), holdsDir(agentDir), policy, { alsoHeld: held });
+}
+
+/**
+ * The retention a session start applies without the runtime (src/index.ts, with the hourly upkeep): no settings
+ * file, so the default policy ({@link CHILD_SESSION_DEFAULTS}), and nothing this session holds (its branch has no
+ * launch record). Never throws.
+ * @returns the removed file names.
+ */
+export function retainAtSessionStart(agentDir: string): string[] {
+	return applyRetention(agentDir, CHILD_SESSION_DEFAULTS, []);
 }

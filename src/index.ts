@@ -4,7 +4,7 @@
  * (docs/design-notes.md §Start-up cost).
  */
 import { existsSync } from "node:fs";
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext, SessionShutdownEvent } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
 import { settingsFilePath } from "./config/paths.ts";
@@ -186,10 +186,7 @@ async function loadRuntime(
 }
 
 /** The session ends: the widget, running jobs (each reporting its cancellation), tmux, and this load's hold. */
-async function shutDown(
-	loaded: Runtime,
-	reason: Parameters<typeof import("./runs/job-messages.ts").shutdownReason>[0],
-) {
+async function shutDown(loaded: Runtime, reason: SessionShutdownEvent["reason"]) {
 	loaded.widget.close();
 	// A graph run interrupted by the session's end stays resumable (docs/graphs.md §Durability).
 	loaded.later.interruptGraphs();
@@ -267,9 +264,12 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		const usage = jobUsage.takeInto(event.usage);
 		return usage ? { usage } : undefined;
 	});
+	// A visited branch's launch records join the hold: with some, the runtime loads (docs/rules.md §Child sessions).
 	pi.on("session_tree", (_event, ctx) => {
-		if (loaded) loaded.sessions.addFrom(ctx.sessionManager.getBranch());
-		else visited.push(ctx.sessionManager.getBranch());
+		const tree = ctx.sessionManager.getBranch();
+		if (loaded) return loaded.sessions.addFrom(tree);
+		visited.push(tree);
+		if (hasLaunchRecords(tree)) runtime(ctx).catch(() => undefined);
 	});
 	// A background job's report is drawn as the same cards as a foreground result.
 	pi.registerMessageRenderer(JOB_MESSAGE_TYPE, renderJobMessage);

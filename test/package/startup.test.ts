@@ -150,7 +150,7 @@ describe("a session start with pi children's sessions under its agent dir", () =
 		}
 		return agentDir;
 	}
-	async function start(agentDir: string, tmp: string, branch: unknown[] = []) {
+	async function start(agentDir: string, tmp: string, branch: unknown[] = [], tree?: unknown[]) {
 		const work = join(home, "work");
 		mkdirSync(work, { recursive: true });
 		const { stdout } = await promisify(execFile)(
@@ -163,11 +163,23 @@ describe("a session start with pi children's sessions under its agent dir", () =
 					PI_CODING_AGENT_DIR: agentDir,
 					TMPDIR: tmp,
 					PROBE_BRANCH: JSON.stringify(branch),
+					...(tree ? { PROBE_TREE: JSON.stringify(tree) } : {}),
 				},
 			},
 		);
 		return loadedPaths((JSON.parse(stdout) as { modules: string[] }).modules);
 	}
+	/** A launch record of a pi child whose native session id is `id`, as a branch entry. */
+	const record = (id: string) => ({
+		type: "custom",
+		customType: LAUNCH_RECORD_TYPE,
+		data: recordFor(launchSpec({ harness: "pi", cwd: home }), id),
+	});
+	/** The native session ids the hold files under `agentDir` hold. */
+	const heldBy = (agentDir: string) => {
+		const holds = join(agentDir, "pi-native-subagents", "holds");
+		return readdirSync(holds).flatMap((name) => JSON.parse(readFileSync(join(holds, name), "utf8")).sessions);
+	};
 	const sessionsOf = (agentDir: string) => readdirSync(join(agentDir, "pi-native-subagents", "sessions")).sort();
 	const old = "2020-01-01T00-00-00-000Z_old.jsonl";
 	const recent = "2026-01-01T00-00-00-000Z_recent.jsonl";
@@ -195,17 +207,20 @@ describe("a session start with pi children's sessions under its agent dir", () =
 		const agentDir = agentDirWith("held", { "2020-01-01T00-00-00-000Z_kept.jsonl": 400 });
 		const tmp = join(home, "held-tmp");
 		mkdirSync(tmp);
-		const record = {
-			type: "custom",
-			customType: LAUNCH_RECORD_TYPE,
-			data: recordFor(launchSpec({ harness: "pi", cwd: home }), "kept"),
-		};
-		const paths = await start(agentDir, tmp, [record]);
+		const paths = await start(agentDir, tmp, [record("kept")]);
 		expect(paths).toContain("src/sessions/launch-records.ts");
 		expect(sessionsOf(agentDir)).toEqual(["2020-01-01T00-00-00-000Z_kept.jsonl"]);
-		const holds = join(agentDir, "pi-native-subagents", "holds");
-		const held = readdirSync(holds).flatMap((name) => JSON.parse(readFileSync(join(holds, name), "utf8")).sessions);
-		expect(held).toEqual(["kept"]);
+		expect(heldBy(agentDir)).toEqual(["kept"]);
+	});
+
+	it("loads the runtime when the session navigates (/tree) to a branch with launch records, which holds their sessions", async () => {
+		// The start's branch has none, and the hourly upkeep is due: the retention runs first, holding nothing.
+		const agentDir = agentDirWith("tree", { "2026-01-01T00-00-00-000Z_recent.jsonl": 0 });
+		const tmp = join(home, "tree-tmp");
+		mkdirSync(tmp);
+		const paths = await start(agentDir, tmp, [], [record("visited")]);
+		expect(paths).toContain("src/sessions/launch-records.ts");
+		expect(heldBy(agentDir)).toEqual(["visited"]);
 	});
 });
 

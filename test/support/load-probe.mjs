@@ -11,7 +11,7 @@
  * tool runs once with those arguments (its child a real process), the session shuts down, and `result` is the
  * tool result's text; `modules` then lists what the whole single call loaded.
  * Environment for the bundle tests: PROBE_REPLACE_PEERS, PROBE_WAIT (below); PROBE_BRANCH: the session's branch
- * entries, as JSON (none by default).
+ * entries, as JSON (none by default); PROBE_TREE: a branch, as JSON, the session then navigates to (`session_tree`).
  * Usage: node load-probe.mjs <entry file> [--session-start <cwd> | --call <cwd> <arguments JSON>]
  */
 import { registerHooks } from "node:module";
@@ -70,6 +70,11 @@ if (flag === "--session-start" || flag === "--call") {
 		},
 	};
 	await handlers.get("session_start")({ type: "session_start", reason: "startup" }, ctx);
+	if (process.env.PROBE_TREE) {
+		const tree = JSON.parse(process.env.PROBE_TREE);
+		const treeCtx = { ...ctx, sessionManager: { ...ctx.sessionManager, getBranch: () => tree } };
+		await handlers.get("session_tree")({ type: "session_tree" }, treeCtx);
+	}
 	if (flag === "--call") {
 		const output = await tools.get("subagent").execute("probe-call", JSON.parse(args), undefined, undefined, ctx);
 		result = output.content.map((part) => part.text ?? "").join("");

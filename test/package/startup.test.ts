@@ -222,6 +222,22 @@ describe("a session start with pi children's sessions under its agent dir", () =
 		expect(paths).toContain("src/sessions/launch-records.ts");
 		expect(heldBy(agentDir)).toEqual(["visited"]);
 	});
+
+	it("removes nothing with a malformed settings file, and applies a settings file that appeared within the hour", async () => {
+		const agentDir = agentDirWith("settings", { [old]: 400, "2026-01-02T00-00-00-000Z_twodays.jsonl": 2 });
+		const tmp = join(home, "settings-tmp");
+		mkdirSync(tmp);
+		const settings = join(agentDir, "extensions", "agentshell.json");
+		mkdirSync(join(agentDir, "extensions"));
+		writeFileSync(settings, "{ not json");
+		// The hourly upkeep is due, yet the malformed file decides: nothing is removed.
+		await start(agentDir, tmp);
+		expect(sessionsOf(agentDir)).toEqual([old, "2026-01-02T00-00-00-000Z_twodays.jsonl"]);
+		// Within the hour, the settings file now valid: the runtime loads and applies its `child_sessions`.
+		writeFileSync(settings, JSON.stringify({ child_sessions: { max_age_days: 1 } }));
+		await start(agentDir, tmp);
+		expect(sessionsOf(agentDir)).toEqual([]);
+	});
 });
 
 describe("a single subagent call", () => {

@@ -3,11 +3,10 @@
  * the lifecycle hooks, and imports nothing else; what a call runs is imported when it first needs it
  * (docs/design-notes.md §Start-up cost).
  */
-import { existsSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext, SessionShutdownEvent } from "@earendil-works/pi-coding-agent";
 import { getAgentDir, hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import { missingDependencies, missingDependenciesMessage } from "./config/dependencies.ts";
-import { settingsFilePath } from "./config/paths.ts";
+import { settingsFilePresent } from "./config/paths.ts";
 import { deferred, loadSerially, remembered } from "./core/deferred.ts";
 import { hasChildSessions, hasGraphRuns, hasLaunchRecords } from "./core/package-dirs.ts";
 import { SessionStartTrust } from "./core/session-start-trust.ts";
@@ -248,7 +247,7 @@ export default function piNativeSubagents(pi: ExtensionAPI): void {
 		if (missingMessage) return notify(ctx, [missingMessage]);
 		if (loaded) notify(ctx, loaded.reload(branch, []));
 		// Configuration present: read it now, so a malformed file is reported when the session starts.
-		else if (process.env[ROSTER_FILE_ENV] || existsSync(settingsFilePath(agentDir))) await runtime(ctx);
+		else if (process.env[ROSTER_FILE_ENV] || settingsFilePresent(agentDir)) await runtime(ctx);
 		// Launch records: the runtime holds their sessions (not awaited); else hourly retention (docs/rules.md §Child sessions).
 		else if (hasLaunchRecords(branch)) runtime(ctx).catch(() => undefined);
 		else if (sweep && hasChildSessions(agentDir))

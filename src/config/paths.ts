@@ -105,6 +105,21 @@ export function settingsFilePath(agentDir: string): string {
 	return join(agentDir, "extensions", "agentshell.json");
 }
 
+/**
+ * Whether the personal settings file is there to read: anything but "does not exist" (ENOENT, ENOTDIR, as
+ * `readUserFile` decides) counts, so an unreadable one (a symlink loop, EACCES) is read and reported as malformed,
+ * which removes no child session (docs/rules.md §Child sessions), instead of taken for an absent one.
+ */
+export function settingsFilePresent(agentDir: string): boolean {
+	try {
+		statSync(settingsFilePath(agentDir));
+		return true;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return code !== "ENOENT" && code !== "ENOTDIR";
+	}
+}
+
 /** Base directory of roster paths inside the personal settings file: `<agentDir>/extensions`. */
 export function settingsBaseDir(agentDir: string): string {
 	return join(agentDir, "extensions");

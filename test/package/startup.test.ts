@@ -5,7 +5,7 @@
  * (bench/startup-overhead.ts); the real-pi end-to-end tests prove the deferred modules load when a call comes.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -237,6 +237,16 @@ describe("a session start with pi children's sessions under its agent dir", () =
 		writeFileSync(settings, JSON.stringify({ child_sessions: { max_age_days: 1 } }));
 		await start(agentDir, tmp);
 		expect(sessionsOf(agentDir)).toEqual([]);
+	});
+
+	it("removes nothing when the settings file cannot be read (a symlink loop): it is there, so it is malformed, not absent", async () => {
+		const agentDir = agentDirWith("loop", { [old]: 400 });
+		const tmp = join(home, "loop-tmp");
+		mkdirSync(tmp);
+		mkdirSync(join(agentDir, "extensions"));
+		symlinkSync("agentshell.json", join(agentDir, "extensions", "agentshell.json"));
+		await start(agentDir, tmp);
+		expect(sessionsOf(agentDir)).toEqual([old]);
 	});
 });
 

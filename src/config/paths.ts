@@ -23,6 +23,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../core/config-error.ts";
 import { Problems } from "../core/problems.ts";
+import { userFileMissing } from "../core/user-file.ts";
 
 /** What a path must be: a regular file, a directory, or either. */
 export type PathKind = "file" | "dir" | "any";
@@ -106,18 +107,12 @@ export function settingsFilePath(agentDir: string): string {
 }
 
 /**
- * Whether the personal settings file is there to read: anything but "does not exist" (ENOENT, ENOTDIR, as
- * `readUserFile` decides) counts, so an unreadable one (a symlink loop, EACCES) is read and reported as malformed,
- * which removes no child session (docs/rules.md §Child sessions), instead of taken for an absent one.
+ * Whether the personal settings file is there to read: anything `readUserFile` does not call missing counts
+ * ({@link userFileMissing}), so an unreadable one (a symlink loop, EACCES) is read and reported as malformed, which
+ * removes no child session (docs/rules.md §Child sessions), instead of taken for an absent one. Never throws.
  */
 export function settingsFilePresent(agentDir: string): boolean {
-	try {
-		statSync(settingsFilePath(agentDir));
-		return true;
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		return code !== "ENOENT" && code !== "ENOTDIR";
-	}
+	return !userFileMissing(settingsFilePath(agentDir));
 }
 
 /** Base directory of roster paths inside the personal settings file: `<agentDir>/extensions`. */

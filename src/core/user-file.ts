@@ -84,6 +84,19 @@ function kindOf(stats: Stats): string {
 	return "not a file";
 }
 
+/**
+ * Whether `file` does not exist as {@link readUserFile} decides (`reason: "missing"`: ENOENT, ENOTDIR); a file that
+ * is there but cannot be read (a symlink loop, EACCES) is not missing. One `stat`, links followed. Never throws.
+ */
+export function userFileMissing(file: string): boolean {
+	try {
+		statSync(file);
+		return false;
+	} catch (error) {
+		return errnoProblem(error).reason === "missing";
+	}
+}
+
 function errnoProblem(error: unknown): UnreadFile {
 	const { code, limit } = error as NodeJS.ErrnoException & { limit?: number };
 	if (code === "ENOENT" || code === "ENOTDIR") return { problem: "does not exist", reason: "missing" };

@@ -2,7 +2,8 @@
 /**
  * The one test of "a real directory of this user's" that the sweeps and stamps use before they trust or remove
  * anything (SECURITY.md "Data"): the session-start sweep and the parent-death watchdog (core/leftover-dirs.mjs),
- * the artifact root and its prune (runs/artifacts.ts) and the upkeep stamps (core/upkeep-stamp.ts). Plain
+ * the artifact root and its prune (runs/artifacts.ts), the upkeep stamps (core/upkeep-stamp.ts) and the bundle's
+ * code cache (core/bundle-loader.ts, which also checks each cache file with `ownedStats`). Plain
  * JavaScript because the watchdog runs it in its own Node process, where the package's TypeScript cannot be
  * loaded once it is installed under node_modules. Types: owned-directory.d.mts.
  */

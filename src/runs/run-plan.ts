@@ -56,7 +56,7 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Chil
 		claimed.add(id);
 		options.sessions.claim(id);
 	};
-	let children: ChildRun[];
+	let children: ChildRun[] | undefined;
 	try {
 		children = await runCall(plan.mode, plan.specs, {
 			adapters: options.adapters,
@@ -74,15 +74,37 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Chil
 				options.onChildren(current);
 			},
 		});
+		return children;
+	} finally {
+		settleSessions(plan.specs, children ?? [], claimed, options);
+	}
+}
+
+/**
+ * The end of a call's session bookkeeping: records each completed child's session for resume (in
+ * `options.sessions`, and on the branch through `persistRecord`), then releases the call's claims. In that
+ * order, every session the call ran stays among `sessions.ids()` throughout, so the retention's hold
+ * (docs/rules.md §Child sessions) never lapses between the claim's release and the record (a resumed
+ * session older than a day is protected by the hold alone), and the hold is not rewritten twice.
+ * @param children the call's children, indexed like `specs` by `child.index` (none when the call threw).
+ * @param claimed every session id the call claimed (its resumes included); all are released, even when
+ *   recording throws.
+ */
+export function settleSessions(
+	specs: readonly LaunchSpec[],
+	children: readonly ChildRun[],
+	claimed: Iterable<string>,
+	options: Pick<RunPlanOptions, "sessions" | "persistRecord">,
+): void {
+	try {
+		for (const child of children) {
+			const id = child.result?.nativeSessionId;
+			if (child.phase !== "completed" || !id) continue;
+			const record = recordFor(specs[child.index], id);
+			options.sessions.add(record);
+			options.persistRecord(record);
+		}
 	} finally {
 		for (const id of claimed) options.sessions.release(id);
 	}
-	for (const child of children) {
-		const id = child.result?.nativeSessionId;
-		if (child.phase !== "completed" || !id) continue;
-		const record = recordFor(plan.specs[child.index], id);
-		options.sessions.add(record);
-		options.persistRecord(record);
-	}
-	return children;
 }

@@ -57,12 +57,11 @@ describe("a single interactive run in the harness's own TUI", () => {
 });
 
 describe("a model error in the harness's own TUI", () => {
-	// retry: 2: once in about eight full runs codex's run ended `completed` (seen 2026-12-01, not reproduced in 12
-	// runs of this file, loaded or not); the message below carries what the model was asked and answered, so the
-	// next failure tells whether the 400 reached codex at all.
+	// codex's run used to end `completed` now and then, with the answer of the earlier codex run in this file: codex
+	// opens earlier threads' rollouts to read them, and one of those was taken for this run's
+	// (test/harness/codex/tui-records.test.ts). The message below carries what the model was asked and answered.
 	it.each(["pi", "claude_code", "codex"] as const)(
 		"%s: the run fails with the provider's message, read from its records",
-		{ retry: 2 },
 		async (harness) => {
 			const marker = `FAIL-${harness}`;
 			tui.server.route((request) =>

@@ -4,7 +4,7 @@
  * `event_msg` `token_count` the thread's cumulative usage and `task_complete` / `turn_aborted` the end of a
  * turn. Usage becomes this run's delta through the headless parser (`turn.completed` semantics).
  */
-import { readdirSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { TuiRecordReader } from "../../core/harness-adapter.ts";
 import type { RunEvent } from "../../core/run-event.ts";
 import { RecordTail } from "../record-tail.ts";
@@ -35,8 +35,11 @@ interface Payload {
 }
 
 /**
- * The rollout file the codex process `pid` has open (Linux `/proc/<pid>/fd`): exact even when several
- * codex children share one `CODEX_HOME` and cwd. `undefined` until codex has started (`pid`) and created it.
+ * The rollout file the codex process `pid` has open for writing (Linux `/proc/<pid>/fd` and `fdinfo`): exact
+ * even when several codex children share one `CODEX_HOME` and cwd. codex also opens older threads' rollouts
+ * to read them (a rollout of an earlier run in the same home was once taken for this run's, which then
+ * "completed" with that run's answer), so a rollout open only for reading is not this run's. `undefined` until
+ * codex has started (`pid`) and created its rollout.
  */
 export function rolloutOpenedBy(pid: number | undefined): string | undefined {
 	if (pid === undefined) return undefined;
@@ -49,12 +52,25 @@ export function rolloutOpenedBy(pid: number | undefined): string | undefined {
 	for (const fd of fds) {
 		try {
 			const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-			if (/\/rollout-[^/]*\.jsonl$/.test(target)) return target;
+			if (/\/rollout-[^/]*\.jsonl$/.test(target) && openForWriting(pid, fd)) return target;
 		} catch {
 			// closed meanwhile
 		}
 	}
 	return undefined;
+}
+
+/** O_ACCMODE of open(2): the access mode bits of a file descriptor's flags. */
+const ACCESS_MODE = 0o3;
+
+/**
+ * Whether descriptor `fd` of process `pid` was opened to write (`O_WRONLY` or `O_RDWR` in the octal `flags:` of
+ * `/proc/<pid>/fdinfo/<fd>`).
+ * @throws when the descriptor is gone (closed meanwhile).
+ */
+function openForWriting(pid: number, fd: string): boolean {
+	const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8"))?.[1];
+	return flags !== undefined && (Number.parseInt(flags, 8) & ACCESS_MODE) !== 0;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 	PEERS_KEY,
 	sourceStamp,
 } from "../src/core/native-bundle.ts";
+import { DATA_MODULES, dataModule } from "./data-modules.mjs";
 import { carryOverChunks, removeLeftovers, swapIn } from "./swap-bundle.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -26,6 +27,8 @@ const SRC = join(ROOT, "src");
 const PEERS = [...PEER_PACKAGES];
 const PEER_PREFIX = "\0pi-native-subagents-peer:";
 const OUT = join(ROOT, BUNDLE_DIR);
+/** The data modules (scripts/data-modules.mjs), absolute: the bundle holds their values. */
+const DATA = new Set(DATA_MODULES.map((path) => join(ROOT, path)));
 /**
  * The bundle's entry: every peer module first, then src/index.ts. Each peer module reads the global once, when the
  * bundle is evaluated (a missing peer throws then, and the sources run instead); a deferred chunk that holds one
@@ -158,6 +161,7 @@ const plugin = {
 	},
 	load(id) {
 		if (id === ENTRY_ID) return entryModule();
+		if (DATA.has(id)) return dataModule(id);
 		return id.startsWith(PEER_PREFIX) ? peerModule(id.slice(PEER_PREFIX.length)) : undefined;
 	},
 	transform(code, id) {

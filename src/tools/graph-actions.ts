@@ -16,7 +16,7 @@ import { ownedBy, type RunSnapshot, RunStore, readSnapshot, scanRuns } from "../
 import { compileStored, restoreRun } from "./graph-restore.ts";
 import type { GraphResult } from "./graph-run.ts";
 import type { ActionScope } from "./graph-runs.ts";
-import type { GraphArgs } from "./tool-info.ts";
+import type { GraphArgs } from "./model-parameters.ts";
 
 function answer(text: string, isError = false, runId?: string): GraphResult {
 	return { content: [{ type: "text", text }], details: { graph: "control", nodes: [], runId }, isError };

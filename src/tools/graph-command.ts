@@ -8,8 +8,9 @@ import { graphAction } from "./graph-actions.ts";
 import { graphsAtSessionStart } from "./graph-restore.ts";
 import { type ActionScope, GraphRuns } from "./graph-runs.ts";
 import { createGraphTool } from "./graph-tool.ts";
+import { GRAPH_ACTIONS, type GraphAction } from "./model-parameters.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
-import { GRAPH_ACTIONS, GRAPH_COMMAND, type GraphAction } from "./tool-info.ts";
+import { GRAPH_COMMAND } from "./tool-info.ts";
 
 const USAGE = `usage: /${GRAPH_COMMAND.name} list | status <run_id> | cancel <run_id> | skip <run_id> <node> | retry <run_id> <node> | pause <run_id> | resume <run_id>`;
 

@@ -16,14 +16,15 @@ import { acceptGraph, graphCaps, graphLaunchEnv, graphStartCheck, launchAccepted
 import type { GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
 import { type DurableRun, type GraphRuns, openNewRun } from "./graph-runs.ts";
+import type { GraphArgs, graphParameters } from "./model-parameters.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
-import { type GraphArgs, type graphSchema, graphToolInfo } from "./tool-info.ts";
+import { graphToolInfo } from "./tool-info.ts";
 
 /** The `agent_graph` tool definition, bound to this extension load (the same deps as `subagent`). */
 export function createGraphTool(
 	deps: SubagentToolDeps,
 	runs: GraphRuns,
-): ToolDefinition<typeof graphSchema, GraphDetails | undefined> {
+): ToolDefinition<typeof graphParameters, GraphDetails | undefined> {
 	return {
 		...graphToolInfo,
 		async execute(_toolCallId, params, signal, onUpdate, ctx) {

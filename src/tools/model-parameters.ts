@@ -6,13 +6,13 @@
  * `checkToolArguments`. Only keywords every provider conversion of pi-ai keeps are used (type, enum, anyOf,
  * items, properties, minimum): no `$ref`/`$defs` (Google's OpenAPI form drops `$defs`), no `const`.
  */
-import { Type } from "typebox";
+import { type Static, Type } from "typebox";
 import type { ChildCallPreview } from "../core/details.ts";
 import { HARNESSES } from "../core/launch-spec.ts";
 import { JOBS_ACTIONS } from "./jobs-schema.ts";
 
 /** A string enum as `{type:"string",enum:[…]}` (what pi-ai's StringEnum builds; some providers reject anyOf/const). */
-export function stringEnum<T extends string>(values: readonly T[], description: string) {
+function stringEnum<T extends string>(values: readonly T[], description: string) {
 	return Type.Optional(Type.Unsafe<T>({ type: "string", enum: [...values], description }));
 }
 
@@ -68,3 +68,49 @@ export const jobsParameters = Type.Object({
 	mode: stringEnum(["steer", "follow_up"] as const, "send: steer (default, current run) or follow_up (next turn)"),
 	timeout_ms: Type.Optional(Type.Integer({ description: "wait: default 60000" })),
 });
+
+/** `agent_graph`'s actions (docs/graphs.md §Controls). */
+export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
+export type GraphAction = (typeof GRAPH_ACTIONS)[number];
+/**
+ * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
+ * refuse `patternProperties`, which `Type.Record` emits).
+ */
+const looseObject = (description: string) => Type.Unsafe<Record<string, unknown>>({ type: "object", description });
+
+/** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
+export const graphParameters = Type.Object(
+	{
+		action: Type.Optional(
+			Type.Unsafe<GraphAction>({
+				type: "string",
+				enum: [...GRAPH_ACTIONS],
+				description:
+					"run (default): graph or name; list: this session's runs; status, cancel, pause (hold admissions), resume (a paused run, or an unfinished one after a restart): run_id; skip, retry: node of run_id",
+			}),
+		),
+		run_id: Type.Optional(Type.String({ description: "From a run's result or list" })),
+		node: Type.Optional(Type.String({ description: "Node key" })),
+		graph: Type.Optional(
+			looseObject(
+				"{ nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }",
+			),
+		),
+		name: Type.Optional(Type.String({ description: "Saved graph (<agent dir>/graphs, .pi/graphs)" })),
+		inputs: Type.Optional(looseObject("Values for the graph's inputs schema")),
+		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)" })),
+		agentScope: Type.Optional(
+			Type.Unsafe<"user" | "project" | "both">({
+				type: "string",
+				enum: ["user", "project", "both"],
+				description: "As for subagent; also for saved graphs",
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+export type GraphArgs = Static<typeof graphParameters>;
+
+/** `subagent_roster` takes no arguments. */
+export const rosterParameters = Type.Object({}, { additionalProperties: false });

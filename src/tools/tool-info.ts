@@ -5,15 +5,21 @@
  * comes (docs/design-notes.md §Start-up cost).
  */
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { type Static, type TSchema, Type } from "typebox";
+import type { Static, TSchema } from "typebox";
 
 export { JOB_MESSAGE_TYPE } from "../core/details.ts";
 
 import { renderGraphCall, renderGraphResult } from "../ui/graph-render.ts";
 import { renderJobsResult } from "../ui/job-render.ts";
 import { renderSubagentCall, renderSubagentResult } from "../ui/render.ts";
-import { jobsParameters, subagentParameters } from "./model-parameters.ts";
-import { prepareSubagentArguments } from "./subagent-schema.ts";
+import {
+	type GraphArgs,
+	graphParameters,
+	jobsParameters,
+	rosterParameters,
+	subagentParameters,
+} from "./model-parameters.ts";
+import { prepareSubagentArguments } from "./subagent-arguments.ts";
 
 export const subagentToolInfo = {
 	name: "subagent",
@@ -32,50 +38,6 @@ export const subagentToolInfo = {
 	renderResult: renderSubagentResult,
 };
 
-/** `agent_graph`'s actions (docs/graphs.md §Controls). */
-export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
-export type GraphAction = (typeof GRAPH_ACTIONS)[number];
-/**
- * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
- * refuse `patternProperties`, which `Type.Record` emits).
- */
-function looseObject(description: string) {
-	return Type.Unsafe<Record<string, unknown>>({ type: "object", description });
-}
-
-/** The `agent_graph` arguments (the graph's own shape is checked by graph/definition.ts, docs/graphs.md). */
-export const graphSchema = Type.Object(
-	{
-		action: Type.Optional(
-			Type.Unsafe<GraphAction>({
-				type: "string",
-				enum: [...GRAPH_ACTIONS],
-				description:
-					"run (default): graph or name; list: this session's runs; status, cancel, pause (hold admissions), resume (a paused run, or an unfinished one after a restart): run_id; skip, retry: node of run_id",
-			}),
-		),
-		run_id: Type.Optional(Type.String({ description: "From a run's result or list" })),
-		node: Type.Optional(Type.String({ description: "Node key" })),
-		graph: Type.Optional(
-			looseObject(
-				"{ nodes: { <key>: { agent | roster_entry | agent_type, task, depends_on?, output_schema?, when? } }, inputs?, outputs?, limits?, fail_fast? }",
-			),
-		),
-		name: Type.Optional(Type.String({ description: "Saved graph (<agent dir>/graphs, .pi/graphs)" })),
-		inputs: Type.Optional(looseObject("Values for the graph's inputs schema")),
-		background: Type.Optional(Type.Boolean({ description: "Run (or resume) as a job (subagent_jobs)" })),
-		agentScope: Type.Optional(
-			Type.Unsafe<"user" | "project" | "both">({
-				type: "string",
-				enum: ["user", "project", "both"],
-				description: "As for subagent; also for saved graphs",
-			}),
-		),
-	},
-	{ additionalProperties: false },
-);
-
-export type GraphArgs = Static<typeof graphSchema>;
 /**
  * Models sometimes send an object argument as JSON text: `graph` and `inputs` given as a string holding a
  * JSON object are parsed (Pi runs `prepareArguments` before schema validation); anything else is left for
@@ -104,7 +66,7 @@ export const graphToolInfo = {
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
 		"Run a typed graph of sub-agents (pi, codex, claude nodes). Tasks wire ${inputs.<path>} and ${nodes.<key>.output.<path>} (a dependency's output_schema result). All is validated before anything runs; the result gives outputs, a line per node and the run_id. Runs are durable; errors name every bad field.",
 	promptSnippet: "Run a validated graph of sub-agents wired by structured outputs",
-	parameters: graphSchema,
+	parameters: graphParameters,
 	prepareArguments: prepareGraphArguments,
 	renderCall: renderGraphCall,
 	renderResult: renderGraphResult,
@@ -115,7 +77,7 @@ export const rosterToolInfo = {
 	label: "Subagent roster",
 	description: "List the roster entries (harness, model, effort, cwd, resources) and Markdown agents subagent can run.",
 	promptSnippet: "List the roster entries available to the subagent tool",
-	parameters: Type.Object({}, { additionalProperties: false }),
+	parameters: rosterParameters,
 };
 
 export const jobsToolInfo = {

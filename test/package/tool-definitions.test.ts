@@ -1,12 +1,14 @@
 /**
  * What this package costs every model request (docs/tools.md §Tool definitions): a real pi run loading the package
  * sends its tools to the fake model server, and the JSON of this package's tools in that request stays within
- * 6,000 characters, the agent graph tool included.
+ * 6,000 characters, the agent graph tool included. The run loads the bundle, which holds the schemas as values
+ * (scripts/data-modules.mjs): they arrive as the sources' TypeBox builds them.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphToolInfo, jobsToolInfo, rosterToolInfo, subagentToolInfo } from "../../src/tools/tool-info.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
 
@@ -28,16 +30,30 @@ afterAll(async () => {
 	await home?.cleanup();
 });
 
+type SentTool = { function: { name: string; description: string; parameters: unknown } };
+
+/** The tools of the first request of a real `pi -p` run that loads this package (its bundle, when fresh). */
+async function sentTools(): Promise<SentTool[]> {
+	const run = promisify(execFile)(NODE, [PI_CLI, "--mode", "json", "-p", "--no-session", "-e", ROOT, "hello"], {
+		cwd: home.dir,
+		env: { ...process.env, ...home.env },
+	});
+	run.child.stdin?.end(); // pi -p reads a piped stdin to its end before it starts
+	await run;
+	return (server.requests.at(-1)?.body as { tools: SentTool[] }).tools;
+}
+
 describe("the tool definitions the parent model receives", () => {
+	it("are the schemas the sources build, from the bundle's values of them", async () => {
+		const sent = new Map((await sentTools()).map((tool) => [tool.function.name, tool.function]));
+		for (const info of [subagentToolInfo, jobsToolInfo, rosterToolInfo, graphToolInfo]) {
+			expect(sent.get(info.name)?.description, info.name).toBe(info.description);
+			expect(sent.get(info.name)?.parameters, info.name).toEqual(JSON.parse(JSON.stringify(info.parameters)));
+		}
+	});
+
 	it("take at most 6,000 characters for all of this package's tools in a real pi request", async () => {
-		const run = promisify(execFile)(NODE, [PI_CLI, "--mode", "json", "-p", "--no-session", "-e", ROOT, "hello"], {
-			cwd: home.dir,
-			env: { ...process.env, ...home.env },
-		});
-		run.child.stdin?.end(); // pi -p reads a piped stdin to its end before it starts
-		await run;
-		const body = server.requests[0]?.body as { tools: Array<{ function: { name: string } }> };
-		const ours = body.tools.filter((tool) => OURS.has(tool.function.name));
+		const ours = (await sentTools()).filter((tool) => OURS.has(tool.function.name));
 		const names = ours.map((tool) => tool.function.name);
 		expect([...names].sort()).toEqual([...OURS].sort());
 		const sizes = ours.map((tool) => `${tool.function.name} ${JSON.stringify(tool).length}`);

@@ -10,14 +10,9 @@ import { convertTools as googleTools } from "@earendil-works/pi-ai/api/google-sh
 import { stream } from "@earendil-works/pi-ai/compat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobsSchema } from "../../src/tools/jobs-schema.ts";
+import { graphParameters } from "../../src/tools/model-parameters.ts";
 import { subagentSchema } from "../../src/tools/subagent-schema.ts";
-import {
-	graphSchema,
-	graphToolInfo,
-	jobsToolInfo,
-	rosterToolInfo,
-	subagentToolInfo,
-} from "../../src/tools/tool-info.ts";
+import { graphToolInfo, jobsToolInfo, rosterToolInfo, subagentToolInfo } from "../../src/tools/tool-info.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 
 type Schema = Record<string, unknown>;
@@ -33,7 +28,7 @@ const COMPLETE: Record<string, Schema> = {
 	subagent: subagentSchema as unknown as Schema,
 	subagent_jobs: jobsSchema as unknown as Schema,
 	subagent_roster: rosterToolInfo.parameters as unknown as Schema,
-	agent_graph: graphSchema as unknown as Schema,
+	agent_graph: graphParameters as unknown as Schema,
 };
 
 /** Every property path of a schema with its description and type (`tasks[]`, `resources.skills`, …), sorted. */
@@ -151,7 +146,7 @@ describe("each provider API keeps every field of every tool", () => {
 		const seen = JSON.stringify(graphToolInfo.parameters);
 		expect(seen).not.toMatch(/patternProperties|\$ref|\$defs/);
 		for (const key of ["graph", "inputs"] as const) {
-			const { type, properties } = graphSchema.properties[key] as unknown as Schema;
+			const { type, properties } = graphParameters.properties[key] as unknown as Schema;
 			expect([type, properties], key).toEqual(["object", undefined]);
 		}
 	});

@@ -1,6 +1,6 @@
-/** Argument preparation (tools/subagent-schema.ts): the `prompt` alias folds into `task` at every level. */
+/** Argument preparation (tools/subagent-arguments.ts): the `prompt` alias folds into `task` at every level. */
 import { describe, expect, it } from "vitest";
-import { prepareSubagentArguments } from "../../src/tools/subagent-schema.ts";
+import { prepareSubagentArguments } from "../../src/tools/subagent-arguments.ts";
 
 describe("prepareSubagentArguments", () => {
 	it("folds a top-level prompt into task", () => {

@@ -1,0 +1,59 @@
+/**
+ * What Pi runs on the raw `subagent` arguments before its schema check (`prepareArguments`, docs/tools.md §The
+ * subagent tool): unknown fields refused with the nearest known name, the `prompt` alias folded into `task`.
+ */
+import { didYouMean } from "../core/nearest-name.ts";
+import { childSchema, resourcesSchema, type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
+
+/**
+ * Folds the documented alias `prompt` into `task`, at the top level and in `tasks` / `chain` items
+ * (Pi runs `prepareArguments` before schema validation). When both are given with different text,
+ * `prompt` is left in place and `selectMode` reports the conflict.
+ */
+export function prepareSubagentArguments(raw: unknown): SubagentArgs {
+	if (!raw || typeof raw !== "object") return raw as SubagentArgs;
+	const unknown = unknownArguments(raw as Record<string, unknown>);
+	// Thrown before Pi's schema check, whose message Pi gives the model as the tool's result (same format).
+	if (unknown.length > 0) {
+		throw new Error(`Validation failed for tool "subagent":\n${unknown.map((line) => `  - ${line}`).join("\n")}`);
+	}
+	const fold = (value: unknown): unknown => {
+		if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+		const { prompt, ...rest } = value as Record<string, unknown>;
+		if (prompt === undefined) return value;
+		if (rest.task === undefined || rest.task === prompt) return { ...rest, task: prompt };
+		return value;
+	};
+	const args = fold(raw) as Record<string, unknown>;
+	const items = (list: unknown) => (Array.isArray(list) ? list.map(fold) : list);
+	return { ...args, tasks: items(args.tasks), chain: items(args.chain) } as SubagentArgs;
+}
+
+const TOP_KEYS = Object.keys(subagentSchema.properties);
+const CHILD_KEYS = Object.keys(childSchema.properties);
+const RESOURCE_KEYS = Object.keys(resourcesSchema.properties);
+
+/**
+ * Every argument name the schema does not know, at the top level, in `tasks` / `chain` items and in
+ * `resources`, each with the nearest known name (`tasks.0.alowed_tools: unknown field (did you mean
+ * "allowed_tools"?)`, paths as Pi's schema check writes them). Pi's check would refuse them too, without
+ * a suggestion (issue 20 item 4).
+ */
+function unknownArguments(args: Record<string, unknown>): string[] {
+	const found: string[] = [];
+	const check = (value: unknown, known: readonly string[], where: string) => {
+		if (!value || typeof value !== "object" || Array.isArray(value)) return;
+		for (const [key, item] of Object.entries(value)) {
+			if (!known.includes(key)) {
+				found.push(`${where}${key}: unknown field${didYouMean(key, known)}`);
+			} else if (key === "resources") check(item, RESOURCE_KEYS, `${where}resources.`);
+		}
+	};
+	check(args, TOP_KEYS, "");
+	for (const list of ["tasks", "chain"] as const) {
+		const items = args[list];
+		if (!Array.isArray(items)) continue;
+		for (const [i, item] of items.entries()) check(item, CHILD_KEYS, `${list}.${i}.`);
+	}
+	return found;
+}

@@ -40,7 +40,9 @@ async function sentTools(): Promise<SentTool[]> {
 	});
 	run.child.stdin?.end(); // pi -p reads a piped stdin to its end before it starts
 	await run;
-	return (server.requests.at(-1)?.body as { tools: SentTool[] }).tools;
+	const body = server.requests.at(-1)?.body as { tools: SentTool[] } | undefined;
+	if (!body) throw new Error("pi sent no request to the fake model server");
+	return body.tools;
 }
 
 describe("the tool definitions the parent model receives", () => {

@@ -11,11 +11,15 @@ else {
 	try {
 		await import("./build-runtime.mjs");
 	} catch (error) {
-		// rolldown's message carries a native backtrace: the lines before it, as one.
+		// rolldown's message carries a native backtrace, and a plugin's error its JavaScript stack: the other lines,
+		// as one.
 		const message = error instanceof Error ? error.message : String(error);
 		skip(
 			message
 				.split("\nStack backtrace")[0]
+				.split("\n")
+				.filter((line) => !/^\s*at\s/.test(line))
+				.join("\n")
 				.replace(/\s*\n\s*/g, " ")
 				.trim(),
 		);

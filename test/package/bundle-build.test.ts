@@ -110,6 +110,19 @@ describe("npm's prepare", () => {
 		expect(existsSync(join(copy, "dist"))).toBe(false);
 	});
 
+	it("says in one line, without a stack, which export of a data module is not data, and builds nothing", async () => {
+		const copy = packageCopy(false);
+		const file = join(copy, "src", "tools", "jobs-schema.ts");
+		appendFileSync(file, "export const isJobsAction = (action: string) => action.length > 0;\n");
+		const { stderr } = await promisify(execFile)(process.execPath, [join(copy, "scripts", "prepare.mjs")]);
+		expect(stderr.trim().split("\n")).toHaveLength(1);
+		expect(stderr).toContain(
+			`${file} is a data module (scripts/data-modules.mjs) but its export isJobsAction is of type function`,
+		);
+		expect(stderr).not.toMatch(/ at \S+ \(file:/);
+		expect(existsSync(join(copy, "dist"))).toBe(false);
+	});
+
 	it.runIf(canMountTmpfs())(
 		"says in one line why a build failed (a full disk), and lets the install go on",
 		async () => {

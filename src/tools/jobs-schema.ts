@@ -2,6 +2,8 @@
  * The complete `subagent_jobs` argument schema (TypeBox), which every call is checked against
  * (`checkToolArguments`); the model sees the shorter `jobsParameters` (model-parameters.ts). Actions are
  * described in docs/background-jobs.md §Background jobs.
+ * A data module (scripts/data-modules.mjs): it exports data only, which the bundle holds as values
+ * (docs/design-notes.md §Start-up cost).
  */
 import { type Static, Type } from "typebox";
 

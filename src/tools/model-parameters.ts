@@ -5,6 +5,8 @@
  * checks every call against the complete schemas (`subagent-schema.ts`, `jobs-schema.ts`) with
  * `checkToolArguments`. Only keywords every provider conversion of pi-ai keeps are used (type, enum, anyOf,
  * items, properties, minimum): no `$ref`/`$defs` (Google's OpenAPI form drops `$defs`), no `const`.
+ * A data module (scripts/data-modules.mjs): it exports data only, which the bundle holds as values
+ * (docs/design-notes.md §Start-up cost).
  */
 import { type Static, Type } from "typebox";
 import type { ChildCallPreview } from "../core/details.ts";

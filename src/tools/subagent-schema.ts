@@ -3,6 +3,8 @@
  * after `prepareSubagentArguments` of subagent-arguments.ts folds `prompt` into `task`, docs/tools.md §The subagent tool). The model sees
  * the shorter `subagentParameters` (model-parameters.ts), where each field is described. Field names follow
  * docs/rules.md §Calling the tool.
+ * A data module (scripts/data-modules.mjs): it exports data only, which the bundle holds as values
+ * (docs/design-notes.md §Start-up cost).
  */
 import { type Static, Type } from "typebox";
 import { HARNESSES } from "../core/launch-spec.ts";

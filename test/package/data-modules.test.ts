@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
 import { DATA_MODULES, dataModuleCode } from "../../scripts/data-modules.mjs";
+import { describeTree } from "../support/describe-tree.mjs";
 import { makeTempDir } from "../support/temp-dir.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -24,31 +25,6 @@ async function importCode(code: string): Promise<Record<string, unknown>> {
 	const file = join(dir, `module-${++written}.mjs`);
 	writeFileSync(file, code);
 	return import(pathToFileURL(file).href);
-}
-
-/**
- * Every own property of `value` and below, with its attributes, and each object named by when it was first
- * reached: two trees describe alike only when they hold the same values, keys, order, hidden properties and sharing.
- */
-function describeTree(value: unknown, seen = new Map<object, number>()): unknown {
-	if (value === null || typeof value !== "object") return value;
-	const id = seen.get(value);
-	if (id !== undefined) return { sameAs: id };
-	seen.set(value, seen.size);
-	return {
-		array: Array.isArray(value),
-		prototype: Object.getPrototypeOf(value) === Object.prototype ? "Object" : Array.isArray(value) ? "Array" : "other",
-		properties: Reflect.ownKeys(value).map((key) => {
-			const descriptor = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
-			return [
-				String(key),
-				descriptor.enumerable,
-				descriptor.writable,
-				descriptor.configurable,
-				describeTree(descriptor.value, seen),
-			];
-		}),
-	};
 }
 
 describe("a data module in the bundle", () => {

@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshBundleEntry } from "../../src/core/native-bundle.ts";
 import { graphToolInfo, jobsToolInfo, rosterToolInfo, subagentToolInfo } from "../../src/tools/tool-info.ts";
 import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
 import { createPiHome, type PiHome } from "../support/pi-home.ts";
@@ -21,9 +22,12 @@ const OURS = new Set(["subagent", "subagent_roster", "subagent_jobs", "agent_gra
 
 let server: FakeModelServer;
 let home: PiHome;
+/** The tools of the first request of one real `pi -p` run that loads this package from its bundle. */
+let sent: SentTool[];
 beforeAll(async () => {
 	server = await startFakeModelServer();
 	home = createPiHome(server);
+	sent = await sentTools();
 });
 afterAll(async () => {
 	await server?.close();
@@ -34,6 +38,8 @@ type SentTool = { function: { name: string; description: string; parameters: unk
 
 /** The tools of the first request of a real `pi -p` run that loads this package (its bundle, when fresh). */
 async function sentTools(): Promise<SentTool[]> {
+	// The global setup builds the bundle: the run below loads it, not the sources.
+	if (!freshBundleEntry(ROOT)) throw new Error("the bundle is not fresh: the run would load the sources");
 	const run = promisify(execFile)(NODE, [PI_CLI, "--mode", "json", "-p", "--no-session", "-e", ROOT, "hello"], {
 		cwd: home.dir,
 		env: { ...process.env, ...home.env },
@@ -47,15 +53,15 @@ async function sentTools(): Promise<SentTool[]> {
 
 describe("the tool definitions the parent model receives", () => {
 	it("are the schemas the sources build, from the bundle's values of them", async () => {
-		const sent = new Map((await sentTools()).map((tool) => [tool.function.name, tool.function]));
+		const byName = new Map(sent.map((tool) => [tool.function.name, tool.function]));
 		for (const info of [subagentToolInfo, jobsToolInfo, rosterToolInfo, graphToolInfo]) {
-			expect(sent.get(info.name)?.description, info.name).toBe(info.description);
-			expect(sent.get(info.name)?.parameters, info.name).toEqual(JSON.parse(JSON.stringify(info.parameters)));
+			expect(byName.get(info.name)?.description, info.name).toBe(info.description);
+			expect(byName.get(info.name)?.parameters, info.name).toEqual(JSON.parse(JSON.stringify(info.parameters)));
 		}
 	});
 
 	it("take at most 6,000 characters for all of this package's tools in a real pi request", async () => {
-		const ours = (await sentTools()).filter((tool) => OURS.has(tool.function.name));
+		const ours = sent.filter((tool) => OURS.has(tool.function.name));
 		const names = ours.map((tool) => tool.function.name);
 		expect([...names].sort()).toEqual([...OURS].sort());
 		const sizes = ours.map((tool) => `${tool.function.name} ${JSON.stringify(tool).length}`);

@@ -1,29 +1,16 @@
 /**
  * Run with Node (`node data-module-parity.mjs <out dir>`): imports each data module (scripts/data-modules.mjs) with
  * Pi's TypeBox, as the build and Pi's loader do, builds its bundle code, imports that too, and prints one JSON line:
- * the TypeBox module resolved, and per module the names whose trees (test/package/data-modules.test.ts) differ.
+ * the TypeBox module resolved, and per module the names whose trees (describe-tree.mjs) differ.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DATA_MODULES, dataModule, usePiTypebox } from "../../scripts/data-modules.mjs";
+import { describeTree } from "./describe-tree.mjs";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const out = process.argv[2];
-
-/** Every own property below `value` with its attributes; each object named by when it was first reached. */
-function describeTree(value, seen = new Map()) {
-	if (value === null || typeof value !== "object") return Object.is(value, -0) ? "-0" : value;
-	if (seen.has(value)) return { sameAs: seen.get(value) };
-	seen.set(value, seen.size);
-	return {
-		prototype: Object.getPrototypeOf(value) === Object.prototype ? "Object" : Array.isArray(value) ? "Array" : "other",
-		properties: Reflect.ownKeys(value).map((key) => {
-			const d = Object.getOwnPropertyDescriptor(value, key);
-			return [String(key), d.enumerable, d.writable, d.configurable, describeTree(d.value, seen)];
-		}),
-	};
-}
 
 usePiTypebox();
 const report = { typebox: import.meta.resolve("typebox"), modules: {} };

@@ -18,13 +18,25 @@ export type LifelineEntry =
 	/** A command run (≤ 1 s, no shell) before the kills, e.g. `["tmux", "-S", socket, "kill-server"]`. */
 	| { command: string[] };
 
+/** A run marker handed out by {@link Lifeline.nextMarker}: the environment variable and value a child's processes carry. */
+export interface RunMarker {
+	name: string;
+	value: string;
+	/**
+	 * Says that no process carries the marker any more: its run's last sweep is done (`GroupTerminator`), or its
+	 * spawn failed. Until then Pi's exit makes the watchdog's gate look for it (one `grep` of the processes'
+	 * environments); a marker never settled keeps that look. Idempotent.
+	 */
+	settle(): void;
+}
+
 /** Registers entries for cleanup on Pi's death. */
 export interface Lifeline {
 	/**
 	 * The variable and value to put into a child's environment (see `RUN_MARKER`); unique per call. Call it
 	 * before spawning: a process carrying the marker dies with Pi even before it is registered.
 	 */
-	nextMarker(): { name: string; value: string };
+	nextMarker(): RunMarker;
 	/** Registers `entry`; returns the function that forgets it again (call it once the entry is gone). */
 	register(entry: LifelineEntry): () => void;
 }
@@ -34,19 +46,21 @@ const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
 /**
  * The watchdog's first stage, a POSIX shell script (`sh -c WATCHDOG_GATE sh <node> <watchdog.mjs> <marker>`): it
  * holds the pipe and keeps the lines Pi writes until the pipe's EOF, then hands all of them to the Node watchdog,
- * unless Pi's last line said nothing is registered (`"live":0`) and no process carries Pi's run marker: then
- * there is nothing to kill. A Pi process that ends after its children pays a shell instead of a Node process
- * (about 100 ms of CPU and 50 MB, bench/delegation-cost.ts); one that dies with work running still gets every
- * kill. Terminal signals are ignored, as the watchdog ignores them (inherited through `exec`). One `grep` reads
- * the environments (no `cat` in front of it: a process less at every exit); `-s` hides the other users'
- * processes it may not read, and `-q` answers 0 on the first match whatever it could not read.
+ * unless Pi's last line said nothing is registered (`"live":0`) and either no marker is out (`"open":0`: every
+ * marker handed out was settled, {@link RunMarker.settle}) or no process carries Pi's run marker: then there is
+ * nothing to kill. A Pi process that ends after its children pays a shell instead of a Node process (about 100 ms
+ * of CPU and 50 MB, bench/delegation-cost.ts), and no `grep` when its children's sweeps are done; one that dies
+ * with work running still gets every kill. Terminal signals are ignored, as the watchdog ignores them
+ * (inherited through `exec`). One `grep` reads the environments (no `cat` in front of it: a process less at every
+ * exit); `-s` hides the other users' processes it may not read, and `-q` answers 0 on the first match whatever
+ * it could not read.
  */
 export const WATCHDOG_GATE = [
 	"trap '' INT HUP PIPE",
 	"nl='\n' told=''",
 	'while IFS= read -r line; do told="$told$nl$line"; done',
 	// biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
-	'case ${told##*$nl} in *\'"live":0}\') grep -aqsF -- "$3" /proc/[0-9]*/environ || exit 0 ;; esac',
+	'case ${told##*$nl} in *\'"live":0,"open":0}\') exit 0 ;; *\'"live":0,"open":\'*) grep -aqsF -- "$3" /proc/[0-9]*/environ || exit 0 ;; esac',
 	'printf \'%s\\n\' "$told" | exec "$1" "$2"',
 ].join("\n");
 /** Watchdogs started again after the previous one died, per Pi process (a watchdog that cannot run is not retried for ever). */
@@ -57,6 +71,8 @@ export class WatchdogLifeline implements Lifeline {
 	readonly #token = `${process.pid}-${randomUUID().slice(0, 8)}`;
 	/** Live registrations, replayed to a watchdog started again after the previous one died. */
 	readonly #entries = new Map<number, LifelineEntry>();
+	/** Run numbers of the markers handed out and not settled yet. */
+	readonly #open = new Set<number>();
 	readonly #command: readonly string[];
 	readonly #warn: (message: string) => void;
 	#runs = 0;
@@ -89,27 +105,44 @@ export class WatchdogLifeline implements Lifeline {
 		return `${RUN_MARKER}=${this.#token}/`;
 	}
 
-	nextMarker(): { name: string; value: string } {
+	nextMarker(): RunMarker {
 		// Running before the child is spawned: Pi killed between a child's spawn and its registration still
 		// leaves a watchdog that knows the marker the child carries.
 		this.#start();
-		this.#runs += 1;
-		return { name: RUN_MARKER, value: `${this.#token}/${this.#runs}` };
+		const run = ++this.#runs;
+		this.#open.add(run);
+		this.#send({ marker_out: run });
+		return {
+			name: RUN_MARKER,
+			value: `${this.#token}/${run}`,
+			settle: () => {
+				if (this.#open.delete(run)) this.#send({ settled: run });
+			},
+		};
 	}
 
 	register(entry: LifelineEntry): () => void {
 		const id = ++this.#ids;
 		this.#entries.set(id, entry);
-		this.#send({ add: id, ...entry, live: this.#entries.size });
+		this.#send({ add: id, ...entry });
 		return () => {
 			if (!this.#entries.delete(id)) return;
-			this.#send({ remove: id, live: this.#entries.size });
+			this.#send({ remove: id });
 		};
+	}
+
+	/**
+	 * `message` with what the gate reads from Pi's last line appended: `live` (registrations still live after
+	 * this line), then `open` (markers not settled). Both come last in every line, as the gate matches the last
+	 * line's end (`"live":0,"open":0}`).
+	 */
+	#line(message: object): string {
+		return `${JSON.stringify({ ...message, live: this.#entries.size, open: this.#open.size })}\n`;
 	}
 
 	#send(message: object): void {
 		const stdin = this.#start()?.stdin;
-		if (stdin?.writable) stdin.write(`${JSON.stringify(message)}\n`);
+		if (stdin?.writable) stdin.write(this.#line(message));
 	}
 
 	/** Reports, once per lifeline, that a watchdog failed: children may then outlive Pi. */
@@ -140,13 +173,11 @@ export class WatchdogLifeline implements Lifeline {
 			env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
 			stdio: ["pipe", "ignore", "ignore"],
 		});
-		// `live` (registrations still live after this line) lets the gate skip a watchdog with nothing to do; it
-		// comes last in every line, as the gate matches the last line's end (`"live":0}`). `tmpdir` and `pid`
-		// name this process's run and tmux directories (runs/leftovers.ts), which the watchdog removes.
-		const live = this.#entries.size;
+		// `tmpdir` and `pid` name this process's run and tmux directories (runs/leftovers.ts), which the watchdog
+		// removes; the live registrations and the open markers' count are replayed (`#line`).
 		const lines = [
-			{ marker: this.#markerPrefix(), tmpdir: resolve(tmpdir()), pid: process.pid, live },
-			...[...this.#entries].map(([id, entry]) => ({ add: id, ...entry, live })),
+			this.#line({ marker: this.#markerPrefix(), tmpdir: resolve(tmpdir()), pid: process.pid }),
+			...[...this.#entries].map(([id, entry]) => this.#line({ add: id, ...entry })),
 		];
 		// Could not start (EAGAIN, ENOENT, …; no "exit" follows): the next call starts one again.
 		watchdog.on("error", (error) => {
@@ -167,7 +198,7 @@ export class WatchdogLifeline implements Lifeline {
 		// The pipe must not keep Pi's event loop alive either; it closes when Pi exits.
 		(watchdog.stdin as unknown as { _handle?: { unref?: () => void } })._handle?.unref?.();
 		this.#watchdog = watchdog;
-		watchdog.stdin?.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+		watchdog.stdin?.write(lines.join(""));
 		return watchdog;
 	}
 }
@@ -177,6 +208,6 @@ export const lifeline: Lifeline = new WatchdogLifeline();
 
 /** A lifeline that registers nothing: children are not tied to Pi's life. For benchmarks only. */
 export const noLifeline: Lifeline = {
-	nextMarker: () => ({ name: RUN_MARKER, value: "unregistered" }),
+	nextMarker: () => ({ name: RUN_MARKER, value: "unregistered", settle: () => {} }),
 	register: () => () => {},
 };

@@ -115,6 +115,9 @@ export class StandbyProcess {
 		const marker = lifeline.nextMarker();
 		const spawned = spawnChild({ ...command, openStdin: true }, marker);
 		if (spawned.pid === undefined || !spawned.stdin) {
+			// Never started: nothing carries its marker. (Started without a pipe cannot happen with `openStdin`;
+			// its marker then stays open, and Pi's exit looks for it.)
+			if (spawned.pid === undefined) marker.settle();
 			this.#exit = { code: null, signal: null };
 			this.pid = undefined;
 			this.ready = Promise.resolve(false);

@@ -139,7 +139,10 @@ function spawnTerminable(
 	const lifeline = options.lifeline ?? defaultLifeline;
 	const marker = lifeline.nextMarker();
 	const spawned = spawnChild(command, marker);
-	if (spawned.pid === undefined) return spawned;
+	if (spawned.pid === undefined) {
+		marker.settle();
+		return spawned;
+	}
 	return { ...spawned, terminator: new GroupTerminator(spawned.pid, options.limits.killGraceMs, marker, lifeline) };
 }
 

@@ -11,7 +11,7 @@
  * reserved while it is the id of a group with a live member, so signalling the group after the leader
  * exited is safe as long as a member remains; once the group is empty the kernel answers ESRCH.
  */
-import type { Lifeline } from "./lifeline.ts";
+import type { Lifeline, RunMarker } from "./lifeline.ts";
 import {
 	familyOf,
 	type ProcStat,
@@ -47,6 +47,8 @@ export class GroupTerminator {
 	/** The leader's start time (clock ticks since boot): no process older than it carries the marker; 0 unknown. */
 	readonly #bornFrom: number;
 	readonly #unregister: () => void;
+	/** Settles the run marker once the last sweep is done (`RunMarker.settle`). */
+	readonly #settle: () => void;
 	#killTimer: NodeJS.Timeout | undefined;
 	#terminating = false;
 	#leaderGone = false;
@@ -55,13 +57,15 @@ export class GroupTerminator {
 	/**
 	 * @param pgid the child's pid, which is its process-group id.
 	 * @param killGraceMs grace between SIGTERM and SIGKILL, ms (`limits.killGraceMs`).
-	 * @param marker the run marker variable put into the child's environment.
+	 * @param marker the run marker put into the child's environment; settled after the sweep that follows the
+	 *   leader's exit.
 	 * @param lifeline where the group is registered for cleanup on Pi's death.
 	 */
-	constructor(pgid: number, killGraceMs: number, marker: { name: string; value: string }, lifeline: Lifeline) {
+	constructor(pgid: number, killGraceMs: number, marker: RunMarker, lifeline: Lifeline) {
 		this.#pgid = pgid;
 		this.#killGraceMs = killGraceMs;
 		this.#marker = `${marker.name}=${marker.value}\0`;
+		this.#settle = () => marker.settle();
 		this.#bornFrom = Number(readStat(pgid)?.startTime ?? 0);
 		this.#unregister = lifeline.register({ pgid });
 		liveGroups.add(pgid);
@@ -99,6 +103,8 @@ export class GroupTerminator {
 		// ms per listing of /proc, synchronous, after the exit handlers). The lifeline covers it until then.
 		setImmediate(() => {
 			stopAndKillFamily(this.#marker, [this.#pgid], undefined, { bornFrom: this.#bornFrom });
+			// Nothing carries the marker now: what did is killed, and only it could pass the marker on.
+			this.#settle();
 			this.#unregister();
 		});
 	}

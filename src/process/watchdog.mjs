@@ -9,13 +9,16 @@
  * (core/leftover-dirs.mjs: real directories of this user named after the parent's pid, in the parent's temp
  * dir; what it cannot remove is left for a later session start's sweep) and exits.
  *
- * stdin protocol, one JSON object per line (each may end with `"live": <n>`, for the gate in lifeline.ts):
+ * stdin protocol, one JSON object per line (each ends with `"live": <n>, "open": <n>`, for the gate in
+ * lifeline.ts, which this process ignores):
  *   {"marker": "<VAR>=<token>/", "tmpdir": "<abs>", "pid": <n>}
  *                                         the parent's children's environment prefix, its os.tmpdir() and
  *                                         its pid (first line)
  *   {"add": <id>, "pgid": <n>}            a process group to kill
  *   {"add": <id>, "command": ["file", …]}  a command to run (≤ 1 s) on parent death, e.g. tmux kill-server
  *   {"remove": <id>}                      forget entry <id>
+ *   {"marker_out": <run>} / {"settled": <run>}
+ *                                         a run marker handed out / settled (for the gate's count; ignored here)
  * Plain JavaScript: it runs with `node` directly, also when the package is installed under node_modules.
  */
 import { spawnSync } from "node:child_process";

@@ -109,28 +109,46 @@ describe("the watchdog's shell gate", () => {
 		}
 	}
 
-	it("starts no watchdog when the last line says nothing is registered and no process carries the marker", async () => {
+	it("starts no watchdog when the last line says nothing is registered and a marker is out that no process carries", async () => {
 		const told = await gate([
-			{ marker: MARKER, live: 0 },
-			{ add: 1, pgid: 99, live: 1 },
-			{ remove: 1, live: 0 },
+			{ marker: MARKER, live: 0, open: 0 },
+			{ marker_out: 1, live: 0, open: 1 },
+			{ add: 1, pgid: 99, live: 1, open: 1 },
+			{ remove: 1, live: 0, open: 1 },
 		]);
 		expect(told).toBeUndefined();
 	});
 
 	it("hands every line to the watchdog while something is registered", async () => {
 		const lines = [
-			{ marker: MARKER, live: 0 },
-			{ add: 1, pgid: 99, live: 1 },
+			{ marker: MARKER, live: 0, open: 0 },
+			{ add: 1, pgid: 99, live: 1, open: 0 },
 		];
 		const told = await gate(lines);
 		expect(told?.split("\n").filter(Boolean)).toEqual(lines.map((entry) => JSON.stringify(entry)));
 	});
 
-	it("hands every line to the watchdog when nothing is registered but a process carries the marker", async () => {
+	it("hands every line to the watchdog when nothing is registered but a marker is out and a process carries it", async () => {
 		sleeper({ PI_NATIVE_SUBAGENTS_RUN: "gate-test/1" });
-		const told = await gate([{ marker: MARKER, live: 0 }]);
+		const told = await gate([
+			{ marker: MARKER, live: 0, open: 0 },
+			{ marker_out: 1, live: 0, open: 1 },
+		]);
 		expect(told).toContain(MARKER);
+	});
+
+	it("starts no watchdog and looks for no marked process when the last line says nothing is registered and every marker is settled", async () => {
+		// A settled marker's run was swept (its processes killed), so the gate trusts the line: even a process
+		// that carries the marker (here one the sweep never saw) does not start the watchdog.
+		sleeper({ PI_NATIVE_SUBAGENTS_RUN: "gate-test/1" });
+		const told = await gate([
+			{ marker: MARKER, live: 0, open: 0 },
+			{ marker_out: 1, live: 0, open: 1 },
+			{ add: 1, pgid: 99, live: 1, open: 1 },
+			{ settled: 1, live: 1, open: 0 },
+			{ remove: 1, live: 0, open: 0 },
+		]);
+		expect(told).toBeUndefined();
 	});
 
 	/**
@@ -165,28 +183,70 @@ describe("the watchdog's shell gate", () => {
 		}
 	}
 
-	it("starts no watchdog for a lifeline whose first line is its last when nothing carries its marker", async () => {
+	it("starts no watchdog for a lifeline with a marker out that no process carries and nothing registered", async () => {
 		const { told } = await gateOfLifeline("nothing registered");
 		expect(told).toBeUndefined();
 	});
 
-	it("tells the watchdog the parent's marker, temp dir and pid in the first line, its live count last", async () => {
+	it("tells the watchdog the parent's marker, temp dir and pid in the first line, its live and open counts last", async () => {
 		const { told, tmp, pid } = await gateOfLifeline("register");
 		const lines = (told ?? "").split("\n").filter(Boolean);
-		expect(lines).toHaveLength(2);
+		expect(lines).toHaveLength(3);
 		const first = JSON.parse(lines[0]) as Record<string, unknown>;
 		expect(first).toEqual({
 			marker: expect.stringMatching(/^PI_NATIVE_SUBAGENTS_RUN=\d+-[0-9a-f]{8}\/$/),
 			tmpdir: tmp,
 			pid,
 			live: 0,
+			open: 0,
 		});
-		expect(Object.keys(first).at(-1)).toBe("live");
-		expect(JSON.parse(lines[1])).toEqual({ add: 1, pgid: 1_000_001, live: 1 });
+		expect(Object.keys(first).slice(-2)).toEqual(["live", "open"]);
+		expect(JSON.parse(lines[1])).toEqual({ marker_out: 1, live: 0, open: 1 });
+		expect(JSON.parse(lines[2])).toEqual({ add: 1, pgid: 1_000_001, live: 1, open: 1 });
 	});
 });
 
 describe("lifeline", () => {
+	/**
+	 * A lifeline whose watchdog records what it is told (`cat` into a file); resolves, once `count` lines after the
+	 * first arrived, with them. The recorder is killed after the test (`strays`).
+	 */
+	async function toldBy(count: number, act: (lifeline: WatchdogLifeline) => void): Promise<object[]> {
+		const dir = makeTempDir("lifeline-told-");
+		try {
+			const received = join(dir, "received");
+			const script = `echo $$ > '${dir}/pid'; exec cat > '${received}'`;
+			act(new WatchdogLifeline({ command: ["sh", "-c", script] }));
+			const lines = () => (existsSync(received) ? readFileSync(received, "utf8").split("\n").filter(Boolean) : []);
+			await waitUntil(() => lines().length > count, `the watchdog told ${count + 1} lines`);
+			strays.push(Number(readFileSync(join(dir, "pid"), "utf8")));
+			return lines()
+				.slice(1)
+				.map((text) => JSON.parse(text) as object);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+
+	it("counts a marker as open from its hand-out until it is settled, once, whatever the registrations do", async () => {
+		let last = "";
+		const lines = await toldBy(4, (lifeline) => {
+			const marker = lifeline.nextMarker();
+			const unregister = lifeline.register({ pgid: 1_000_001 });
+			marker.settle();
+			marker.settle();
+			unregister();
+			last = marker.value;
+		});
+		expect(last).toMatch(/\/1$/);
+		expect(lines).toEqual([
+			{ marker_out: 1, live: 0, open: 1 },
+			{ add: 1, pgid: 1_000_001, live: 1, open: 1 },
+			{ settled: 1, live: 1, open: 0 },
+			{ remove: 1, live: 0, open: 0 },
+		]);
+	});
+
 	it("starts a new watchdog after its watchdog was killed and replays the live registrations to it", async () => {
 		const script = fileURLToPath(new URL("../support/lifeline-parent.ts", import.meta.url));
 		const parent = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] });
@@ -241,7 +301,7 @@ describe("lifeline", () => {
 			const told = () => (existsSync(received) ? readFileSync(received, "utf8") : "");
 			await waitUntil(() => told().includes('"add":2'), "the started watchdog told both registrations");
 			strays.push(Number(readFileSync(join(dir, "pid"), "utf8")));
-			expect(told()).toContain('{"add":1,"pgid":1000001,"live":2}');
+			expect(told()).toContain('{"add":1,"pgid":1000001,"live":2,"open":0}');
 			expect(warnings).toHaveLength(1);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });

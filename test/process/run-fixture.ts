@@ -4,6 +4,7 @@
  * of sleeping.
  */
 import { fileURLToPath } from "node:url";
+import type { Lifeline } from "../../src/process/lifeline.ts";
 import { startProcess } from "../../src/process/start-process.ts";
 import type { ChildCommand, ProcessOptions, ProcessOutcome, RunningProcess } from "../../src/process/types.ts";
 import { SCRIPTED_LIMITS } from "../support/launch-spec.ts";
@@ -39,6 +40,7 @@ export function run(
 		limits?: Partial<ProcessOptions["limits"]>;
 		signal?: AbortSignal;
 		onRecord?: (record: unknown) => void;
+		lifeline?: Lifeline;
 	} = {},
 ): FixtureRun {
 	const records: Record<string, unknown>[] = [];
@@ -50,6 +52,7 @@ export function run(
 	const running = startProcess(command, {
 		limits: { ...SCRIPTED_LIMITS, ...options.limits },
 		signal: options.signal,
+		...(options.lifeline ? { lifeline: options.lifeline } : {}),
 		onRecord(value) {
 			const record = value as Record<string, unknown>;
 			records.push(record);

@@ -3,6 +3,8 @@ import { getEventListeners } from "node:events";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Lifeline } from "../../src/process/lifeline.ts";
+import { RUN_MARKER } from "../../src/process/proc-table.mjs";
 import { freezeAndKill, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
 import { makeTempDir } from "../support/temp-dir.ts";
 import { fixture, isAlive, ofType, run, waitUntilGone } from "./run-fixture.ts";
@@ -157,6 +159,42 @@ describe("startProcess: ending the process group", () => {
 			freezeAndKill(tag);
 			rmSync(dir, { recursive: true, force: true });
 		}
+	});
+
+	/** A lifeline that records what is done with it: registrations, their removal, and the marker's settling. */
+	function recordingLifeline(): Lifeline & { events: string[] } {
+		const events: string[] = [];
+		const value = `settle-test/${randomUUID()}`;
+		return {
+			events,
+			nextMarker: () => ({ name: RUN_MARKER, value, settle: () => events.push("settle") }),
+			register: () => {
+				events.push("register");
+				return () => events.push("unregister");
+			},
+		};
+	}
+
+	it("settles the child's run marker once, after the sweep that follows its exit killed what carried it, never while it runs", async () => {
+		const lifeline = recordingLifeline();
+		const { waitForRecord, done } = run(fixture("grandchild", ["exit", "own-group"]), {
+			limits: { drainMs: UNREACHED_DRAIN_MS },
+			lifeline,
+		});
+		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;
+		strays.push(grandchild);
+		expect(lifeline.events).toEqual(["register"]);
+		expect(await done).toMatchObject({ end: "exited", exitCode: 0 });
+		await waitUntil(() => lifeline.events.includes("unregister"), "the sweep after the exit");
+		expect(lifeline.events).toEqual(["register", "settle", "unregister"]);
+		await waitUntilGone(grandchild);
+	});
+
+	it("settles the run marker of a child that could not start at once, registering nothing", async () => {
+		const lifeline = recordingLifeline();
+		const { done } = run(fixture("grandchild", [], { file: "/nonexistent/harness" }), { lifeline });
+		expect(await done).toMatchObject({ end: "spawn_failed" });
+		expect(lifeline.events).toEqual(["settle"]);
 	});
 
 	it("ends the run after the drain when an unmarked process outside the group holds stdout open", async () => {

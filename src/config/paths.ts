@@ -23,7 +23,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../core/config-error.ts";
 import { Problems } from "../core/problems.ts";
-import { userFileMissing } from "../core/user-file.ts";
+import { kindOf, userFileMissing } from "../core/user-file.ts";
 
 /** What a path must be: a regular file, a directory, or either. */
 export type PathKind = "file" | "dir" | "any";
@@ -55,7 +55,7 @@ function kindName(kind: PathKind): string {
 
 /**
  * Checks that an absolute path exists, is of `kind` (following symlinks) and is readable; the reason it is
- * not ("<path> does not exist" / "is not a directory" / "is not readable") is added to `problems`.
+ * not ("<path> does not exist" / "is not a directory (a regular file)" / "is not readable") is added to `problems`.
  * @returns true when it is usable.
  */
 export function checkExisting(path: string, kind: PathKind, problems: Problems): boolean {
@@ -73,7 +73,7 @@ export function checkExisting(path: string, kind: PathKind, problems: Problems):
 	const isKind =
 		kind === "file" ? stats.isFile() : kind === "dir" ? stats.isDirectory() : stats.isFile() || stats.isDirectory();
 	if (!isKind) {
-		problems.add(`${path} is not ${kindName(kind)}`);
+		problems.add(`${path} is not ${kindName(kind)} (${kindOf(stats)})`);
 		return false;
 	}
 	try {

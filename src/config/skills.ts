@@ -16,6 +16,7 @@
 import { accessSync, constants, type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Problems } from "../core/problems.ts";
+import { kindOf } from "../core/user-file.ts";
 
 const SKILL_FILE = "SKILL.md";
 
@@ -61,7 +62,7 @@ function walk(dir: string, dirStats: Stats, ancestors: readonly string[], state:
 	}
 	if (skillStats !== undefined) {
 		if (!skillStats.isFile()) {
-			state.problems.add(`${skillPath} is not a regular file`);
+			state.problems.add(`${skillPath} is not a regular file (${kindOf(skillStats)})`);
 			return 0;
 		}
 		if (!isReadable(skillPath)) {

@@ -76,7 +76,10 @@ function refusal(stats: Stats, maxBytes: number): UnreadFile | undefined {
 	return undefined;
 }
 
-function kindOf(stats: Stats): string {
+/** What `stats` describe, for a refusal: "a FIFO", "a directory", "a regular file", …. */
+export function kindOf(stats: Stats): string {
+	if (stats.isFile()) return "a regular file";
+	if (stats.isDirectory()) return "a directory";
 	if (stats.isFIFO()) return "a FIFO";
 	if (stats.isCharacterDevice()) return "a character device";
 	if (stats.isBlockDevice()) return "a block device";

@@ -79,25 +79,19 @@ export async function resolveNodes(
 	const shaped = nodes.flatMap((item, i) =>
 		calls[i] ? [{ item, call: calls[i] as ChildCall, label: labels[i] }] : [],
 	);
+	const labelsOfShaped = shaped.map((s) => s.label);
 	const specs = await resolveChildCalls(
 		shaped.map((s) => s.call),
-		shaped.map((s) => s.label),
+		labelsOfShaped,
 		env.scope,
 		env.context(),
 		env.rosterState(),
 		env.sessions,
 		problems,
+		// Before any trust prompt: a node its harness refuses is not asked about.
+		(resolved) => checkHarnessesAccept(resolved, labelsOfShaped, env.adapters, problems),
 	);
 	if (shaped.length < nodes.length) return undefined;
 	if (!specs) return undefined;
-	if (
-		!checkHarnessesAccept(
-			specs,
-			shaped.map((item) => item.label),
-			env.adapters,
-			problems,
-		)
-	)
-		return undefined;
 	return new Map(specs.map((spec, i) => [nodes[i].key, spec]));
 }

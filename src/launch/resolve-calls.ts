@@ -28,9 +28,12 @@ import { type ResumeLookup, resolveResumeCall } from "./resolve-resume.ts";
 import { checkTrusted, type ProjectControlled, projectDirOf } from "./trust.ts";
 
 /**
+ * @param accepts the caller's checks of the resolved specs that do not depend on a confirmation (the harnesses'
+ *   own validation, interactive runs), run before the trust prompt: no one is asked about a launch that is refused
+ *   anyway (a codex agent from an untrusted project, say). False (with its problems added) refuses.
  * @returns one spec per call, or `undefined` when anything is wrong, with every problem of every child
- *   (each labelled `task N` / `step N` in multi-child calls), the depth refusal, or a refused or declined
- *   trust prompt added to `problems`.
+ *   (each labelled `task N` / `step N` in multi-child calls), the depth refusal, what `accepts` found, or a
+ *   refused or declined trust prompt added to `problems`.
  */
 export async function resolveChildCalls(
 	calls: ChildCall[],
@@ -40,6 +43,7 @@ export async function resolveChildCalls(
 	rosterState: RosterState,
 	sessions: ResumeLookup,
 	problems: Problems,
+	accepts: (specs: LaunchSpec[]) => boolean | Promise<boolean> = () => true,
 ): Promise<LaunchSpec[] | undefined> {
 	if (!checkDepth(context, problems)) return undefined;
 	const options = { cwd: context.cwd, agentDir: context.agentDir, scope, env: context.env };
@@ -74,7 +78,7 @@ export async function resolveChildCalls(
 		if (item) projectControlled.set(`${item.file}\0${item.digest}`, item);
 		specs.push(spec);
 	});
-	if (problems.size > 0) return undefined;
+	if (problems.size > 0 || !(await accepts(specs))) return undefined;
 	return (await checkTrusted([...projectControlled.values()], context, problems)) ? specs : undefined;
 }
 

@@ -126,7 +126,7 @@ export async function checkTrusted(
 	const open = items.filter((item) => !context.trust(item.projectDir) && !context.consents.has(item));
 	if (open.length === 0) return true;
 	const list = open
-		.map((item) => `${printable(item.what)} (${printable(item.file)}${item.note ? `; ${item.note}` : ""})`)
+		.map((item) => `${printable(item.what)} (${printable(item.file)}${item.note ? `; ${printable(item.note)}` : ""})`)
 		.join(", ");
 	const projects = [...new Set(open.map((item) => printable(item.projectDir)))].join(", ");
 	if (!context.confirm) {

@@ -4,6 +4,7 @@
  * `details` preview), and for failures the reason, exit code or signal, and the stderr tail.
  */
 import { truncateHead } from "@earendil-works/pi-coding-agent";
+import { printable } from "../core/printable.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { writeArtifact } from "./artifacts.ts";
 import { DETAILS_ANSWER_CHARS } from "./child-details.ts";
@@ -60,7 +61,10 @@ export function deliverAnswer(
 	// The parent must know the child could not do part of its work, even when it answered.
 	const denials = result.permissionDenials ?? [];
 	if (denials.length > 0) {
-		const list = denials.map((d) => `${d.toolName}${d.input === undefined ? "" : ` ${JSON.stringify(d.input)}`}`);
+		// Tool names and inputs the child printed: one visible line each (SECURITY.md "Text from files and children").
+		const list = denials.map((d) =>
+			printable(`${d.toolName}${d.input === undefined ? "" : ` ${JSON.stringify(d.input)}`}`),
+		);
 		text += `\n\n[permission denied for ${denials.length} tool call(s): ${list.join("; ")}]`;
 	}
 	delivery.text = text;
@@ -78,16 +82,18 @@ function sliceUtf8(text: string, maxBytes: number): string {
 /**
  * One paragraph on why a run did not complete (docs/tools.md §Results: name what ran, where, how it ended,
  * what it printed): reason, command and pid with exit code or signal, cwd, stderr tail, an interactive
- * run's last screen lines (a pane has no stderr), protocol faults.
+ * run's last screen lines (a pane has no stderr), protocol faults. The command and cwd hold names files chose (tool
+ * names, paths): each is one visible line (SECURITY.md "Text from files and children"); stderr and the screen are
+ * the child's output, passed on as they are.
  */
 export function describeFailure(result: RunResult): string {
 	const lines = [`${result.status}: ${result.error ?? "no reason reported"}`];
 	const how =
 		result.signal !== null ? `signal ${result.signal}` : result.exitCode !== null ? `exit code ${result.exitCode}` : "";
 	lines.push(
-		`process: ${result.command}${result.pid ? ` (pid ${result.pid})` : ""}${how ? `, ended with ${how}` : ""}`,
+		`process: ${printable(result.command)}${result.pid ? ` (pid ${result.pid})` : ""}${how ? `, ended with ${how}` : ""}`,
 	);
-	lines.push(`cwd: ${result.cwd}`);
+	lines.push(`cwd: ${printable(result.cwd)}`);
 	const stderr = result.stderrTail.trim();
 	if (stderr) lines.push(`stderr (tail):\n${stderr.split("\n").slice(-20).join("\n")}`);
 	const screen = result.diagnostics.filter((d) => d.startsWith(SCREEN_LINE)).map((d) => d.slice(SCREEN_LINE.length));

@@ -8,6 +8,7 @@ import type { AgentToolResult, ToolDefinition } from "@earendil-works/pi-coding-
 import { overLimit } from "../core/bounds.ts";
 import type { SendReceipt } from "../core/child-input.ts";
 import type { JobsToolDetails } from "../core/details.ts";
+import { printable } from "../core/printable.ts";
 import { childDetails } from "../runs/child-details.ts";
 import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childTitle } from "../ui/card.ts";
@@ -48,10 +49,11 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 				const list = jobs.list();
 				return reply(list.length === 0 ? "No background jobs." : list.map(describeJob).join("\n"), { jobs: list });
 			}
-			const id = params.job_id;
+			// Shown in every reply: one visible line. A job id (hex) has nothing to escape, so lookups are unchanged.
+			const id = params.job_id === undefined ? undefined : printable(params.job_id);
 			if (!id) return reply(`${action} needs job_id`, { jobs: [] }, true);
 			const tooLong = [
-				overLimit("job_id", id),
+				overLimit("job_id", params.job_id ?? id),
 				typeof params.child === "string" ? overLimit("child", params.child) : undefined,
 				params.text === undefined ? undefined : overLimit("task", params.text, "text"),
 			].filter((problem) => problem !== undefined);

@@ -63,6 +63,15 @@ export async function planCall(
 	if (call.calls.some((child) => child.kind === "resume" && !deps.sessions.get(child.resumeSessionId))) {
 		await deps.loadAdapters(HARNESSES);
 	}
+	const interactive = deps.interactive;
+	const checkInteractive = interactive && ((spec: LaunchSpec, found: Problems) => interactive.check(spec, found));
+	// Checked before any trust prompt: a launch the harness refuses is not asked about.
+	const accepts = async (specs: LaunchSpec[]) => {
+		await deps.loadAdapters(specs.map((spec) => spec.harness));
+		if (!checkHarnessesAccept(specs, call.labels, deps.adapters, problems, checkInteractive)) return false;
+		// Sessions whose TUI was kept open (`stay_open`) and may still run cannot be resumed yet.
+		return !interactive || (await interactive.checkRetained(specs, problems));
+	};
 	const specs = await resolveChildCalls(
 		call.calls,
 		call.labels,
@@ -71,12 +80,7 @@ export async function planCall(
 		state.roster,
 		deps.sessions,
 		problems,
+		accepts,
 	);
-	if (specs) await deps.loadAdapters(specs.map((spec) => spec.harness));
-	const interactive = deps.interactive;
-	const checkInteractive = interactive && ((spec: LaunchSpec, found: Problems) => interactive.check(spec, found));
-	if (!specs || !checkHarnessesAccept(specs, call.labels, deps.adapters, problems, checkInteractive)) return undefined;
-	// Sessions whose TUI was kept open (`stay_open`) and may still run cannot be resumed yet.
-	if (interactive && !(await interactive.checkRetained(specs, problems))) return undefined;
-	return { mode: call.mode, specs };
+	return specs ? { mode: call.mode, specs } : undefined;
 }

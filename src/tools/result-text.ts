@@ -52,8 +52,8 @@ export function buildResultText(
 		const session = id ? `\n\n${known ? sessionLine(id) : unrecordedSessionLine(id, result.harness)}` : "";
 		const note =
 			interactiveNote(result) +
-			(result.outputFile ? `\n\n[answer also written to ${result.outputFile}]` : "") +
-			(result.outputError ? `\n\n[${result.outputError}]` : "");
+			(result.outputFile ? `\n\n[answer also written to ${printable(result.outputFile)}]` : "") +
+			(result.outputError ? `\n\n[${printable(result.outputError)}]` : "");
 		if (result.status === "completed") return `${head}${answer || "(the child gave no text answer)"}${session}${note}`;
 		const partial = answer ? `\n\nPartial output:\n${answer}` : "";
 		return `${head}${describeFailure(result)}${partial}${session}${note}`;

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -67,9 +68,19 @@ describe("path rules", () => {
 		expect(existing(join(dir, "file.txt"), "file", "roster_file")).toEqual([]);
 		expect(existing(dir, "dir", "cwd")).toEqual([]);
 		expect(existing(dir, "any", "skill")).toEqual([]);
-		expect(existing(dir, "file", "roster_file")).toEqual([`roster_file: ${dir} is not a regular file`]);
-		expect(existing(join(dir, "file.txt"), "dir", "cwd")).toEqual([`cwd: ${join(dir, "file.txt")} is not a directory`]);
+		expect(existing(dir, "file", "roster_file")).toEqual([`roster_file: ${dir} is not a regular file (a directory)`]);
+		expect(existing(join(dir, "file.txt"), "dir", "cwd")).toEqual([
+			`cwd: ${join(dir, "file.txt")} is not a directory (a regular file)`,
+		]);
 		expect(existing(join(dir, "nope"), "any", "skill")).toEqual([`skill: ${join(dir, "nope")} does not exist`]);
+	});
+
+	it("names what is there when a path is not of its kind: a FIFO given as a normalized roster's agent_file", () => {
+		const fifo = join(tempDir(), "agent.json");
+		execFileSync("mkfifo", [fifo]);
+		expect(existing(fifo, "file", "roster.roles[0]: agent_file")).toEqual([
+			`roster.roles[0]: agent_file: ${fifo} is not a regular file (a FIFO)`,
+		]);
 	});
 
 	it("resolves an ad-hoc cwd against the tool context cwd and requires a directory", () => {

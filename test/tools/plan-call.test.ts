@@ -19,10 +19,18 @@ import { tempDirsRemovedAfter } from "../support/temp-dir.ts";
 
 const tempDir = tempDirsRemovedAfter(afterEach);
 
-/** Plans `args` in a fresh session at a fresh cwd, adapters made as src/index.ts makes them. */
-async function plan(args: SubagentArgs, setupHome?: (env: { HOME: string; CODEX_HOME: string }) => void) {
+/**
+ * Plans `args` in a fresh session at a fresh cwd, adapters made as src/index.ts makes them; with `confirm`, the
+ * session has a UI whose trust prompt it answers; `setupCwd` fills the cwd first.
+ */
+async function plan(
+	args: SubagentArgs,
+	setupHome?: (env: { HOME: string; CODEX_HOME: string }) => void,
+	options: { confirm?: (title: string, message: string) => Promise<boolean>; setupCwd?: (cwd: string) => void } = {},
+) {
 	const home = tempDir("plan-home-");
 	const cwd = tempDir("plan-cwd-");
+	options.setupCwd?.(cwd);
 	const agentDir = join(home, ".pi", "agent");
 	mkdirSync(agentDir, { recursive: true });
 	const env = { HOME: home, CODEX_HOME: join(home, ".codex"), PATH: process.env.PATH };
@@ -49,8 +57,8 @@ async function plan(args: SubagentArgs, setupHome?: (env: { HOME: string; CODEX_
 	const context: PlanningContext = {
 		cwd,
 		isProjectTrusted: () => false,
-		hasUI: false,
-		ui: { confirm: async () => false },
+		hasUI: options.confirm !== undefined,
+		ui: { confirm: options.confirm ?? (async () => false) },
 		sessionManager: { getSessionFile: () => undefined },
 	};
 	const problems = new Problems();
@@ -101,5 +109,50 @@ describe("planning with adapters made at first need", () => {
 		expect(sessionCwd).not.toBe(cwd);
 		expect(planned?.specs[0]).toMatchObject({ harness: "codex", cwd: sessionCwd });
 		expect(loaded).toEqual(["claude_code", "codex", "pi"]);
+	});
+
+	/**
+	 * Plans a call of project agent `agent` in a session with a UI that confirms every trust prompt, after
+	 * `setupCwd` wrote the project; resolves with the plan and each prompt's message.
+	 */
+	async function planProjectAgent(agent: string, setupCwd: (cwd: string) => void) {
+		const asked: string[] = [];
+		const confirm = async (_title: string, message: string) => {
+			asked.push(message);
+			return true;
+		};
+		const planned = await plan({ agent, agentScope: "project", task: "t" } as SubagentArgs, undefined, {
+			confirm,
+			setupCwd,
+		});
+		return { ...planned, asked };
+	}
+
+	it("does not ask to trust a project codex agent its harness refuses in the untrusted project anyway", async () => {
+		const { planned, problems, cwd, asked } = await planProjectAgent("x", (dir) => {
+			mkdirSync(join(dir, ".git"));
+			mkdirSync(join(dir, ".codex", "agents"), { recursive: true });
+			writeFileSync(
+				join(dir, ".codex", "agents", "x.toml"),
+				'name = "x"\ndescription = "d"\ndeveloper_instructions = "i"\n',
+			);
+		});
+		expect(planned).toBeUndefined();
+		expect(asked).toEqual([]);
+		expect(problems).toEqual([
+			expect.stringContaining(
+				`${cwd} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${join(cwd, ".codex", "agents")}`,
+			),
+		]);
+	});
+
+	it("still asks about a project pi agent the harness accepts, once its checks passed", async () => {
+		const { planned, problems, asked } = await planProjectAgent("p", (dir) => {
+			mkdirSync(join(dir, ".pi", "agents"), { recursive: true });
+			writeFileSync(join(dir, ".pi", "agents", "p.md"), "---\nname: p\ndescription: d\n---\nBody\n");
+		});
+		expect(problems).toEqual([]);
+		expect(asked).toEqual([expect.stringContaining('project agent "p"')]);
+		expect(planned?.specs.map((spec) => spec.harness)).toEqual(["pi"]);
 	});
 });

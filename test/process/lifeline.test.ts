@@ -137,6 +137,38 @@ describe("the watchdog's shell gate", () => {
 		expect(told).toContain(MARKER);
 	});
 
+	it("hands the watchdog the first line and only the lines since Pi last had nothing registered and no marker out", async () => {
+		const first = { marker: MARKER, tmpdir: "/tmp", pid: 1, live: 0, open: 0 };
+		const later = [
+			{ marker_out: 2, live: 0, open: 1 },
+			{ add: 2, pgid: 98, live: 1, open: 1 },
+		];
+		const told = await gate([
+			first,
+			{ marker_out: 1, live: 0, open: 1 },
+			{ add: 1, pgid: 99, live: 1, open: 1 },
+			{ settled: 1, live: 1, open: 0 },
+			{ remove: 1, live: 0, open: 0 },
+			...later,
+		]);
+		expect(told?.split("\n").filter(Boolean)).toEqual([first, ...later].map((entry) => JSON.stringify(entry)));
+	});
+
+	it("drops the history at every idle line of a long session: after 2,000 child runs the watchdog is handed three lines", async () => {
+		const lines: object[] = [{ marker: MARKER, live: 0, open: 0 }];
+		for (let run = 1; run <= 2_000; run++) {
+			lines.push(
+				{ marker_out: run, live: 0, open: 1 },
+				{ add: run, pgid: 99, live: 1, open: 1 },
+				{ settled: run, live: 1, open: 0 },
+				{ remove: run, live: 0, open: 0 },
+			);
+		}
+		lines.push({ marker_out: 2_001, live: 0, open: 1 }, { add: 2_001, pgid: 98, live: 1, open: 1 });
+		const told = await gate(lines);
+		expect(told?.split("\n").filter(Boolean)).toHaveLength(3);
+	});
+
 	it("starts no watchdog and looks for no marked process when the last line says nothing is registered and every marker is settled", async () => {
 		// A settled marker's run was swept (its processes killed), so the gate trusts the line: even a process
 		// that carries the marker (here one the sweep never saw) does not start the watchdog.

@@ -44,12 +44,15 @@ export class Problems {
 		return part;
 	}
 
-	/** Adds one problem, labelled. */
+	/**
+	 * Adds one problem, labelled. The line is made `printable` as it is kept: it quotes names, paths and values from
+	 * files and calls, and every reader of `list` (tool results, notifications, graph node lines) shows it as it is.
+	 */
 	add(problem: string): void {
 		const labelled = this.#label ? `${this.#label}: ${problem}` : problem;
 		this.#size += 1;
 		if (this.#parent) this.#parent.add(labelled);
-		else this.#list.push(labelled);
+		else this.#list.push(printable(labelled));
 	}
 
 	/** How many problems were added through this collector (its parts included). */

@@ -118,7 +118,10 @@ export class WatchdogLifeline implements Lifeline {
 		this.#send({ marker_out: run });
 		return {
 			name: RUN_MARKER,
-			value: `${this.#token}/${run}`,
+			// Ends with "/": a run's sweep matches the value as a prefix, so it finds a descendant that appended to it
+			// (`$PI_NATIVE_SUBAGENTS_RUN-x`, still this Pi's to the gate and the watchdog), never another run's
+			// (`/1/` starts no `/10/`).
+			value: `${this.#token}/${run}/`,
 			settle: () => {
 				if (this.#open.delete(run)) this.#send({ settled: run });
 			},

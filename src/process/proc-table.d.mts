@@ -9,15 +9,17 @@ export interface ProcStat {
 	pgid: number;
 	/** Start time, clock ticks since boot (as text); with the pid it identifies a process. */
 	startTime: string;
+	/** Its threads (a "Z" entry with more than one is a leader whose own thread exited while the others run). */
+	threads: number;
 	/** Its environment carries the marker prefix the table was read with. */
 	marked: boolean;
 }
 
-/** `PI_NATIVE_SUBAGENTS_RUN`: the variable every child carries, valued `<parent token>/<run number>`. */
+/** `PI_NATIVE_SUBAGENTS_RUN`: the variable every child carries, valued `<parent token>/<run number>/`. */
 export const RUN_MARKER: string;
 /** Fields of /proc/<pid>/stat; `undefined` when the process is gone or there is no /proc. */
 export function readStat(pid: number | string): ProcStat | undefined;
-/** Every live (non-zombie) process readable now but this one, `marked` by `markerPrefix`; empty without /proc. */
+/** Every live process readable now but this one (a zombie leader whose other threads run counts as live), `marked` by `markerPrefix`; empty without /proc. */
 export function processTable(markerPrefix?: string): ProcStat[];
 /** Members of groups `pgids`, the marked processes, and all their descendants. */
 export function familyOf(table: ProcStat[], pgids: Iterable<number>): ProcStat[];

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * The variable every child of this package carries (SECURITY.md, "Processes"), valued
- * `<parent token>/<run number>`; inherited by whatever the child starts, so descendants that left its
+ * `<parent token>/<run number>/`; inherited by whatever the child starts, so descendants that left its
  * process group and lost their parent are still found.
  */
 export const RUN_MARKER = "PI_NATIVE_SUBAGENTS_RUN";
@@ -37,15 +37,36 @@ function parseStat(pid, text) {
 		ppid: Number(fields[1]),
 		pgid: Number(fields[2]),
 		startTime: fields[19] ?? "",
+		threads: Number(fields[17]),
 		marked: false,
 	};
+}
+
+/**
+ * Whether the process is gone but for its entry: a zombie. A leader whose own thread exited while other threads
+ * of it run (`pthread_exit` in its main thread) is shown as a zombie too, but lives and can be signalled.
+ * @param {{ state: string; threads: number }} stat
+ */
+const isDead = (stat) => stat.state === "Z" && !(stat.threads > 1);
+
+/**
+ * The environment of process `stat.pid` (latin1). A live leader whose own thread exited has none of its own any
+ * more: it is read through one of its live threads. Throws what reading throws.
+ * @param {{ pid: number; state: string }} stat
+ */
+function readEnviron(stat) {
+	if (stat.state !== "Z") return readFileSync(`/proc/${stat.pid}/environ`, "latin1");
+	for (const tid of readdirSync(`/proc/${stat.pid}/task`)) {
+		if (Number(tid) !== stat.pid) return readFileSync(`/proc/${stat.pid}/task/${tid}/environ`, "latin1");
+	}
+	return "";
 }
 
 /** @param {string[]} entries */
 const pidsOf = (entries) => entries.filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid);
 
 /**
- * Every live (non-zombie) process readable now, except this one; `marked` when `markerPrefix` (e.g.
+ * Every live process readable now (a zombie is not; a leader that lives on in its other threads is), except this one; `marked` when `markerPrefix` (e.g.
  * `PI_NATIVE_SUBAGENTS_RUN=<token>/`) starts one of its environment entries.
  * @param {string} [markerPrefix]
  */
@@ -59,8 +80,8 @@ export function processTable(markerPrefix) {
 	const table = [];
 	for (const pid of pidsOf(entries)) {
 		const stat = readStat(pid);
-		if (!stat || stat.state === "Z") continue;
-		stat.marked = carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), markerPrefix);
+		if (!stat || isDead(stat)) continue;
+		stat.marked = carriesMarker(() => readEnviron(stat), markerPrefix);
 		table.push(stat);
 	}
 	return table;
@@ -177,12 +198,11 @@ class StoppedFamily {
 	look(pid) {
 		if (this.stopped.has(pid)) return;
 		const stat = readStat(pid);
-		if (!stat || stat.state === "Z") return;
+		if (!stat || isDead(stat)) return;
 		const ours =
 			this.groups.has(stat.pgid) ||
 			this.stopped.has(stat.ppid) ||
-			(Number(stat.startTime) >= this.bornFrom &&
-				carriesMarker(() => readFileSync(`/proc/${pid}/environ`, "latin1"), this.markerPrefix));
+			(Number(stat.startTime) >= this.bornFrom && carriesMarker(() => readEnviron(stat), this.markerPrefix));
 		if (!ours) return;
 		if (stat.pgid !== this.ownGroup && !this.stoppedGroups.has(stat.pgid)) {
 			this.stoppedGroups.add(stat.pgid);

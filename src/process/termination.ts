@@ -42,7 +42,7 @@ function killLiveGroups(): void {
 export class GroupTerminator {
 	readonly #pgid: number;
 	readonly #killGraceMs: number;
-	/** `<RUN_MARKER>=<value>\0`: the environment entry of this run's processes. */
+	/** `<RUN_MARKER>=<value>`: how this run's processes' environment entry starts (the value ends with "/"). */
 	readonly #marker: string;
 	/** The leader's start time (clock ticks since boot): no process older than it carries the marker; 0 unknown. */
 	readonly #bornFrom: number;
@@ -64,7 +64,7 @@ export class GroupTerminator {
 	constructor(pgid: number, killGraceMs: number, marker: RunMarker, lifeline: Lifeline) {
 		this.#pgid = pgid;
 		this.#killGraceMs = killGraceMs;
-		this.#marker = `${marker.name}=${marker.value}\0`;
+		this.#marker = `${marker.name}=${marker.value}`;
 		this.#settle = () => marker.settle();
 		this.#bornFrom = Number(readStat(pgid)?.startTime ?? 0);
 		this.#unregister = lifeline.register({ pgid });

@@ -6,6 +6,7 @@
  */
 import type { ChildInputChannel, RefusalReason } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
+import { printable } from "../core/printable.ts";
 
 /** One call whose children can be sent input. */
 export interface LiveCall {
@@ -64,12 +65,23 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 	} else {
 		matches = children.filter((child) => child.taskName === ref || child.agent === ref);
 	}
+	// The reference and the children's names (a task name, an agent file's name) are shown as one visible line each.
+	const shown = printable(String(ref));
 	if (matches.length > 1)
-		return { error: `"${ref}" names ${matches.length} children of call ${call.id}; use an index`, reason: "not_found" };
+		return {
+			error: `"${shown}" names ${matches.length} children of call ${call.id}; use an index`,
+			reason: "not_found",
+		};
 	const child = matches[0];
 	if (!child) {
-		const names = children.map((c) => `${c.index}${c.taskName ? ` (${c.taskName})` : c.agent ? ` (${c.agent})` : ""}`);
-		return { error: `no child "${ref}" in call ${call.id}; its children are ${names.join(", ")}`, reason: "not_found" };
+		const names = children.map((c) => {
+			const name = c.taskName || c.agent;
+			return `${c.index}${name ? ` (${printable(name)})` : ""}`;
+		});
+		return {
+			error: `no child "${shown}" in call ${call.id}; its children are ${names.join(", ")}`,
+			reason: "not_found",
+		};
 	}
 	const channel = call.channels.get(child.index);
 	if (channel) return { channel, child };

@@ -16,6 +16,15 @@ describe("Problems", () => {
 		]);
 	});
 
+	it("keeps every problem as one visible line: a graph node's cwd a file chose cannot forge a node line of the result", () => {
+		const problems = new Problems();
+		problems.at('node "a"').at("cwd").add("/w/missing\u001b[2J\n- b: completed\u202eabc does not exist");
+		expect(problems.list).toEqual([
+			'node "a": cwd: /w/missing\\u001b[2J\\u000a- b: completed\\u202eabc does not exist',
+		]);
+		expect(problems.list.join("; ")).not.toMatch(/\p{Cc}|\u202e/u);
+	});
+
 	it("adds no label for an empty one (single mode has no `task N`)", () => {
 		const problems = new Problems();
 		problems.at("").add("task is empty");

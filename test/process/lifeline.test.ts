@@ -270,7 +270,7 @@ describe("lifeline", () => {
 			unregister();
 			last = marker.value;
 		});
-		expect(last).toMatch(/\/1$/);
+		expect(last).toMatch(/\/1\/$/);
 		expect(lines).toEqual([
 			{ marker_out: 1, live: 0, open: 1 },
 			{ add: 1, pgid: 1_000_001, live: 1, open: 1 },

@@ -33,7 +33,7 @@ describe("startProcess: start, stdin, environment", () => {
 		await done;
 		const echo = records.find(ofType("echo"));
 		// Plus the run marker, the one variable the process layer adds (SECURITY.md, "Processes").
-		expect(echo?.env).toEqual({ ...env, PI_NATIVE_SUBAGENTS_RUN: expect.stringMatching(/^\d+-[0-9a-f]{8}\/\d+$/) });
+		expect(echo?.env).toEqual({ ...env, PI_NATIVE_SUBAGENTS_RUN: expect.stringMatching(/^\d+-[0-9a-f]{8}\/\d+\/$/) });
 		expect(echo?.args).toEqual(["--flag", "@file", "two words"]);
 		expect(echo?.cwd).toBe(cwd);
 	});

@@ -138,6 +138,53 @@ describe("startProcess: ending the process group", () => {
 		await waitUntilGone(grandchild);
 	});
 
+	/** Runs `script` as the child (`sh -c`), in `/` with only PATH: its records are the JSON lines it echoes. */
+	const runShell = (script: string) =>
+		run({ file: "sh", args: ["-c", script], cwd: "/", env: { PATH: process.env.PATH ?? "" } });
+
+	it("kills a setsid grandchild that appended to its run marker once the child exits, and no other run's process", async () => {
+		// The grandchild's marker is the run's with `-x` after it; another run's (`/1/` against `/10/`) must survive.
+		// Each leaves the child's group (its own session) before the child exits, so only the marker can find it.
+		const script = [
+			`detached() { while [ "$(cut -d' ' -f6 /proc/$1/stat)" != "$1" ]; do sleep 0.01; done; }`,
+			'PI_NATIVE_SUBAGENTS_RUN="${PI_NATIVE_SUBAGENTS_RUN}-x" setsid sleep 600 </dev/null >/dev/null 2>&1 &',
+			"grandchild=$!",
+			'PI_NATIVE_SUBAGENTS_RUN="${PI_NATIVE_SUBAGENTS_RUN%/}0/" setsid sleep 600 </dev/null >/dev/null 2>&1 &',
+			"other=$!",
+			'echo "{\\"type\\":\\"grandchild\\",\\"pid\\":$grandchild}"',
+			'echo "{\\"type\\":\\"other\\",\\"pid\\":$other}"',
+			"detached $grandchild; detached $other",
+		].join("\n");
+		const { waitForRecord, done } = runShell(script);
+		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;
+		const other = (await waitForRecord(ofType("other"))).pid as number;
+		strays.push(grandchild, other);
+		expect(await done).toMatchObject({ end: "exited", exitCode: 0 });
+		await waitUntilGone(grandchild);
+		expect(isAlive(other)).toBe(true);
+	});
+
+	it("kills a setsid grandchild whose main thread exited while its other thread runs, found by its run marker", async () => {
+		// Shown as a zombie in /proc, with no environment of its own: it lives on in its second thread.
+		const python = [
+			"import ctypes, threading, time",
+			"threading.Thread(target=lambda: time.sleep(600)).start()",
+			"ctypes.CDLL(None).pthread_exit(None)",
+		].join("; ");
+		// The child ends only once the grandchild shows as a zombie, so its exit's sweep sees it that way.
+		const script = [
+			`setsid python3 -c '${python}' </dev/null >/dev/null 2>&1 &`,
+			"pid=$!",
+			'echo "{\\"type\\":\\"grandchild\\",\\"pid\\":$pid}"',
+			`while [ "$(cut -d' ' -f3 /proc/$pid/stat)" != Z ]; do sleep 0.02; done`,
+		].join("\n");
+		const { waitForRecord, done } = runShell(script);
+		const grandchild = (await waitForRecord(ofType("grandchild"))).pid as number;
+		strays.push(grandchild);
+		expect(await done).toMatchObject({ end: "exited", exitCode: 0 });
+		await waitUntilGone(grandchild);
+	});
+
 	it("kills a setsid descendant that keeps re-forking itself after the child exits", async () => {
 		// A daemon that never stays one process: every few ms it forks its successor and exits (own session, fds
 		// closed), so a look at the whole of /proc is stale before it ends. It carries the run marker and a tag.

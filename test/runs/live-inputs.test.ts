@@ -32,6 +32,18 @@ describe("sending to a job or child that is not there", () => {
 		expect(findChild(call, 7)).toMatchObject({ reason: "not_found" });
 	});
 
+	it("names the children and the reference as one visible line each, whatever an agent file or the caller chose", () => {
+		const inputs = new LiveInputs();
+		const evil = { ...child(0, ""), taskName: undefined, agent: "evil\u001b[2J\nFORGED LINE\u202eabc" };
+		inputs.open("call-2", false, () => [evil]);
+		const call = inputs.get("call-2");
+		if (!call) throw new Error("the call was not registered");
+		expect(findChild(call, "nope\r")).toEqual({
+			error: 'no child "nope\\u000d" in call call-2; its children are 0 (evil\\u001b[2J\\u000aFORGED LINE\\u202eabc)',
+			reason: "not_found",
+		});
+	});
+
 	it("refuses an unknown job id as not_found", async () => {
 		const jobs = new JobRegistry({ error: () => {} });
 		expect(await jobs.send("nosuch", undefined, "hi", "steer")).toEqual({

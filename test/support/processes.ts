@@ -10,7 +10,10 @@ import { type ProcStat, processTable, readStat } from "../../src/process/proc-ta
  */
 export const WAIT_LIMIT_MS = 20_000;
 
-/** True while `pid` exists and is not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped). */
+/**
+ * True while `pid` exists and is not a zombie (a zombie still answers `kill(pid, 0)` until it is reaped); a leader
+ * whose own thread exited lives while its other threads run.
+ */
 export function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
@@ -18,8 +21,10 @@ export function isAlive(pid: number): boolean {
 		return false;
 	}
 	try {
+		// A zombie is gone; a leader whose own thread exited while its other threads run ("Z", threads > 1) is not.
 		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+		return fields[0] !== "Z" || Number(fields[17]) > 1;
 	} catch {
 		return false;
 	}

@@ -6,14 +6,18 @@
  * separator would otherwise let a hostile project forge lines of the screen or of the model's text.
  */
 
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
 /**
- * `text` with every control, format (bidi overrides, zero-width) and line-separator character written as
- * `\uXXXX`, so it stays one visible line. Idempotent (a backslash is kept as it is).
+ * `text` with every control, format (bidi overrides, zero-width, tags) and line-separator character, and every
+ * lone surrogate, written as `\uXXXX` (`\u{XXXXX}` above U+FFFF, one escape per character), so it stays one
+ * visible line. Idempotent (a backslash is kept as it is).
  */
 export function printable(text: string): string {
-	return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+	return text.replace(UNPRINTABLE, (c) => {
+		const code = c.codePointAt(0) ?? 0;
+		return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+	});
 }
 
 /**

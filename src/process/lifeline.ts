@@ -46,9 +46,9 @@ const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
 /**
  * The watchdog's first stage, a POSIX shell script (`sh -c WATCHDOG_GATE sh <node> <watchdog.mjs> <marker>`): it
  * holds the pipe and keeps the lines Pi writes until the pipe's EOF, then hands them to the Node watchdog: the
- * first line, and every line since Pi last said nothing is registered and no marker is out (`"live":0,"open":0`;
- * the history before it names nothing left to kill, and dropping it keeps the shell's work linear in a session's
- * busy stretches rather than quadratic in its whole life),
+ * first line, and every line since Pi last said nothing is registered (`"live":0`: the registrations before it
+ * are all removed, and the marker the watchdog sweeps by is in the first line; dropping them keeps the shell's
+ * work linear in a session's busy stretches rather than quadratic in its whole life),
  * unless Pi's last line said nothing is registered (`"live":0`) and either no marker is out (`"open":0`: every
  * marker handed out was settled, {@link RunMarker.settle}) or no process carries Pi's run marker: then there is
  * nothing to kill. A Pi process that ends after its children pays a shell instead of a Node process (about 100 ms
@@ -60,11 +60,12 @@ const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
  */
 export const WATCHDOG_GATE = [
 	"trap '' INT HUP PIPE",
-	"nl='\n' idle='*\"live\":0,\"open\":0}'",
+	'nl=\'\n\' idle=\'*"live":0,"open":0}\' none=\'*"live":0,"open":*\'',
 	"IFS= read -r first; told=$first last=$first",
-	// An idle line ends the history: the first line (marker, temp dir, pid) is all the watchdog needs after it.
-	'while IFS= read -r line; do last=$line; case $line in $idle) told=$first ;; *) told="$told$nl$line" ;; esac; done',
-	'case $last in $idle) exit 0 ;; *\'"live":0,"open":\'*) grep -aqsF -- "$3" /proc/[0-9]*/environ || exit 0 ;; esac',
+	// A line with nothing registered ends the history: the first line (marker, temp dir, pid) is all the watchdog
+	// needs of what came before it.
+	'while IFS= read -r line; do last=$line; case $line in $none) told=$first ;; *) told="$told$nl$line" ;; esac; done',
+	'case $last in $idle) exit 0 ;; $none) grep -aqsF -- "$3" /proc/[0-9]*/environ || exit 0 ;; esac',
 	'printf \'%s\\n\' "$told" | exec "$1" "$2"',
 ].join("\n");
 /** Watchdogs started again after the previous one died, per Pi process (a watchdog that cannot run is not retried for ever). */

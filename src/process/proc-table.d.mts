@@ -17,6 +17,8 @@ export interface ProcStat {
 
 /** `PI_NATIVE_SUBAGENTS_RUN`: the variable every child carries, valued `<parent token>/<run number>/`. */
 export const RUN_MARKER: string;
+/** Whether `stat` is of a process that is gone but for its entry: a zombie with no live thread. */
+export function isDead(stat: Pick<ProcStat, "pid" | "state" | "threads">): boolean;
 /** Fields of /proc/<pid>/stat; `undefined` when the process is gone or there is no /proc. */
 export function readStat(pid: number | string): ProcStat | undefined;
 /** Every live process readable now but this one (a zombie leader whose other threads run counts as live), `marked` by `markerPrefix`; empty without /proc. */

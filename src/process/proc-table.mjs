@@ -43,11 +43,29 @@ function parseStat(pid, text) {
 }
 
 /**
- * Whether the process is gone but for its entry: a zombie. A leader whose own thread exited while other threads
- * of it run (`pthread_exit` in its main thread) is shown as a zombie too, but lives and can be signalled.
- * @param {{ state: string; threads: number }} stat
+ * A thread of process `pid` that has not exited, or `undefined`: a zombie's entry (state "Z") stands for a process
+ * that is gone, except a leader whose own thread exited while other threads of it run (`pthread_exit` in its main
+ * thread), which lives and can be signalled. Its thread count alone does not tell: the threads of a traced process
+ * stay zombies until their tracer collects them. Never throws.
+ * @param {number} pid
  */
-const isDead = (stat) => stat.state === "Z" && !(stat.threads > 1);
+function liveThread(pid) {
+	try {
+		for (const tid of readdirSync(`/proc/${pid}/task`)) {
+			const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+			if (Number(tid) !== pid && text.slice(text.lastIndexOf(")") + 2).split(" ", 1)[0] !== "Z") return tid;
+		}
+	} catch {
+		// Gone meanwhile.
+	}
+	return undefined;
+}
+
+/**
+ * Whether the process is gone but for its entry: a zombie with no live thread ({@link liveThread}).
+ * @param {{ pid: number; state: string; threads: number }} stat
+ */
+export const isDead = (stat) => stat.state === "Z" && !(stat.threads > 1 && liveThread(stat.pid) !== undefined);
 
 /**
  * The environment of process `stat.pid` (latin1). A live leader whose own thread exited has none of its own any
@@ -56,10 +74,8 @@ const isDead = (stat) => stat.state === "Z" && !(stat.threads > 1);
  */
 function readEnviron(stat) {
 	if (stat.state !== "Z") return readFileSync(`/proc/${stat.pid}/environ`, "latin1");
-	for (const tid of readdirSync(`/proc/${stat.pid}/task`)) {
-		if (Number(tid) !== stat.pid) return readFileSync(`/proc/${stat.pid}/task/${tid}/environ`, "latin1");
-	}
-	return "";
+	const tid = liveThread(stat.pid);
+	return tid === undefined ? "" : readFileSync(`/proc/${stat.pid}/task/${tid}/environ`, "latin1");
 }
 
 /** @param {string[]} entries */

@@ -16,6 +16,14 @@ describe("escaping text from files and children", () => {
 		expect(printable("plain — ünïcode ✓")).toBe("plain — ünïcode ✓");
 	});
 
+	it("writes a character above U+FFFF as one escape of its whole code point, and a lone surrogate too", () => {
+		// Tag characters (invisible, format) and a musical format character: each its own escape, never half of one.
+		const text = "tag:\u{E0041}\u{E0042} beam:\u{1D173} lone:\ud800 x";
+		expect(printable(text)).toBe("tag:\\u{e0041}\\u{e0042} beam:\\u{1d173} lone:\\ud800 x");
+		expect(printable(printable(text))).toBe(printable(text));
+		expect(printable("emoji 😀 stays")).toBe("emoji 😀 stays");
+	});
+
 	it("escapes every problem line of a refusal, so a quoted name cannot forge lines", () => {
 		const error = new LaunchError([`unknown agent "${HOSTILE}"`, "second\nline"]);
 		expect(error.problems).toEqual([`unknown agent "${ESCAPED}"`, "second\\u000aline"]);

@@ -137,7 +137,7 @@ describe("the watchdog's shell gate", () => {
 		expect(told).toContain(MARKER);
 	});
 
-	it("hands the watchdog the first line and only the lines since Pi last had nothing registered and no marker out", async () => {
+	it("hands the watchdog the first line and only the lines since Pi last had nothing registered", async () => {
 		const first = { marker: MARKER, tmpdir: "/tmp", pid: 1, live: 0, open: 0 };
 		const later = [
 			{ marker_out: 2, live: 0, open: 1 },
@@ -151,22 +151,27 @@ describe("the watchdog's shell gate", () => {
 			{ remove: 1, live: 0, open: 0 },
 			...later,
 		]);
-		expect(told?.split("\n").filter(Boolean)).toEqual([first, ...later].map((entry) => JSON.stringify(entry)));
+		// The marker_out line says nothing is registered either: only the registration after it is kept.
+		expect(told?.split("\n").filter(Boolean)).toEqual([first, later[1]].map((entry) => JSON.stringify(entry)));
 	});
 
-	it("drops the history at every idle line of a long session: after 2,000 child runs the watchdog is handed three lines", async () => {
-		const lines: object[] = [{ marker: MARKER, live: 0, open: 0 }];
-		for (let run = 1; run <= 2_000; run++) {
+	it("drops the history at every line with nothing registered, a marker left open (an interactive run's) or not: after 2,000 child runs the watchdog is handed two lines", async () => {
+		// Run 1 is an interactive one: its marker is never settled, so every later line has one more open.
+		const lines: object[] = [
+			{ marker: MARKER, live: 0, open: 0 },
+			{ marker_out: 1, live: 0, open: 1 },
+		];
+		for (let run = 2; run <= 2_001; run++) {
 			lines.push(
-				{ marker_out: run, live: 0, open: 1 },
-				{ add: run, pgid: 99, live: 1, open: 1 },
-				{ settled: run, live: 1, open: 0 },
-				{ remove: run, live: 0, open: 0 },
+				{ marker_out: run, live: 0, open: 2 },
+				{ add: run, pgid: 99, live: 1, open: 2 },
+				{ settled: run, live: 1, open: 1 },
+				{ remove: run, live: 0, open: 1 },
 			);
 		}
-		lines.push({ marker_out: 2_001, live: 0, open: 1 }, { add: 2_001, pgid: 98, live: 1, open: 1 });
+		lines.push({ marker_out: 2_002, live: 0, open: 2 }, { add: 2_002, pgid: 98, live: 1, open: 2 });
 		const told = await gate(lines);
-		expect(told?.split("\n").filter(Boolean)).toHaveLength(3);
+		expect(told?.split("\n").filter(Boolean)).toEqual([lines[0], lines.at(-1)].map((entry) => JSON.stringify(entry)));
 	});
 
 	it("starts no watchdog and looks for no marked process when the last line says nothing is registered and every marker is settled", async () => {
@@ -223,7 +228,8 @@ describe("the watchdog's shell gate", () => {
 	it("tells the watchdog the parent's marker, temp dir and pid in the first line, its live and open counts last", async () => {
 		const { told, tmp, pid } = await gateOfLifeline("register");
 		const lines = (told ?? "").split("\n").filter(Boolean);
-		expect(lines).toHaveLength(3);
+		// The marker_out line between them said nothing was registered: the gate kept only what followed it.
+		expect(lines).toHaveLength(2);
 		const first = JSON.parse(lines[0]) as Record<string, unknown>;
 		expect(first).toEqual({
 			marker: expect.stringMatching(/^PI_NATIVE_SUBAGENTS_RUN=\d+-[0-9a-f]{8}\/$/),
@@ -233,8 +239,7 @@ describe("the watchdog's shell gate", () => {
 			open: 0,
 		});
 		expect(Object.keys(first).slice(-2)).toEqual(["live", "open"]);
-		expect(JSON.parse(lines[1])).toEqual({ marker_out: 1, live: 0, open: 1 });
-		expect(JSON.parse(lines[2])).toEqual({ add: 1, pgid: 1_000_001, live: 1, open: 1 });
+		expect(JSON.parse(lines[1])).toEqual({ add: 1, pgid: 1_000_001, live: 1, open: 1 });
 	});
 });
 

@@ -4,8 +4,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { readStat, stopAndKillFamily } from "../../src/process/proc-table.mjs";
+import { isDead, processTable, readStat, stopAndKillFamily } from "../../src/process/proc-table.mjs";
 import {
 	freezeAndKill,
 	isAlive,
@@ -78,6 +79,26 @@ describe("the stop-and-kill sweep of /proc", () => {
 				() => started.every((child) => child.exitCode !== null || child.signalCode !== null),
 				"every sleeper to end",
 			);
+		}
+	});
+
+	it("counts a process whose every thread exited as dead, though its tracer still holds them as zombies", async () => {
+		const script = fileURLToPath(new URL("../support/traced-zombie.py", import.meta.url));
+		const tracer = spawn("python3", [script], { stdio: ["pipe", "pipe", "inherit"] });
+		const gone = new Promise((resolve) => tracer.once("close", resolve));
+		try {
+			const line = await new Promise<string>((resolve, reject) => {
+				tracer.stdout?.once("data", (data) => resolve(String(data)));
+				tracer.once("exit", (code) => reject(new Error(`traced-zombie.py exited with ${code} before reporting`)));
+			});
+			const { pid } = JSON.parse(line) as { pid: number };
+			const stat = readStat(pid);
+			expect(stat).toMatchObject({ state: "Z", threads: 3 });
+			expect(stat && isDead(stat)).toBe(true);
+			expect(processTable().some((entry) => entry.pid === pid)).toBe(false);
+		} finally {
+			tracer.stdin?.end();
+			await gone;
 		}
 	});
 });

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { type ProcStat, processTable, readStat } from "../../src/process/proc-table.mjs";
+import { isDead, type ProcStat, processTable, readStat } from "../../src/process/proc-table.mjs";
 
 /**
  * How long a test waits for something that must happen (a process gone, a file written) before it fails
@@ -20,14 +20,8 @@ export function isAlive(pid: number): boolean {
 	} catch {
 		return false;
 	}
-	try {
-		// A zombie is gone; a leader whose own thread exited while its other threads run ("Z", threads > 1) is not.
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		return fields[0] !== "Z" || Number(fields[17]) > 1;
-	} catch {
-		return false;
-	}
+	const stat = readStat(pid);
+	return stat !== undefined && !isDead(stat);
 }
 
 /** pids of every live process whose process group is `pgid`. */

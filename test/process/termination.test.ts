@@ -147,8 +147,10 @@ describe("startProcess: ending the process group", () => {
 		// Each leaves the child's group (its own session) before the child exits, so only the marker can find it.
 		const script = [
 			`detached() { while [ "$(cut -d' ' -f6 /proc/$1/stat)" != "$1" ]; do sleep 0.01; done; }`,
+			// biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
 			'PI_NATIVE_SUBAGENTS_RUN="${PI_NATIVE_SUBAGENTS_RUN}-x" setsid sleep 600 </dev/null >/dev/null 2>&1 &',
 			"grandchild=$!",
+			// biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
 			'PI_NATIVE_SUBAGENTS_RUN="${PI_NATIVE_SUBAGENTS_RUN%/}0/" setsid sleep 600 </dev/null >/dev/null 2>&1 &',
 			"other=$!",
 			'echo "{\\"type\\":\\"grandchild\\",\\"pid\\":$grandchild}"',

@@ -45,18 +45,17 @@ const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
 
 /**
  * The watchdog's first stage, a POSIX shell script (`sh -c WATCHDOG_GATE sh <node> <watchdog.mjs> <marker>`): it
- * holds the pipe and keeps the lines Pi writes until the pipe's EOF, then hands them to the Node watchdog: the
- * first line, and every line since Pi last said nothing is registered (`"live":0`: the registrations before it
- * are all removed, and the marker the watchdog sweeps by is in the first line; dropping them keeps the shell's
- * work linear in a session's busy stretches rather than quadratic in its whole life),
- * unless Pi's last line said nothing is registered (`"live":0`) and either no marker is out (`"open":0`: every
- * marker handed out was settled, {@link RunMarker.settle}) or no process carries Pi's run marker: then there is
- * nothing to kill. A Pi process that ends after its children pays a shell instead of a Node process (about 100 ms
- * of CPU and 50 MB, bench/delegation-cost.ts), and no `grep` when its children's sweeps are done; one that dies
- * with work running still gets every kill. Terminal signals are ignored, as the watchdog ignores them
- * (inherited through `exec`). One `grep` reads the environments (no `cat` in front of it: a process less at every
- * exit); `-s` hides the other users' processes it may not read, and `-q` answers 0 on the first match whatever
- * it could not read.
+ * holds the pipe and keeps the lines Pi writes until the pipe's EOF, then hands them to the Node watchdog, unless
+ * Pi's last line said nothing is registered (`"live":0`) and either no marker is out (`"open":0`: every marker
+ * handed out was settled, {@link RunMarker.settle}) or no process carries Pi's run marker: then there is nothing
+ * to kill. It keeps the first line (marker, temp dir, pid) and the lines since Pi last said nothing is registered:
+ * the registrations before such a line are all removed, and dropping them keeps the shell's work linear in a
+ * session's busy stretches rather than quadratic in its whole life. A Pi process that ends after its children
+ * pays a shell instead of a Node process (about 100 ms of CPU and 50 MB, bench/delegation-cost.ts), and no `grep`
+ * when its children's sweeps are done; one that dies with work running still gets every kill. Terminal signals
+ * are ignored, as the watchdog ignores them (inherited through `exec`). One `grep` reads the environments (no
+ * `cat` in front of it: a process less at every exit); `-s` hides the other users' processes it may not read, and
+ * `-q` answers 0 on the first match whatever it could not read.
  */
 export const WATCHDOG_GATE = [
 	"trap '' INT HUP PIPE",

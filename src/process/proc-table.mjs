@@ -50,13 +50,20 @@ function parseStat(pid, text) {
  * @param {number} pid
  */
 function liveThread(pid) {
+	let tids;
 	try {
-		for (const tid of readdirSync(`/proc/${pid}/task`)) {
-			const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-			if (Number(tid) !== pid && text.slice(text.lastIndexOf(")") + 2).split(" ", 1)[0] !== "Z") return tid;
-		}
+		tids = readdirSync(`/proc/${pid}/task`);
 	} catch {
-		// Gone meanwhile.
+		return undefined; // Gone meanwhile.
+	}
+	for (const tid of tids) {
+		if (Number(tid) === pid) continue;
+		try {
+			const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+			if (text.slice(text.lastIndexOf(")") + 2).split(" ", 1)[0] !== "Z") return tid;
+		} catch {
+			// That thread is gone meanwhile; another may live.
+		}
 	}
 	return undefined;
 }

@@ -9,7 +9,7 @@ export interface ProcStat {
 	pgid: number;
 	/** Start time, clock ticks since boot (as text); with the pid it identifies a process. */
 	startTime: string;
-	/** Its threads (a "Z" entry with more than one is a leader whose own thread exited while the others run). */
+	/** Its thread count (a "Z" entry with more than one may be a leader living on in its other threads: `isDead`). */
 	threads: number;
 	/** Its environment carries the marker prefix the table was read with. */
 	marked: boolean;

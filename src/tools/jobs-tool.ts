@@ -49,11 +49,12 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 				const list = jobs.list();
 				return reply(list.length === 0 ? "No background jobs." : list.map(describeJob).join("\n"), { jobs: list });
 			}
+			const rawId = params.job_id;
+			if (!rawId) return reply(`${action} needs job_id`, { jobs: [] }, true);
 			// Shown in every reply: one visible line. A job id (hex) has nothing to escape, so lookups are unchanged.
-			const id = params.job_id === undefined ? undefined : printable(params.job_id);
-			if (!id) return reply(`${action} needs job_id`, { jobs: [] }, true);
+			const id = printable(rawId);
 			const tooLong = [
-				overLimit("job_id", params.job_id ?? id),
+				overLimit("job_id", rawId),
 				typeof params.child === "string" ? overLimit("child", params.child) : undefined,
 				params.text === undefined ? undefined : overLimit("task", params.text, "text"),
 			].filter((problem) => problem !== undefined);

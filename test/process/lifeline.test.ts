@@ -246,21 +246,27 @@ describe("the watchdog's shell gate", () => {
 describe("lifeline", () => {
 	/**
 	 * A lifeline whose watchdog records what it is told (`cat` into a file); resolves, once `count` lines after the
-	 * first arrived, with them. The recorder is killed after the test (`strays`).
+	 * first arrived, with them. The recorder is killed, and gone, before its directory is removed; `act` must leave
+	 * nothing registered, or the lifeline would start another.
 	 */
 	async function toldBy(count: number, act: (lifeline: WatchdogLifeline) => void): Promise<object[]> {
 		const dir = makeTempDir("lifeline-told-");
+		const pidFile = join(dir, "pid");
 		try {
 			const received = join(dir, "received");
-			const script = `echo $$ > '${dir}/pid'; exec cat > '${received}'`;
+			const script = `echo $$ > '${pidFile}'; exec cat > '${received}'`;
 			act(new WatchdogLifeline({ command: ["sh", "-c", script] }));
 			const lines = () => (existsSync(received) ? readFileSync(received, "utf8").split("\n").filter(Boolean) : []);
 			await waitUntil(() => lines().length > count, `the watchdog told ${count + 1} lines`);
-			strays.push(Number(readFileSync(join(dir, "pid"), "utf8")));
 			return lines()
 				.slice(1)
 				.map((text) => JSON.parse(text) as object);
 		} finally {
+			const recorder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0;
+			if (recorder > 0) {
+				if (isAlive(recorder)) process.kill(recorder, "SIGKILL");
+				await waitUntilGone(recorder);
+			}
 			rmSync(dir, { recursive: true, force: true });
 		}
 	}

@@ -331,22 +331,31 @@ describe("lifeline", () => {
 		const dir = makeTempDir("lifeline-");
 		const command = join(dir, "watchdog");
 		const received = join(dir, "received");
+		const pidFile = join(dir, "pid");
+		const unregister: Array<() => void> = [];
 		try {
 			const warnings: string[] = [];
 			const lifeline = new WatchdogLifeline({ command: [command], warn: (message) => warnings.push(message) });
-			lifeline.register({ pgid: 1_000_001 });
+			unregister.push(lifeline.register({ pgid: 1_000_001 }));
 			await waitUntil(() => warnings.length > 0, "a warning about the missing watchdog");
 			expect(warnings[0]).toContain(command);
 			expect(warnings[0]).toContain("ENOENT");
 			// Now a watchdog can start: it records its pid and what it is told until its pipe closes.
-			writeFileSync(command, `#!/bin/sh\necho $$ > '${dir}/pid'\nexec cat > '${received}'\n`, { mode: 0o755 });
-			lifeline.register({ pgid: 1_000_002 });
+			writeFileSync(command, `#!/bin/sh\necho $$ > '${pidFile}'\nexec cat > '${received}'\n`, { mode: 0o755 });
+			unregister.push(lifeline.register({ pgid: 1_000_002 }));
 			const told = () => (existsSync(received) ? readFileSync(received, "utf8") : "");
 			await waitUntil(() => told().includes('"add":2'), "the started watchdog told both registrations");
-			strays.push(Number(readFileSync(join(dir, "pid"), "utf8")));
 			expect(told()).toContain('{"add":1,"pgid":1000001,"live":2,"open":0}');
 			expect(warnings).toHaveLength(1);
 		} finally {
+			// Nothing registered first, so the lifeline starts no other watchdog when its recorder dies; then the
+			// recorder is gone before its directory is.
+			for (const forget of unregister) forget();
+			const recorder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0;
+			if (recorder > 0) {
+				if (isAlive(recorder)) process.kill(recorder, "SIGKILL");
+				await waitUntilGone(recorder);
+			}
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});

@@ -54,8 +54,10 @@ const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
  * pays a shell instead of a Node process (about 100 ms of CPU and 50 MB, bench/delegation-cost.ts), and no `grep`
  * when its children's sweeps are done; one that dies with work running still gets every kill. Terminal signals
  * are ignored, as the watchdog ignores them (inherited through `exec`). One `grep` reads the environments (no
- * `cat` in front of it: a process less at every exit); `-s` hides the other users' processes it may not read, and
- * `-q` answers 0 on the first match whatever it could not read.
+ * `cat` in front of it: a process less at every exit), each thread's: a process whose main thread exited while
+ * its other threads run has an empty `/proc/<pid>/environ`, but its live threads still show its environment;
+ * `-s` hides the other users' processes it may not read, and `-q` answers 0 on the first match whatever it could
+ * not read.
  */
 export const WATCHDOG_GATE = [
 	"trap '' INT HUP PIPE",
@@ -64,7 +66,7 @@ export const WATCHDOG_GATE = [
 	// A line with nothing registered ends the history: the first line (marker, temp dir, pid) is all the watchdog
 	// needs of what came before it.
 	'while IFS= read -r line; do last=$line; case $line in $none) told=$first ;; *) told="$told$nl$line" ;; esac; done',
-	'case $last in $idle) exit 0 ;; $none) grep -aqsF -- "$3" /proc/[0-9]*/environ || exit 0 ;; esac',
+	'case $last in $idle) exit 0 ;; $none) grep -aqsF -- "$3" /proc/[0-9]*/task/[0-9]*/environ || exit 0 ;; esac',
 	'printf \'%s\\n\' "$told" | exec "$1" "$2"',
 ].join("\n");
 /** Watchdogs started again after the previous one died, per Pi process (a watchdog that cannot run is not retried for ever). */

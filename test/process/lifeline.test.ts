@@ -137,6 +137,29 @@ describe("the watchdog's shell gate", () => {
 		expect(told).toContain(MARKER);
 	});
 
+	it("hands every line to the watchdog when nothing is registered but a marker is out and only a process whose main thread exited carries it", async () => {
+		// Shown as a zombie, with no environment of its own: it lives on in its second thread.
+		const python = [
+			"import ctypes, threading, time",
+			"threading.Thread(target=lambda: time.sleep(600)).start()",
+			"ctypes.CDLL(None).pthread_exit(None)",
+		].join("; ");
+		const child = spawn("python3", ["-c", python], {
+			detached: true,
+			stdio: "ignore",
+			env: { PATH: process.env.PATH ?? "", PI_NATIVE_SUBAGENTS_RUN: "gate-test/1" },
+		});
+		started.push(child);
+		const state = () => readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ")[0];
+		await waitUntil(() => state() === "Z", "the main thread to exit");
+		expect(isAlive(child.pid as number)).toBe(true);
+		const told = await gate([
+			{ marker: MARKER, live: 0, open: 0 },
+			{ marker_out: 1, live: 0, open: 1 },
+		]);
+		expect(told).toContain(MARKER);
+	});
+
 	it("hands the watchdog the first line and only the lines since Pi last had nothing registered", async () => {
 		const first = { marker: MARKER, tmpdir: "/tmp", pid: 1, live: 0, open: 0 };
 		const later = [

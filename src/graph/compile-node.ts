@@ -57,8 +57,14 @@ export function compileNodeTemplates(node: GraphNode, check: NodeCheck, problems
 				}),
 			};
 		}
-		case "command":
-			return Object.fromEntries(node.run.map((arg, i) => [`run[${i}]`, field(`run[${i}]`, arg)]));
+		case "command": {
+			const run = Object.fromEntries(node.run.map((arg, i) => [`run[${i}]`, field(`run[${i}]`, arg)]));
+			// What runs is what the consent and the graph name: no input or node output chooses the program.
+			if (run["run[0]"]?.some((part) => typeof part !== "string")) {
+				problems.at("run[0]").add("the program is written out: a ValueRef may fill its arguments, not choose it");
+			}
+			return run;
+		}
 		case "human":
 			if (node.choices && node.output_schema) problems.add("give choices or output_schema, not both");
 			if (node.output_schema) checkOutputSchema(node.output_schema, problems.at("output_schema"));

@@ -1,11 +1,10 @@
 /**
  * Saved graphs (docs/graphs.md "Saved graphs"): `<agent dir>/graphs/<name>.json|.yaml|.yml` (user) and the
  * nearest `.pi/graphs/` walking up from the cwd (project). The scope follows `agentScope`: `user` (default),
- * `project`, or `both` (a project graph overrides a user graph of the same name). A project graph is
- * project-controlled: it runs only with explicit trust, exactly as project agents (launch/trust.ts), and
- * a changed file is asked about again (consent is per content digest). A graph file is read as every
+ * `project`, or `both` (a project graph overrides a user graph of the same name). A graph file is read as every
  * configuration file is (docs/rules.md §Configuration files): only a regular file of at most 1 MiB, and a
- * JSON one must not repeat a key.
+ * JSON one must not repeat a key. Reading grants nothing: a project graph is project-controlled, and the run's
+ * trust gate (graph-trust.ts) passes every project graph a run reaches at once.
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
@@ -16,7 +15,6 @@ import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
-import { checkTrusted } from "../launch/trust.ts";
 import { type GraphDefinition, nodeLabel, parseGraphDefinition } from "./definition.ts";
 
 const EXTENSIONS = [".json", ".yaml", ".yml"];
@@ -25,9 +23,16 @@ export interface SavedGraph {
 	name: string;
 	file: string;
 	source: "user" | "project";
+	/** The file's content digest (`contentDigest`): a consent to a project graph is to this content. */
+	digest: string;
 	/** The parsed document (shape checked by `parseGraphDefinition`). */
 	raw: unknown;
 }
+
+/** Where the graph a run runs came from: given inline (the model's call), or a saved graph's file and digest. */
+export type GraphOrigin =
+	| { source: "inline" }
+	| { source: "user" | "project"; name: string; file: string; digest: string };
 
 /** The nearest `<dir>/.pi/graphs` walking up from `cwd` (inclusive), or undefined. */
 export function findProjectGraphsDir(cwd: string): string | undefined {
@@ -69,16 +74,17 @@ function graphFiles(dir: string | undefined): Map<string, string[]> {
 }
 
 /**
- * Finds saved graph `name` in the scope, reads and parses it, and passes the trust gate for a project one.
+ * Finds saved graph `name` in the scope, reads and parses it. Grants nothing: a project graph passes the run's
+ * trust gate (`checkGraphTrust`) before anything of it runs.
  * @returns the graph, or `undefined` with the problem (unknown name with the known ones, two files of one
- *   name, a file that cannot be read or parsed, a refused or declined trust prompt) added to `problems`.
+ *   name, a file that cannot be read or parsed) added to `problems`.
  */
-export async function loadSavedGraph(
+export function readSavedGraph(
 	name: string,
 	scope: AgentScope,
-	context: Pick<LaunchContext, "cwd" | "agentDir" | "trust" | "consents" | "confirm">,
+	context: Pick<LaunchContext, "cwd" | "agentDir">,
 	problems: Problems,
-): Promise<SavedGraph | undefined> {
+): SavedGraph | undefined {
 	const user = scope === "project" ? new Map<string, string[]>() : graphFiles(join(context.agentDir, "graphs"));
 	const projectDir = scope === "user" ? undefined : findProjectGraphsDir(context.cwd);
 	const project = graphFiles(projectDir);
@@ -94,28 +100,14 @@ export async function loadSavedGraph(
 		return undefined;
 	}
 	const file = files[0];
-	const source = fromProject ? "project" : "user";
 	const read = readUserFile(file);
 	if ("problem" in read) {
 		problems.add(`${file}: ${read.problem}`);
 		return undefined;
 	}
-	const text = read.text;
-	const raw = parseDocument(file, text, problems);
+	const raw = parseDocument(file, read.text, problems);
 	if (raw === undefined) return undefined;
-	if (source === "project") {
-		const commands = commandsOf(raw);
-		const item = {
-			what: `project graph ${JSON.stringify(name)}`,
-			file,
-			projectDir: dirname(dirname(dirname(file))),
-			digest: contentDigest(text),
-			// Its command gates run with the user's permissions too: the consent names them.
-			note: commands.length > 0 ? `runs commands: ${commands.join("; ")}` : undefined,
-		};
-		if (!(await checkTrusted([item], context, problems))) return undefined;
-	}
-	return { name, file, source, raw };
+	return { name, file, source: fromProject ? "project" : "user", digest: contentDigest(read.text), raw };
 }
 
 function parseDocument(file: string, text: string, problems: Problems): unknown {
@@ -139,36 +131,33 @@ function parseDocument(file: string, text: string, problems: Problems): unknown 
 	return raw;
 }
 
-/** The argv of each command gate in a graph document, as text (`npm test`), for the trust prompt. */
-function commandsOf(raw: unknown): string[] {
-	const nodes = (raw as { nodes?: unknown }).nodes;
-	if (!nodes || typeof nodes !== "object") return [];
-	return Object.values(nodes).flatMap((node) => {
-		const { kind, run } = (node ?? {}) as { kind?: unknown; run?: unknown };
-		return kind === "command" && Array.isArray(run) ? [run.map(String).join(" ")] : [];
-	});
-}
-
 /** Most saved graphs one run may load through its graph nodes. */
 export const MAX_SUBGRAPHS = 32;
 
+/** A saved graph a run's graph nodes name, as read and parsed. */
+export interface LoadedSubgraph {
+	definition: GraphDefinition;
+	file: string;
+	source: "user" | "project";
+	digest: string;
+}
+
 /**
- * Every saved graph the graph nodes of `definition` name, recursively (each name loaded, parsed and
- * trust-checked once), by name. Cycles and nesting are refused by `compileGraph`, which sees the chain.
- * @returns what was loaded; each problem (unknown name, unreadable or untrusted file, bad shape) is added to
- *   `problems`, labelled `node "<key>": graph`.
+ * Every saved graph the graph nodes of `definition` name, recursively (each name read and parsed once), by
+ * name. Cycles and nesting are refused by `compileGraph`, which sees the chain; trust by `checkGraphTrust`.
+ * @returns what was read; each problem (unknown name, unreadable file, bad shape) is added to `problems`,
+ *   labelled `node "<key>": graph`.
  */
-export async function loadSubgraphs(
+export function readSubgraphs(
 	definition: GraphDefinition,
 	scope: AgentScope,
-	context: Pick<LaunchContext, "cwd" | "agentDir" | "trust" | "consents" | "confirm">,
+	context: Pick<LaunchContext, "cwd" | "agentDir">,
 	problems: Problems,
-): Promise<Map<string, { definition: GraphDefinition; file: string; source: "user" | "project" }>> {
-	const loaded = new Map<string, { definition: GraphDefinition; file: string; source: "user" | "project" }>();
+): Map<string, LoadedSubgraph> {
+	const loaded = new Map<string, LoadedSubgraph>();
 	const failed = new Set<string>();
-	const queue: Array<[string, GraphDefinition]> = [["", definition]];
-	while (queue.length > 0) {
-		const [, current] = queue.shift() as [string, GraphDefinition];
+	const queue: GraphDefinition[] = [definition];
+	for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
 		for (const [key, node] of Object.entries(current.nodes)) {
 			if (node.kind !== "graph" || loaded.has(node.graph) || failed.has(node.graph)) continue;
 			const field = problems.at(`${nodeLabel(key)}: graph`);
@@ -177,14 +166,14 @@ export async function loadSubgraphs(
 				failed.add(node.graph);
 				continue;
 			}
-			const saved = await loadSavedGraph(node.graph, scope, context, field);
+			const saved = readSavedGraph(node.graph, scope, context, field);
 			const parsed = saved && parseGraphDefinition(saved.raw, problems.at(saved.file));
 			if (!saved || !parsed) {
 				failed.add(node.graph);
 				continue;
 			}
-			loaded.set(node.graph, { definition: parsed, file: saved.file, source: saved.source });
-			queue.push([node.graph, parsed]);
+			loaded.set(node.graph, { definition: parsed, file: saved.file, source: saved.source, digest: saved.digest });
+			queue.push(parsed);
 		}
 	}
 	return loaded;

@@ -6,7 +6,8 @@
 import type { Problems } from "../core/problems.ts";
 import type { CoordinatorCaps } from "./compile-node.ts";
 import { type GraphNode, nodeLabel, parseGraphDefinition } from "./definition.ts";
-import { loadSavedGraph, loadSubgraphs } from "./loader.ts";
+import { checkGraphTrust } from "./graph-trust.ts";
+import { type GraphOrigin, readSavedGraph, readSubgraphs } from "./loader.ts";
 import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
 import type { SubgraphSources } from "./subgraphs.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";
@@ -21,6 +22,11 @@ export interface GraphRequest {
 	caps?: CoordinatorCaps;
 	/** Which nodes to pre-flight (default all); a restore pre-flights the nodes that still have to run. */
 	preflight?(key: string): boolean;
+	/**
+	 * Where the inline `graph` came from (default: given inline): a restore gives a stored run's, so a project
+	 * graph passes the trust gate again (the trust of its project may be gone, a confirmation always is).
+	 */
+	origin?: GraphOrigin;
 }
 
 export interface PreparedGraph {
@@ -29,6 +35,8 @@ export interface PreparedGraph {
 	compiled: CompiledGraph;
 	/** Where a saved graph came from. */
 	file?: string;
+	/** Where the graph came from (kept with the run: its restore passes the trust gate again). */
+	origin: GraphOrigin;
 	/** The saved graphs its graph nodes run, by name (kept with the run, so its controls can compile it again). */
 	subgraphs: SubgraphSources;
 }
@@ -47,22 +55,22 @@ export async function prepareGraph(
 		return undefined;
 	}
 	let raw = request.graph;
-	let file: string | undefined;
-	let fromProject = false;
+	let origin: GraphOrigin = request.origin ?? { source: "inline" };
 	if (request.name !== undefined) {
-		const saved = await loadSavedGraph(request.name, env.scope, env.context(), problems);
+		const saved = readSavedGraph(request.name, env.scope, env.context(), problems);
 		if (!saved) return undefined;
 		raw = saved.raw;
-		file = saved.file;
-		fromProject = saved.source === "project";
+		origin = { source: saved.source, name: saved.name, file: saved.file, digest: saved.digest };
 	}
+	const file = origin.source === "inline" ? undefined : origin.file;
 	const local = file ? problems.at(file) : problems;
 	const definition = parseGraphDefinition(raw, local);
 	if (!definition) return undefined;
-	const subgraphs = await loadSubgraphs(definition, env.scope, env.context(), local);
+	const subgraphs = readSubgraphs(definition, env.scope, env.context(), local);
+	if (!(await checkGraphTrust({ origin, definition }, subgraphs, env.context(), problems))) return undefined;
 	// A saved project graph, and every project graph a run loads as a subgraph, grants nothing itself.
 	const projectGraphs = [
-		...(fromProject ? [{ nodes: definition.nodes, field: local }] : []),
+		...(origin.source === "project" ? [{ nodes: definition.nodes, field: local }] : []),
 		...[...subgraphs.values()]
 			.filter((sub) => sub.source === "project")
 			.map((sub) => ({ nodes: sub.definition.nodes, field: problems.at(sub.file) })),
@@ -80,7 +88,7 @@ export async function prepareGraph(
 		.flatMap(([key, node]) => childrenToResolve(key, node));
 	const specs = await resolveNodes(nodes, env, local);
 	if (!compiled || !specs || !granted) return undefined;
-	return { name: request.name ?? definition.name ?? "inline", compiled, file, subgraphs };
+	return { name: request.name ?? definition.name ?? "inline", compiled, file, origin, subgraphs };
 }
 
 /**

@@ -35,6 +35,11 @@ export interface RunSnapshot {
 		agentScope: AgentScope;
 		cwd: string;
 		file?: string;
+		/**
+		 * A saved graph's content digest as admitted (`contentDigest` of its file): a restore asks about a project
+		 * graph again, and a confirmation of that content given in this process stands (graph-restore.ts).
+		 */
+		digest?: string;
 		/** The saved graphs its graph nodes ran, by name, as admitted (docs/graphs.md §Subgraphs). */
 		subgraphs?: Record<string, unknown>;
 	};

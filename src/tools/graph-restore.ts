@@ -7,9 +7,12 @@
  * their outcome and outputs. Runs of other sessions and ownerless ones are skipped silently; unreadable,
  * corrupt or unknown-version snapshots and refused run directories are reported, naming the file.
  */
+import { dirname, resolve } from "node:path";
+import { contentDigest } from "../config/agents.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
 import { type GraphDefinition, parseGraphDefinition } from "../graph/definition.ts";
+import type { GraphOrigin } from "../graph/loader.ts";
 import { prepareGraph } from "../graph/prepare.ts";
 import { acquireLease } from "../graph/run-dir.ts";
 import { pruneRuns } from "../graph/run-retention.ts";
@@ -60,7 +63,13 @@ export async function restoreRun(
 	const env = graphLaunchEnv(deps, ctx, snapshot.graph.agentScope, limits);
 	const remaining = (key: string) => !isSettled(snapshot.state.nodes[key]?.status ?? "waiting");
 	const prepared = await prepareGraph(
-		{ graph: snapshot.graph.definition, inputs: snapshot.graph.inputs, preflight: remaining, caps: graphCaps(deps) },
+		{
+			graph: snapshot.graph.definition,
+			inputs: snapshot.graph.inputs,
+			preflight: remaining,
+			caps: graphCaps(deps),
+			origin: storedOrigin(snapshot, deps.agentDir),
+		},
 		env,
 		problems,
 	).catch((error: unknown) => {
@@ -87,6 +96,19 @@ export async function restoreRun(
 	const named = { ...prepared, name: snapshot.graph.name, file: snapshot.graph.file };
 	const accepted = acceptGraph({ prepared: named, env, deps, state, limits, durable }, sessionId);
 	return launchAccepted(accepted, background, signal, onUpdate, ctx);
+}
+
+/**
+ * Where a stored run's graph came from, told by its file rather than by anything else the snapshot says: no
+ * file is an inline graph; a file directly in `<agent dir>/graphs/` a user graph; any other a project graph,
+ * which passes the trust gate again before it resumes. The digest is the file's as admitted, or, in a snapshot
+ * written before it was kept, the stored definition's (a confirmation given in this process is then asked again).
+ */
+function storedOrigin(snapshot: RunSnapshot, agentDir: string): GraphOrigin {
+	const { file, name, digest, definition } = snapshot.graph;
+	if (file === undefined) return { source: "inline" };
+	const source = dirname(resolve(file)) === resolve(agentDir, "graphs") ? "user" : "project";
+	return { source, name, file, digest: digest ?? contentDigest(JSON.stringify(definition)) };
 }
 
 /** What a session start found: notices to show, and problems (reported as errors). */

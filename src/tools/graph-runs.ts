@@ -105,6 +105,7 @@ export function openNewRun(prepared: PreparedGraph, place: NewRunPlace): Durable
 			agentScope: place.agentScope,
 			cwd: place.cwd,
 			file: prepared.file,
+			digest: prepared.origin.source === "inline" ? undefined : prepared.origin.digest,
 			subgraphs: Object.fromEntries([...prepared.subgraphs].map(([name, source]) => [name, source.definition])),
 		},
 		state,

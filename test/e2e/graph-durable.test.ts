@@ -304,6 +304,52 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		}
 	});
 
+	it("asks about a restored project graph again, its commands named, and runs nothing of it when the user declines", {
+		timeout: 180_000,
+	}, async () => {
+		const trustFile = join(home.agentDir, "trust.json");
+		const graphFile = join(workDir, ".pi", "graphs", "durable-ship.json");
+		const marker = join(home.dir, "durable-ship-ran");
+		mkdirSync(join(workDir, ".pi", "graphs"), { recursive: true });
+		const ship = [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "ran")`];
+		writeFileSync(
+			graphFile,
+			JSON.stringify({
+				name: "durable-ship",
+				nodes: {
+					first: node("durable-ship: first"),
+					ship: { kind: "command", depends_on: ["first"], run: ship },
+				},
+			}),
+		);
+		writeFileSync(trustFile, JSON.stringify({ [workDir]: true }));
+		try {
+			hangsOnce("durable-ship: first", "first done");
+			const args = { name: "durable-ship", agentScope: "project" };
+			const sessionFile = await crashWhileRunning("durable ship parent", args, "durable-ship: first");
+			const run = runOf("durable-ship");
+			const before = run.snapshot();
+			// The project is explicitly trusted no more; what the first process was allowed does not carry over.
+			writeFileSync(trustFile, JSON.stringify({ [workDir]: false }));
+
+			const again = startPi(["--session", sessionFile]);
+			const asks = () => again.events.filter((e) => e.type === "extension_ui_request" && e.method === "confirm");
+			await waitUntil(() => asks().length > 0, "the trust question", 60_000);
+			expect(String(asks()[0].message)).toContain(`project graph "durable-ship" (${graphFile}; runs commands:`);
+			expect(String(asks()[0].message)).toContain(process.execPath);
+			again.child.stdin?.write(
+				`${JSON.stringify({ type: "extension_ui_response", id: asks()[0].id, confirmed: false })}\n`,
+			);
+			const tasks = { ran: "durable-ship: first", never: "durable-ship: first (again)" };
+			const notice = await refusedResume(again, run, before, tasks);
+			expect(notice).toContain(`declined to run project graph "durable-ship" (${graphFile}`);
+			expect(existsSync(marker)).toBe(false);
+		} finally {
+			rmSync(join(workDir, ".pi"), { recursive: true, force: true });
+			rmSync(trustFile, { force: true });
+		}
+	});
+
 	it("with graphs.auto_resume false only announces the unfinished run; agent_graph resume then completes it", {
 		timeout: 180_000,
 	}, async () => {

@@ -187,17 +187,14 @@ describe("agent_graph validation", () => {
 				"",
 			].join("\n"),
 		);
-		const { createExtensionSession } = await import("../support/extension-session.ts");
+		const { confirmingUi, createExtensionSession } = await import("../support/extension-session.ts");
 		const asked: string[] = [];
-		const ui = new Proxy(
-			{ confirm: async (_title: string, message: string) => asked.push(message) > 0 },
-			{ get: (target, key) => (target as Record<PropertyKey, unknown>)[key] ?? (() => undefined) },
-		);
+		const ui = confirmingUi(async (_title, message) => asked.push(message) > 0);
 		const session = await createExtensionSession({
 			cwd: project,
 			agentDir: env.home.agentDir,
 			projectTrusted: false,
-			uiContext: ui as never,
+			uiContext: ui,
 		});
 		try {
 			const before = env.server.requests.length;

@@ -17,16 +17,13 @@ import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
-import { createExtensionSession, type ExtensionSession } from "../support/extension-session.ts";
+import { confirmingUi, createExtensionSession, type ExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
 import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
 const trust = (entries: Record<string, boolean>) => writeJson(join(env.home.agentDir, "trust.json"), entries);
 
-/** A UI whose `confirm` dialogs `confirm` answers; every other UI call does nothing. */
-const confirmingUi = (confirm: (title: string, message: string) => Promise<boolean>) =>
-	new Proxy({} as ExtensionUIContext, { get: (_target, key) => (key === "confirm" ? confirm : () => undefined) });
 /** A Pi session in `cwd` with this extension loaded (Pi trusts `cwd` implicitly unless told otherwise). */
 const sessionIn = (cwd: string, options: { uiContext?: ExtensionUIContext; projectTrusted?: boolean } = {}) =>
 	createExtensionSession({ cwd, agentDir: env.home.agentDir, ...options });

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { Problems } from "../../src/core/problems.ts";
 import { type GraphDefinition, parseGraphDefinition } from "../../src/graph/definition.ts";
 import { type CompileOptions, compileGraph } from "../../src/graph/validate.ts";
+import { objectSchema } from "../support/graphs.ts";
 
 function problemsOf(graph: Record<string, unknown>, options: CompileOptions = {}): readonly string[] {
 	const problems = new Problems();
@@ -105,6 +106,22 @@ describe("coordinator validation", () => {
 				},
 			}),
 		).toContain('node "loop": max_iterations: is required (a positive integer, at most the settings cap)');
+	});
+
+	it("refuses a command gate whose program is a ValueRef, so no input or node output chooses what runs", () => {
+		const problems = problemsOf({
+			inputs: { type: "object", properties: { tool: { type: "string" } }, required: ["tool"] },
+			nodes: {
+				plan: { agent_type: "pi", task: "pick", output_schema: objectSchema({ prog: { type: "string" } }) },
+				go: { kind: "command", depends_on: ["plan"], run: ["${nodes.plan.output.prog}", "--yes"] },
+				via: { kind: "command", run: ["/usr/bin/${inputs.tool}"] },
+				ok: { kind: "command", depends_on: ["plan"], run: ["echo", "${nodes.plan.output.prog}"] },
+			},
+		});
+		const rule = "run[0]: the program is written out: a ValueRef may fill its arguments, not choose it";
+		expect(problems).toContain(`node "go": ${rule}`);
+		expect(problems).toContain(`node "via": ${rule}`);
+		expect(problems.filter((line) => line.startsWith('node "ok"'))).toEqual([]);
 	});
 
 	it("refuses a human gate with both choices and output_schema", () => {

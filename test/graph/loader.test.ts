@@ -4,7 +4,9 @@ import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Problems } from "../../src/core/problems.ts";
-import { loadSavedGraph } from "../../src/graph/loader.ts";
+import { parseGraphDefinition } from "../../src/graph/definition.ts";
+import { checkGraphTrust } from "../../src/graph/graph-trust.ts";
+import { readSavedGraph, type SavedGraph } from "../../src/graph/loader.ts";
 import { ConsentRecord } from "../../src/launch/trust.ts";
 import { writeTree } from "../support/files.ts";
 import { makeTempDir } from "../support/temp-dir.ts";
@@ -55,15 +57,29 @@ function context(answers: boolean[] = [], trusted = false) {
 	};
 }
 
+/** A saved graph as `agent_graph({ name })` takes it: read, parsed, then through the run's trust gate. */
+async function gated(
+	name: string,
+	scope: "user" | "project" | "both",
+	value: ReturnType<typeof context>["value"],
+	problems: Problems,
+): Promise<SavedGraph | undefined> {
+	const saved = readSavedGraph(name, scope, value, problems);
+	const definition = saved && parseGraphDefinition(saved.raw, problems.at(saved.file));
+	if (!saved || !definition) return undefined;
+	const origin = { source: saved.source, name, file: saved.file, digest: saved.digest };
+	return (await checkGraphTrust({ origin, definition }, new Map(), value, problems)) ? saved : undefined;
+}
+
 describe("saved graphs", () => {
 	it("reads user graphs (JSON and YAML) by default, and a project graph overrides with agentScope both", async () => {
 		const problems = new Problems();
 		const { value } = context([true]);
-		expect((await loadSavedGraph("mine", "user", value, problems))?.raw).toEqual({
+		expect((await gated("mine", "user", value, problems))?.raw).toEqual({
 			nodes: { a: { agent_type: "pi", task: "mine" } },
 		});
-		expect((await loadSavedGraph("shared", "user", value, problems))?.source).toBe("user");
-		const both = await loadSavedGraph("shared", "both", value, problems);
+		expect((await gated("shared", "user", value, problems))?.source).toBe("user");
+		const both = await gated("shared", "both", value, problems);
 		expect(both).toMatchObject({ source: "project", file: join(project, ".pi/graphs/shared.json") });
 		expect(problems.list).toEqual([]);
 	});
@@ -71,9 +87,9 @@ describe("saved graphs", () => {
 	it("names unknown, ambiguous and unparsable graphs", async () => {
 		const problems = new Problems();
 		const { value } = context();
-		await loadSavedGraph("nope", "user", value, problems);
-		await loadSavedGraph("twice", "user", value, problems);
-		await loadSavedGraph("broken", "user", value, problems);
+		await gated("nope", "user", value, problems);
+		await gated("twice", "user", value, problems);
+		await gated("broken", "user", value, problems);
 		expect(problems.list[0]).toBe(
 			'name: unknown saved graph "nope" in scope "user". Saved graphs: broken, mine, shared, twice',
 		);
@@ -84,7 +100,7 @@ describe("saved graphs", () => {
 	it("names where a YAML graph does not parse in one line, without the parser's escaped excerpt", async () => {
 		writeFileSync(join(agentDir, "graphs/unclosed.yaml"), "nodes:\n  a: { agent_type: pi, task: [unclosed\n");
 		const problems = new Problems();
-		await loadSavedGraph("unclosed", "user", context().value, problems);
+		await gated("unclosed", "user", context().value, problems);
 		expect(problems.list).toHaveLength(1);
 		expect(problems.list[0]).toMatch(
 			new RegExp(`^${join(agentDir, "graphs/unclosed.yaml")}: cannot parse: .* at line \\d+, column \\d+$`),
@@ -95,20 +111,40 @@ describe("saved graphs", () => {
 	it("runs a project graph only with trust or a confirmation, asked again once the file changed", async () => {
 		const { value, asked } = context([true, false]);
 		const problems = new Problems();
-		expect(await loadSavedGraph("shared", "project", value, problems)).toBeDefined();
-		expect(await loadSavedGraph("shared", "project", value, problems)).toBeDefined();
+		expect(await gated("shared", "project", value, problems)).toBeDefined();
+		expect(await gated("shared", "project", value, problems)).toBeDefined();
 		expect(asked).toHaveLength(1);
 		expect(asked[0]).toContain('project graph "shared"');
 		writeFileSync(
 			join(project, ".pi/graphs/shared.json"),
 			JSON.stringify({ nodes: { a: { agent_type: "pi", task: "changed" } } }),
 		);
-		expect(await loadSavedGraph("shared", "project", value, problems)).toBeUndefined();
+		expect(await gated("shared", "project", value, problems)).toBeUndefined();
 		expect(asked).toHaveLength(2);
 		expect(problems.list).toEqual([expect.stringContaining('declined to run project graph "shared"')]);
 		const trusted = context([], true);
-		expect(await loadSavedGraph("shared", "project", trusted.value, new Problems())).toBeDefined();
+		expect(await gated("shared", "project", trusted.value, new Problems())).toBeDefined();
 		expect(trusted.asked).toEqual([]);
+	});
+
+	it("names each command in a project graph's consent as the live view shows an argv, so one command never reads like two", async () => {
+		const consent = async (name: string, nodes: Record<string, unknown>) => {
+			writeFileSync(join(project, `.pi/graphs/${name}.json`), JSON.stringify({ nodes }));
+			const { value, asked } = context([false]);
+			await gated(name, "project", value, new Problems());
+			return asked[0]?.replace(/^.*runs commands: /, "");
+		};
+		const one = await consent("one", { a: { kind: "command", run: ["npm", "test;", "rm", "-rf", "build"] } });
+		const two = await consent("two", {
+			a: { kind: "command", run: ["npm", "test"] },
+			b: { kind: "command", run: ["rm", "-rf", "build"] },
+		});
+		const spaced = await consent("spaced", { a: { kind: "command", run: ["npm test; rm -rf build"] } });
+		expect(one).toBe(
+			'npm "test;" rm -rf build) is defined by the project and will run with your permissions. Continue?',
+		);
+		expect(two).toMatch(/^npm test; rm -rf build\)/);
+		expect(spaced).toMatch(/^"npm test; rm -rf build"\)/);
 	});
 
 	it("refuses a saved graph that is a FIFO, a device or over 1 MiB, naming the file, before reading it (docs/rules.md §Configuration files)", async () => {
@@ -124,7 +160,7 @@ describe("saved graphs", () => {
 		const { value, asked } = context([true, true, true]);
 		const problems = new Problems();
 		for (const name of ["stuck", "device", "huge"]) {
-			expect(await loadSavedGraph(name, "project", value, problems)).toBeUndefined();
+			expect(await gated(name, "project", value, problems)).toBeUndefined();
 		}
 		expect(problems.list).toEqual([
 			`${fifo}: is not a regular file (a FIFO)`,
@@ -141,7 +177,7 @@ describe("saved graphs", () => {
 		writeFileSync(file, '{"nodes":{"a":{"agent_type":"pi","task":"shown","auto_approve":false,"auto_approve":true}}}');
 		const { value, asked } = context([true]);
 		const problems = new Problems();
-		expect(await loadSavedGraph("dup", "project", value, problems)).toBeUndefined();
+		expect(await gated("dup", "project", value, problems)).toBeUndefined();
 		expect(problems.list).toEqual([
 			expect.stringMatching(
 				new RegExp(`^${file}: duplicate key "auto_approve" at line 1, column \\d+ \\(nodes\\.a\\.auto_approve\\)`),

@@ -47,6 +47,10 @@ export interface ExtensionSessionOptions {
 }
 
 /** One `ctx.ui.notify` or `ctx.ui.setStatus` call an extension made. */
+/** A UI whose `confirm` dialogs `confirm` answers; every other UI call does nothing. */
+export const confirmingUi = (confirm: (title: string, message: string) => Promise<boolean>): ExtensionUIContext =>
+	new Proxy({} as ExtensionUIContext, { get: (_target, key) => (key === "confirm" ? confirm : () => undefined) });
+
 export type UiCall = { method: "notify" | "setStatus"; args: unknown[] };
 
 export interface ToolCallOutcome<T = unknown> {

@@ -31,7 +31,7 @@ const RUN = "5b0c2f4e-8d1a-4c3b-9e6f-0a1b2c3d4e5f";
 function graphInFleet(origin: FleetOrigin) {
 	const held = heldRunner();
 	const compiled = compiledGraph({ a: { agent_type: "pi", task: "a" }, b: { agent_type: "pi", task: "b" } });
-	const prepared: PreparedGraph = { name: "g", compiled, subgraphs: new Map() };
+	const prepared: PreparedGraph = { name: "g", compiled, origin: { source: "inline" }, subgraphs: new Map() };
 	let children: ReadonlyMap<string, ChildRun> = new Map();
 	const handle = startGraph(compiled, {
 		defaultConcurrency: 2,

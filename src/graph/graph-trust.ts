@@ -1,0 +1,75 @@
+/**
+ * The trust gate of a graph run (SECURITY.md "Graph runs"): every project graph the run reaches — the saved
+ * graph it runs, a stored one it resumes, each saved graph a graph node runs — is project-controlled and runs
+ * only with explicit trust of its project or a confirmation (launch/trust.ts), all asked about at once, before
+ * anything is compiled or pre-flighted. The consent to each names every command it runs: its own command gates
+ * and those of every user graph it runs as a subgraph, directly or through other user graphs (a user graph
+ * passes no gate of its own, yet the project graph chooses its inputs). A project graph it runs has a consent of
+ * its own.
+ */
+import type { Problems } from "../core/problems.ts";
+import type { LaunchContext } from "../launch/launch-context.ts";
+import { checkTrusted, type ProjectControlled, projectDirOf } from "../launch/trust.ts";
+import { argvText } from "./command-gate.ts";
+import type { GraphDefinition } from "./definition.ts";
+import type { GraphOrigin, LoadedSubgraph } from "./loader.ts";
+
+/** The graph a run runs, and where it came from. */
+export interface RunGraph {
+	origin: GraphOrigin;
+	definition: GraphDefinition;
+}
+
+/**
+ * @returns true when no project graph is reached, or every one is trusted or confirmed; else false with the
+ *   refusal (naming each graph, its file, its commands and how to grant trust) added to `problems`.
+ */
+export async function checkGraphTrust(
+	run: RunGraph,
+	subgraphs: ReadonlyMap<string, LoadedSubgraph>,
+	context: Pick<LaunchContext, "trust" | "consents" | "confirm" | "agentDir">,
+	problems: Problems,
+): Promise<boolean> {
+	const projectGraphs = [
+		...(run.origin.source === "project" ? [{ ...run.origin, definition: run.definition }] : []),
+		...[...subgraphs]
+			.filter(([, sub]) => sub.source === "project")
+			.map(([name, sub]) => ({ name, file: sub.file, digest: sub.digest, definition: sub.definition })),
+	];
+	const items: ProjectControlled[] = projectGraphs.map((graph) => {
+		const commands = commandsRun(graph.definition, subgraphs);
+		return {
+			what: `project graph ${JSON.stringify(graph.name)}`,
+			file: graph.file,
+			projectDir: projectDirOf(graph.file),
+			digest: graph.digest,
+			note: commands.length > 0 ? `runs commands: ${commands.join("; ")}` : undefined,
+		};
+	});
+	return items.length === 0 || (await checkTrusted(items, context, problems));
+}
+
+/**
+ * The commands `definition` runs, as the live view shows an argv (`argvText`): its own command gates, then those
+ * of each user graph it reaches through graph nodes that are user graphs, each followed by `(user graph "<name>")`.
+ */
+function commandsRun(definition: GraphDefinition, subgraphs: ReadonlyMap<string, LoadedSubgraph>): string[] {
+	const commands = ownCommands(definition).map(argvText);
+	const seen = new Set<string>();
+	const queue = subgraphNames(definition);
+	for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+		const sub = subgraphs.get(name);
+		if (seen.has(name) || sub?.source !== "user") continue;
+		seen.add(name);
+		for (const argv of ownCommands(sub.definition))
+			commands.push(`${argvText(argv)} (user graph ${JSON.stringify(name)})`);
+		queue.push(...subgraphNames(sub.definition));
+	}
+	return commands;
+}
+
+const ownCommands = (definition: GraphDefinition): string[][] =>
+	Object.values(definition.nodes).flatMap((node) => (node.kind === "command" ? [node.run] : []));
+
+const subgraphNames = (definition: GraphDefinition): string[] =>
+	Object.values(definition.nodes).flatMap((node) => (node.kind === "graph" ? [node.graph] : []));

@@ -4,7 +4,8 @@
  * environment, in its own process group registered with the lifeline, so it is killed like a child on
  * cancel, on `timeout_ms` and when Pi dies (process/start-process.ts). Exit 0 passes; the output is
  * `{ exit_code, stdout_tail, stderr_tail }`, each tail the last `COMMAND_TAIL_BYTES` bytes of what it
- * wrote (UTF-8, cut at a character). It changes no files itself and creates no branches, commits or copies.
+ * wrote (UTF-8, cut at a character); a failure's reason quotes the last lines on one line. It changes no
+ * files itself and creates no branches, commits or copies.
  */
 import { resolveAdHocCwd } from "../config/paths.ts";
 import { printable } from "../core/printable.ts";
@@ -65,6 +66,8 @@ export async function runCommandNode(execution: NodeExecution): Promise<NodeOutc
 	}
 	if (outcome.exitCode === 0) return { status: "completed", output };
 	const ended = outcome.exitCode === null ? `ended by ${outcome.signal}` : `exit code ${outcome.exitCode}`;
-	const lastLines = (output.stderr_tail || output.stdout_tail).trim().split("\n").slice(-5).join("\n");
-	return { status: "failed", error: `${what}: ${ended}${lastLines ? `; output tail:\n${lastLines}` : ""}` };
+	// One line: the reason goes into the node's line, where a line of the command's would pass for another node's.
+	const lines = (output.stderr_tail || output.stdout_tail).split(/\r?\n/).filter((line) => line.trim() !== "");
+	const lastLines = lines.slice(-5).join(" ⏎ ");
+	return { status: "failed", error: `${what}: ${ended}${lastLines ? `; output tail: ${lastLines}` : ""}` };
 }

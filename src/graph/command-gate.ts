@@ -3,8 +3,9 @@
  * string), in the node's `cwd` resolved as a child's cwd (against the session's cwd), with a child's
  * environment, in its own process group registered with the lifeline, so it is killed like a child on
  * cancel, on `timeout_ms` and when Pi dies (process/start-process.ts). Exit 0 passes; the output is
- * `{ exit_code, stdout_tail, stderr_tail }` with bounded tails. It changes no files itself and creates
- * no branches, commits or copies.
+ * `{ exit_code, stdout_tail, stderr_tail }`, each tail the last `COMMAND_TAIL_BYTES` bytes of what it
+ * wrote (UTF-8, cut at a character); a failure's reason quotes the last lines on one line. It changes no
+ * files itself and creates no branches, commits or copies.
  */
 import { resolveAdHocCwd } from "../config/paths.ts";
 import { printable } from "../core/printable.ts";
@@ -14,18 +15,8 @@ import type { CommandNode } from "./definition.ts";
 import type { NodeExecution, NodeOutcome } from "./execution.ts";
 import { fillTemplate } from "./value-refs.ts";
 
-/** Bytes of stdout and of stderr kept in a command gate's output. */
+/** Bytes of stdout and of stderr kept in a command gate's output: the last ones, as written. */
 export const COMMAND_TAIL_BYTES = 4096;
-
-/** The last `max` bytes of `text` (UTF-8), cut at a character boundary. */
-export function tail(text: string, max = COMMAND_TAIL_BYTES): string {
-	const bytes = Buffer.from(text, "utf8");
-	if (bytes.length <= max) return text;
-	return bytes
-		.subarray(bytes.length - max)
-		.toString("utf8")
-		.replace(/^\uFFFD+/, "");
-}
 
 /**
  * `npm test` — an argv as the live view and the result lines show it: an argument with other characters
@@ -51,22 +42,22 @@ export async function runCommandNode(execution: NodeExecution): Promise<NodeOutc
 	const cwd = node.cwd === undefined ? base : resolveAdHocCwd(base, node.cwd, problems);
 	if (cwd === undefined) return { status: "failed", error: `refused at dispatch: ${problems.list.join("; ")}` };
 	if (execution.noMoreStarts.aborted) return { status: "not_started" };
-	let stdout = "";
-	const keep = (line: string) => {
-		stdout = tail(`${stdout}${line}\n`, COMMAND_TAIL_BYTES * 2);
-	};
 	execution.onStart({ command: argv });
 	const running = startProcess(
 		{ file: argv[0], args: argv.slice(1), cwd, env },
 		{
 			limits: { ...limits, timeoutMs: node.timeout_ms ?? limits.timeoutMs, stderrTailBytes: COMMAND_TAIL_BYTES },
 			signal: execution.signal,
-			onRecord: (record) => keep(JSON.stringify(record)),
-			onDiagnostic: keep,
+			// Bytes, not records: the tail is what the command wrote, its last line kept without a newline.
+			stdoutTailBytes: COMMAND_TAIL_BYTES,
 		},
 	);
 	const outcome = await running.done;
-	const output = { exit_code: outcome.exitCode ?? -1, stdout_tail: tail(stdout), stderr_tail: outcome.stderrTail };
+	const output = {
+		exit_code: outcome.exitCode ?? -1,
+		stdout_tail: outcome.stdoutTail ?? "",
+		stderr_tail: outcome.stderrTail,
+	};
 	const what = argvText(argv);
 	if (outcome.end === "aborted") return { status: "cancelled" };
 	if (outcome.end === "spawn_failed") return { status: "failed", error: `${what}: ${outcome.spawnError}` };
@@ -75,6 +66,8 @@ export async function runCommandNode(execution: NodeExecution): Promise<NodeOutc
 	}
 	if (outcome.exitCode === 0) return { status: "completed", output };
 	const ended = outcome.exitCode === null ? `ended by ${outcome.signal}` : `exit code ${outcome.exitCode}`;
-	const lastLines = (output.stderr_tail || output.stdout_tail).trim().split("\n").slice(-5).join("\n");
-	return { status: "failed", error: `${what}: ${ended}${lastLines ? `; output tail:\n${lastLines}` : ""}` };
+	// One line: the reason goes into the node's line, where a line of the command's would pass for another node's.
+	const lines = (output.stderr_tail || output.stdout_tail).split(/\r?\n/).filter((line) => line.trim() !== "");
+	const lastLines = lines.slice(-5).join(" ⏎ ");
+	return { status: "failed", error: `${what}: ${ended}${lastLines ? `; output tail: ${lastLines}` : ""}` };
 }

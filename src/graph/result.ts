@@ -108,11 +108,11 @@ function statusText(node: { status: string; reason?: string }): string {
 	return named ? `failed (${named[1]})` : node.status;
 }
 
-/** The child parts of a line: who ran, the model, duration, usage, attempts and the session to resume. */
+/** The child parts of a line (escaped with the line): who ran, the model, duration, usage, attempts and the session to resume. */
 function childParts(run: GraphNodeDetails | GraphPartDetails, started: boolean): string[] {
 	const parts: string[] = [];
-	if (run.harness) parts.push(run.agent ? `${run.harness} ${printable(run.agent)}` : run.harness);
-	if (started) parts.push(`model ${printable(run.model ?? "unknown")}`);
+	if (run.harness) parts.push(run.agent ? `${run.harness} ${run.agent}` : run.harness);
+	if (started) parts.push(`model ${run.model ?? "unknown"}`);
 	if (run.durationMs !== undefined) parts.push(formatElapsed(run.durationMs));
 	const usage = run.usage ? formatUsage(run.usage) : "";
 	if (usage) parts.push(usage);
@@ -125,7 +125,8 @@ function childParts(run: GraphNodeDetails | GraphPartDetails, started: boolean):
 
 /**
  * `- scan: completed · pi scout · model m · 2.1s · ↑1k ↓200 · session: <id>`; a coordinator's line gives
- * its progress (`5/5 ✓`, `round 3/5`) and note, then one indented line per part.
+ * its progress (`5/5 ✓`, `round 3/5`) and note, then one indented line per part. Each line is `printable`
+ * whole: a reason, progress (a parked question), note or name holds text a file or a command chose.
  */
 function nodeLines(node: GraphNodeDetails): string[] {
 	const coordinator = node.parts !== undefined;
@@ -140,12 +141,16 @@ function nodeLines(node: GraphNodeDetails): string[] {
 	const rows = (node.parts ?? []).map((part) => {
 		const reason = part.reason && part.status !== "completed" ? `: ${part.reason}` : "";
 		const line = [statusText(part), ...childParts(part, part.harness !== undefined)].join(" · ");
-		return `  - ${part.name}: ${line}${reason}`;
+		return printable(`  - ${part.name}: ${line}${reason}`);
 	});
-	return [`- ${node.key}: ${parts.join(" · ")}${why}`, ...rows];
+	return [printable(`- ${node.key}: ${parts.join(" · ")}${why}`), ...rows];
 }
 
-/** The text the model receives for a finished run; `outputsText` is the outputs' JSON (bounded by the caller). */
+/**
+ * The text the model receives for a finished run; `outputsText` is the outputs' JSON (bounded by the caller).
+ * The head, each note and each node line are one line each (`printable`, SECURITY.md "Text from files and
+ * children"); the outputs are the children's, passed on as JSON.
+ */
 export function graphResultText(
 	details: GraphDetails,
 	outputsText: string,
@@ -154,7 +159,7 @@ export function graphResultText(
 ): string {
 	const count = (status: string) => details.nodes.filter((node) => node.status === status).length;
 	const done = count("completed");
-	const head = [`agent_graph "${printable(details.graph)}": ${done}/${details.nodes.length} nodes completed`];
+	const head = [`agent_graph "${details.graph}": ${done}/${details.nodes.length} nodes completed`];
 	if (details.error) head.push(`stopped by an infrastructure error: ${details.error}`);
 	if (stops.cancelled) head.push(`cancelled (${stops.cancelled})`);
 	else if (stops.stopped) head.push("stopped by request: no further node started");
@@ -167,10 +172,10 @@ export function graphResultText(
 	}
 	const run = details.runId ? [`run_id: ${details.runId}`] : [];
 	return [
-		head.join("; "),
+		printable(head.join("; ")),
 		"",
 		`outputs: ${outputsText}`,
-		...notes,
+		...notes.map(printable),
 		"",
 		"nodes:",
 		...details.nodes.flatMap(nodeLines),

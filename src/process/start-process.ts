@@ -36,7 +36,8 @@ type Phase =
  *   `command.stdin` is written to stdin byte for byte and stdin is closed, or stdin is kept open
  *   with `command.openStdin` (the caller writes lines through `input`), or stdin is /dev/null.
  * - stdout is framed into `onRecord` / `onDiagnostic` calls (see framing.ts); framing faults land in
- *   `protocolFaults`. stderr is kept as a tail of `limits.stderrTailBytes` bytes.
+ *   `protocolFaults`. With `options.stdoutTailBytes` (`RawStdout`) it is not framed: the outcome's
+ *   `stdoutTail` holds its last bytes. stderr is kept as a tail of `limits.stderrTailBytes` bytes.
  * - The run ends when the child has exited and stdout has drained: stdout reached EOF, or `limits.drainMs`
  *   (ms) passed since the exit. Whatever is left of the child's processes when the leader exits (its group,
  *   its members' descendants, processes carrying its run marker) is SIGKILLed.
@@ -93,11 +94,13 @@ export function startProcess(command: ChildCommand, options: ProcessOptions): Ru
 		phase = { name: "settled" };
 		deadlines.clearAll();
 		signal?.removeEventListener("abort", onAbort);
+		const stdoutTail = output.stdoutText();
 		resolveDone({
 			end: reason ?? "exited",
 			exitCode: exit.code,
 			signal: exit.signal,
 			stderrTail: output.stderrText(),
+			...(stdoutTail === undefined ? {} : { stdoutTail }),
 			protocolFaults: output.protocolFaults,
 			durationMs: elapsed(),
 			pid,

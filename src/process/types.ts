@@ -1,6 +1,7 @@
 /**
  * Shapes shared by the process layer. The layer is harness-agnostic: it spawns a
- * command, frames stdout into JSON records, keeps a stderr tail and ends the process group cleanly.
+ * command, frames stdout into JSON records (or keeps its raw tail), keeps a stderr tail and ends the
+ * process group cleanly.
  */
 
 import type { Readable, Writable } from "node:stream";
@@ -58,7 +59,20 @@ export interface ProcessLimits {
 	stderrTailBytes: number;
 }
 
-export interface ProcessOptions extends ProcessCallbacks {
+/**
+ * stdout read as bytes, not records: nothing is framed, and the outcome's `stdoutTail` holds its last
+ * `stdoutTailBytes` bytes, an unterminated last line included (a command gate's output, docs/graphs.md
+ * §Command gates). Memory stays within that size plus one chunk.
+ */
+export interface RawStdout {
+	/** Size of the kept stdout tail, bytes. */
+	stdoutTailBytes: number;
+}
+
+/** How `startProcess` runs a process; stdout goes to `ProcessCallbacks` as records, or is kept as a `RawStdout` tail. */
+export type ProcessOptions = ProcessSettings & (ProcessCallbacks | RawStdout);
+
+export interface ProcessSettings {
 	limits: ProcessLimits;
 	/** Aborting kills the whole process group (SIGTERM, then SIGKILL after `killGraceMs`). */
 	signal?: AbortSignal;
@@ -89,6 +103,8 @@ export interface ProcessOutcome {
 	spawnError?: string;
 	/** Last `stderrTailBytes` bytes of stderr, decoded as UTF-8. */
 	stderrTail: string;
+	/** With `RawStdout`: the last `stdoutTailBytes` bytes of stdout, decoded as UTF-8 (absent when nothing started). */
+	stdoutTail?: string;
 	/** Framing problems: over-long records, output cut off mid-record. */
 	protocolFaults: string[];
 	/** Wall time from spawn to the end of the drain, ms. */

@@ -9,6 +9,7 @@
 
 import { join } from "node:path";
 import { describeSkip } from "../core/graph-details.ts";
+import { printable } from "../core/printable.ts";
 import { type ControlAction, type ControlAnswer, decideControl, decideNodeControl } from "../graph/controls.ts";
 import { acquireLease, directoryProblem, graphsRoot, RUN_ID } from "../graph/run-dir.ts";
 import { applyEvent, type GraphRunState } from "../graph/run-state.ts";
@@ -125,10 +126,16 @@ export function listRuns(scope: ActionScope): string {
 		const s = read.snapshot;
 		lines.push(`- ${s.runId} "${s.graph.name}": ${storedLabel(s)} (updated ${new Date(s.updatedAt).toISOString()})`);
 	}
-	return lines.length === 0 ? "agent_graph list: no runs in this session" : ["agent_graph runs:", ...lines].join("\n");
+	// A graph's name is a file's or the caller's: each line is one line (SECURITY.md "Text from files and children").
+	return lines.length === 0
+		? "agent_graph list: no runs in this session"
+		: ["agent_graph runs:", ...lines.map(printable)].join("\n");
 }
 
-/** One run's nodes: status, attempts, reason. */
+/**
+ * One run's nodes: status, attempts, reason; the head and each node one line (`printable`: a reason holds
+ * text a command or a file chose, SECURITY.md "Text from files and children").
+ */
 export function statusText(runId: string, name: string, state: GraphRunState, where: string): string {
 	const head = [`agent_graph run ${runId} "${name}": ${where}`];
 	if (state.paused) head.push("paused");
@@ -140,5 +147,5 @@ export function statusText(runId: string, name: string, state: GraphRunState, wh
 		const pending = node.disposition ? `, ${node.disposition} pending` : "";
 		return `- ${key}: ${node.status}${reason} · attempts ${node.attempts}${pending}`;
 	});
-	return [head.join("; "), ...nodes].join("\n");
+	return [head.join("; "), ...nodes].map(printable).join("\n");
 }

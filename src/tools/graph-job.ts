@@ -12,7 +12,15 @@ import { jobMessage } from "../runs/job-messages.ts";
 import { formatUsageTotals } from "../ui/format.ts";
 import { backgroundRefusal } from "./background.ts";
 import { fleetGraphNodes } from "./graph-fleet.ts";
-import { type AcceptedGraph, finalResult, graphRefusal, graphSucceeded, nodeRuns, runAccepted } from "./graph-run.ts";
+import {
+	type AcceptedGraph,
+	finalResult,
+	graphLabel,
+	graphRefusal,
+	graphSucceeded,
+	nodeRuns,
+	runAccepted,
+} from "./graph-run.ts";
 import { uiHumanHost } from "./human-host.ts";
 import { sumUsage } from "./result-text.ts";
 
@@ -44,7 +52,7 @@ export function startGraphJob(
 	let nodes: ReadonlyMap<number, string> = new Map();
 	const job = deps.jobs.start(
 		"graph",
-		`graph "${prepared.name}"`,
+		graphLabel(prepared.name),
 		async (signal, update, onInput, noMoreStarts) => {
 			outcome = await runAccepted(accepted, {
 				signal,
@@ -98,7 +106,7 @@ export function startGraphJob(
 		content: [
 			{
 				type: "text",
-				text: `Started background job ${job.id}: graph "${prepared.name}" (run_id ${accepted.durable.runId}). Its result will arrive as a follow-up message; subagent_jobs lists, waits for, reads or cancels jobs.`,
+				text: `Started background job ${job.id}: ${job.label} (run_id ${accepted.durable.runId}). Its result will arrive as a follow-up message; subagent_jobs lists, waits for, reads or cancels jobs.`,
 			},
 		],
 		details: { graph: prepared.name, nodes: [], jobId: job.id, runId: accepted.durable.runId },

@@ -16,7 +16,7 @@ import { backgroundRefusal } from "./background.ts";
 import { launchContextFor } from "./call-context.ts";
 import { fleetGraphNodes } from "./graph-fleet.ts";
 import { startGraphJob } from "./graph-job.ts";
-import { type AcceptedGraph, finalResult, type GraphResult, runAccepted } from "./graph-run.ts";
+import { type AcceptedGraph, finalResult, type GraphResult, graphLabel, runAccepted } from "./graph-run.ts";
 import { abandonRun } from "./graph-runs.ts";
 import { uiHumanHost } from "./human-host.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
@@ -90,7 +90,7 @@ export async function launchAccepted(
 	let nodes: ReadonlyMap<number, string> = new Map();
 	// Listed while it runs, so the user can talk to its nodes' children (`/subagent-send`).
 	const inputs = deps.inputs.open(accepted.callId, false, () => live);
-	const label = `graph "${prepared.name}"`;
+	const label = graphLabel(prepared.name);
 	const tracked = deps.fleet?.track({
 		id: accepted.callId,
 		origin: "graph",

@@ -12,6 +12,7 @@ import type { ChildRun } from "../core/child-run.ts";
 import type { GraphDetails } from "../core/graph-details.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { Harness } from "../core/launch-spec.ts";
+import { printable } from "../core/printable.ts";
 import type { AgentNode } from "../graph/definition.ts";
 import { type GraphRunOutcome, startGraph } from "../graph/engine.ts";
 import type { SpecRunner } from "../graph/executors.ts";
@@ -35,6 +36,14 @@ export function graphRefusal(message: string, graph = "invalid"): GraphResult {
 		details: { graph, nodes: [], error: message },
 		isError: true,
 	};
+}
+
+/**
+ * `graph "review"`: a graph run's job and fleet label. The name is a saved graph's file name or the caller's,
+ * so it is `printable` (SECURITY.md "Text from files and children": job labels are one line).
+ */
+export function graphLabel(name: string): string {
+	return `graph "${printable(name)}"`;
 }
 
 /** A prepared graph and what its run needs. */

@@ -359,7 +359,7 @@ describe("command gates", () => {
 		expect(verify?.reason).toContain("exit code 3");
 		expect(verify?.reason).toContain("1 failing: adds numbers");
 		expect(text).toContain(`- verify: failed · $ ${process.execPath} -e`);
-		expect(text).toContain("exit code 3; output tail:\n1 failing: adds numbers");
+		expect(text).toContain("exit code 3; output tail: 1 failing: adds numbers");
 		expect(text).toContain("- passes: completed · $ ");
 		expect(text).toContain('outputs: {"ok":"fine\\n"}');
 		expect(env.server.requests.slice(before).some((r) => r.lastUserText === "cmd review")).toBe(false);

@@ -1,17 +1,19 @@
 /**
- * Bounded stderr tail (`limits.stderrTailBytes`, docs/settings.md §Fixed limits). Pure: no I/O.
+ * A bounded tail of a byte stream: a child's stderr (`limits.stderrTailBytes`, docs/settings.md §Fixed
+ * limits), and the stdout of a process read as bytes (`ProcessOptions.stdoutTailBytes`: a command gate's).
+ * Pure: no I/O.
  */
 
 /**
  * Keeps the last `maxBytes` bytes of a byte stream. Memory stays within `maxBytes` plus one chunk,
  * however much is pushed.
  */
-export class StderrTail {
+export class ByteTail {
 	readonly #maxBytes: number;
 	#chunks: Buffer[] = [];
 	#bytes = 0;
 
-	/** @param maxBytes size of the kept tail, bytes (`RunLimits.stderrTailBytes`); 0 keeps nothing. */
+	/** @param maxBytes size of the kept tail, bytes; 0 keeps nothing. */
 	constructor(maxBytes: number) {
 		this.#maxBytes = Math.max(0, maxBytes);
 	}

@@ -10,6 +10,7 @@
 import { dirname, resolve } from "node:path";
 import { contentDigest } from "../config/agents.ts";
 import { LaunchError } from "../core/launch-error.ts";
+import { printable } from "../core/printable.ts";
 import { Problems } from "../core/problems.ts";
 import { type GraphDefinition, parseGraphDefinition } from "../graph/definition.ts";
 import type { GraphOrigin } from "../graph/loader.ts";
@@ -52,7 +53,7 @@ export async function restoreRun(
 	const { snapshot } = stored;
 	const refuse = (why: string) => graphRefusal(`run ${snapshot.runId} cannot resume: ${why}`, snapshot.graph.name);
 	if (snapshot.finished) return refuse("the run has ended");
-	if (snapshot.graph.cwd !== ctx.cwd) return refuse(`it ran in ${snapshot.graph.cwd}; resume it from there`);
+	if (snapshot.graph.cwd !== ctx.cwd) return refuse(`it ran in ${printable(snapshot.graph.cwd)}; resume it from there`);
 	const checked = graphStartCheck(deps, ctx, background);
 	if ("refused" in checked) return refuse(checked.refused);
 	const { state, limits } = checked;
@@ -133,14 +134,16 @@ export async function graphsAtSessionStart(scope: ActionScope): Promise<StartRep
 		const { snapshot } = read;
 		if (!ownedBy(snapshot, sessionId) || snapshot.finished || scope.runs.get(snapshot.runId)) continue;
 		const hint = `agent_graph({ action: "resume", run_id: "${snapshot.runId}" }) or /graph resume ${snapshot.runId}`;
+		// The name is the caller's or a file's (SECURITY.md "Text from files and children").
+		const name = printable(snapshot.graph.name);
 		if (snapshot.state.paused || !deps.state().graphs.auto_resume || ctx.mode === "print" || ctx.mode === "json") {
-			report.notices.push(`graph run ${snapshot.runId} "${snapshot.graph.name}" is unfinished; resume it with ${hint}`);
+			report.notices.push(`graph run ${snapshot.runId} "${name}" is unfinished; resume it with ${hint}`);
 			continue;
 		}
 		const started = await restoreRun(scope, read, true, undefined, undefined);
 		const text = started.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 		if (started.isError) report.problems.push(text);
-		else report.notices.push(`resuming graph run ${snapshot.runId} "${snapshot.graph.name}": ${text}`);
+		else report.notices.push(`resuming graph run ${snapshot.runId} "${name}": ${text}`);
 	}
 	const { graphs } = deps.state();
 	pruneRuns(deps.agentDir, {

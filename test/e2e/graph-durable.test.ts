@@ -350,7 +350,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		}
 	});
 
-	it("with graphs.auto_resume false only announces the unfinished run; agent_graph resume then completes it", {
+	it("with graphs.auto_resume false only announces the unfinished run, its name one visible line; agent_graph resume then completes it", {
 		timeout: 180_000,
 	}, async () => {
 		const settings = join(home.agentDir, "extensions", "agentshell.json");
@@ -358,15 +358,17 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		writeFileSync(settings, JSON.stringify({ graphs: { auto_resume: false } }));
 		try {
 			hangsOnce("durable-manual: work", "worked");
-			const graph = { name: "durable-manual", nodes: { work: node("durable-manual: work") } };
+			// A name is the caller's or a file's: a control character in it is shown, never obeyed.
+			const name = "durable-manual\u001b[2J";
+			const graph = { name, nodes: { work: node("durable-manual: work") } };
 			const sessionFile = await crashWhileRunning("durable manual parent", { graph }, "durable-manual: work");
-			const run = runOf("durable-manual");
+			const run = runOf(name);
 			const runId = run.snapshot().runId;
 
 			const again = startPi(["--session", sessionFile]);
 			await waitUntil(() => again.notices().some((n) => n.includes("is unfinished")), "the notice", 60_000);
 			expect(again.notices()).toContain(
-				`pi-native-subagents: graph run ${runId} "durable-manual" is unfinished; resume it with agent_graph({ action: "resume", run_id: "${runId}" }) or /graph resume ${runId}`,
+				`pi-native-subagents: graph run ${runId} "durable-manual\\u001b[2J" is unfinished; resume it with agent_graph({ action: "resume", run_id: "${runId}" }) or /graph resume ${runId}`,
 			);
 			expect(childRequests("durable-manual: work")).toBe(1);
 			server.route((request) => {

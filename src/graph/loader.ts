@@ -17,7 +17,7 @@ import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { checkTrusted } from "../launch/trust.ts";
-import { type GraphDefinition, nodeLabel, parseGraphDefinition } from "./definition.ts";
+import { type GraphDefinition, graphPlace, nodeLabel, parseGraphDefinition } from "./definition.ts";
 
 const EXTENSIONS = [".json", ".yaml", ".yml"];
 
@@ -121,7 +121,7 @@ export async function loadSavedGraph(
 function parseDocument(file: string, text: string, problems: Problems): unknown {
 	let raw: unknown;
 	if (extname(file) === ".json") {
-		const parsed = parseJsonText(text, problems.at(file));
+		const parsed = parseJsonText(text, problems.at(file), graphPlace);
 		if (!parsed) return undefined;
 		raw = parsed.value;
 	} else {

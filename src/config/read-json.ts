@@ -1,10 +1,11 @@
 /**
- * Reading one JSON config file (settings, roster files, normalized `agent.json` files), with a problem a
- * user can act on when it cannot be read, parsed, or says one key twice (docs/rules.md §Configuration
- * files). Every JSON file of a user or a project is read here.
+ * Reading one JSON config file (settings, roster files, normalized `agent.json` files, saved graphs), with a
+ * problem a user can act on when it cannot be read, parsed, says one key twice, nests too deep or has the key
+ * `__proto__` (docs/rules.md §Configuration files). Every JSON file of a user or a project is read here.
  */
 import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
+import { checkJsonShape, type ValuePath } from "../core/json-shape.ts";
 import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 
@@ -22,7 +23,7 @@ function yaml(): typeof Yaml {
  *   `"absent"` (returned as `{ absent: true }`, nothing added).
  * @returns the parsed value, or `undefined` with every reason added to `problems` ("does not exist", "is not
  *   a regular file (a FIFO)", "malformed JSON: …", `duplicate key "environment" at line 4, column 3
- *   (environment): JSON files must not repeat a key`).
+ *   (environment): JSON files must not repeat a key`, and the shape problems of `parseJsonText`).
  */
 export function readJson(file: string, problems: Problems): { value: unknown } | undefined;
 export function readJson(
@@ -47,10 +48,17 @@ export function readJson(
 /**
  * Parses JSON text exactly as `JSON.parse` does, and refuses a key said twice in one object (where
  * `JSON.parse` would keep the last silently). Duplicates are found by the `yaml` package's parser with its
- * JSON schema (JSON is YAML 1.2), each named with its line, column and path.
+ * JSON schema (JSON is YAML 1.2), each named with its line, column and path. Before that, a value nested
+ * deeper than `MAX_NESTING` levels or with a `__proto__` key is refused (`checkJsonShape`, core/json-shape.ts).
+ * @param place names where a shape problem is from its path (default: the path's first steps,
+ *   `roles[1].resources`); a graph file names the node (`node "a": when`).
  * @returns the value, or `undefined` with the reasons added to `problems`.
  */
-export function parseJsonText(text: string, problems: Problems): { value: unknown } | undefined {
+export function parseJsonText(
+	text: string,
+	problems: Problems,
+	place?: (path: ValuePath) => string,
+): { value: unknown } | undefined {
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -58,6 +66,7 @@ export function parseJsonText(text: string, problems: Problems): { value: unknow
 		problems.add(`malformed JSON: ${(error as Error).message}`);
 		return undefined;
 	}
+	if (!checkJsonShape(value, problems, place)) return undefined;
 	const duplicates = duplicateKeys(text);
 	for (const problem of duplicates) problems.add(problem);
 	return duplicates.length > 0 ? undefined : { value };

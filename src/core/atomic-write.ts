@@ -4,7 +4,18 @@
  * fsync and rename goes through `fsFault` (core/fault-points.ts), so tests can make each of them fail.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+	closeSync,
+	fstatSync,
+	fsyncSync,
+	ftruncateSync,
+	mkdirSync,
+	openSync,
+	readSync,
+	renameSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fsFault } from "./fault-points.ts";
 
@@ -49,9 +60,13 @@ export function writeFileAtomic(
 }
 
 /**
- * Appends `content` to `file` (created with `mode` if absent) and fsyncs it; a new file's directory entry is
- * fsynced too. A failed append may leave a partial last line: readers of an append-only log skip it.
- * @throws the underlying `NodeJS.ErrnoException`.
+ * Appends `content` (whole lines, each ending in "\n") to `file` (created with `mode` if absent) and fsyncs
+ * it; a new file's directory entry is fsynced too. A failed write or fsync truncates the file back to its
+ * size before the append, so no part of `content` stays behind for the next append to join; a file that
+ * still does not end in "\n" (the truncation failed too, or a crash cut a line) gets one first, so the
+ * next lines start on their own and only the cut line is lost. Readers of an append-only log skip a last
+ * line that does not parse.
+ * @throws the underlying `NodeJS.ErrnoException` of the append (`ENOSPC`, `EIO`, …).
  */
 export function appendFileDurable(file: string, content: string, mode = 0o600): void {
 	let created = true;
@@ -61,15 +76,38 @@ export function appendFileDurable(file: string, content: string, mode = 0o600): 
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 		created = false;
-		fd = openSync(file, "a");
+		fd = openSync(file, "a+");
 	}
 	try {
-		writeAll(fd, file, content);
-		syncFd(fd, file);
+		const size = fstatSync(fd).size;
+		try {
+			writeAll(fd, file, endsLine(fd, size) ? content : `\n${content}`);
+			syncFd(fd, file);
+		} catch (error) {
+			truncateBack(fd, size);
+			throw error;
+		}
 	} finally {
 		closeSync(fd);
 	}
 	if (created) fsyncDirectory(dirname(file));
+}
+
+/** True when the first `size` bytes of `fd` are empty or end in "\n". */
+function endsLine(fd: number, size: number): boolean {
+	if (size === 0) return true;
+	const last = Buffer.alloc(1);
+	return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
+}
+
+/** Cuts `fd` back to `size` bytes, durably when it can; a failure here leaves the next append to start a line. */
+function truncateBack(fd: number, size: number): void {
+	try {
+		ftruncateSync(fd, size);
+		fsyncSync(fd);
+	} catch {
+		// The file keeps the partial lines; the next append starts with "\n".
+	}
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { z as Zod } from "zod";
 import { fieldProblems, requiredString, typeName } from "../config/zod-issues.ts";
+import { checkJsonShape, fieldPath, type ValuePath } from "../core/json-shape.ts";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import { zod } from "../core/zod.ts";
@@ -191,11 +192,24 @@ export function nodeLabel(key: string): string {
 }
 
 /**
+ * Where a path inside a graph definition is, as its problems name it: `node "a": when` inside a node (its
+ * field, however deep the path goes), `nodes` for the map itself, `inputs` outside the nodes.
+ */
+export function graphPlace(path: ValuePath): string {
+	if (path[0] !== "nodes" || path.length < 2) return fieldPath(path, 1);
+	const field = fieldPath(path.slice(2), 1);
+	return field ? `${nodeLabel(String(path[1]))}: ${field}` : nodeLabel(String(path[1]));
+}
+
+/**
  * Parses a graph definition's shape. Problems name the node and field: `node "scan": output_schema: …`,
- * `limits.max_usd: …`, `nodes: give at least one node`.
+ * `limits.max_usd: …`, `nodes: give at least one node`. First the whole document keeps the shape rules of
+ * `checkJsonShape` (core/json-shape.ts): at most `MAX_NESTING` levels deep, no `__proto__` key (a map of
+ * nodes, outputs or inputs would drop it silently); it is not read further when it does not.
  * @returns the definition, or `undefined` with every problem added to `problems`.
  */
 export function parseGraphDefinition(raw: unknown, problems: Problems): GraphDefinition | undefined {
+	if (!checkJsonShape(raw, problems, graphPlace)) return undefined;
 	const parsed = graphSchema.safeParse(raw);
 	if (!parsed.success) {
 		for (const { path, message } of fieldProblems(parsed.error.issues)) problems.add(locate(path, message));

@@ -15,7 +15,7 @@ import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
-import { type GraphDefinition, nodeLabel, parseGraphDefinition } from "./definition.ts";
+import { type GraphDefinition, graphPlace, nodeLabel, parseGraphDefinition } from "./definition.ts";
 
 const EXTENSIONS = [".json", ".yaml", ".yml"];
 
@@ -113,7 +113,7 @@ export function readSavedGraph(
 function parseDocument(file: string, text: string, problems: Problems): unknown {
 	let raw: unknown;
 	if (extname(file) === ".json") {
-		const parsed = parseJsonText(text, problems.at(file));
+		const parsed = parseJsonText(text, problems.at(file), graphPlace);
 		if (!parsed) return undefined;
 		raw = parsed.value;
 	} else {

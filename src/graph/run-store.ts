@@ -5,7 +5,7 @@
  * agent nodes; coordinator kinds fill them) and attempt. A checkpoint is the engine's `persist` hook: it
  * returns once both are durable, and a failed write throws (the engine makes it an infrastructure error).
  */
-import { closeSync, constants, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentScope } from "../config/agents.ts";
 import { appendFileDurable, writeFileAtomic } from "../core/atomic-write.ts";
@@ -65,12 +65,17 @@ export interface LedgerRecord {
 export class RunStore {
 	readonly dir: string;
 	#snapshot: RunSnapshot;
-	#checkpoint = 0;
+	#checkpoint: number;
 	#frozen = false;
 
+	/**
+	 * The record of the run in `dir`. Checkpoints are numbered on from the last one its ledger holds (0 for a
+	 * new run), so a restored run never numbers one again.
+	 */
 	constructor(dir: string, snapshot: RunSnapshot) {
 		this.dir = dir;
 		this.#snapshot = snapshot;
+		this.#checkpoint = lastCheckpoint(join(dir, LEDGER_FILE));
 	}
 
 	get snapshot(): RunSnapshot {
@@ -103,6 +108,62 @@ export class RunStore {
 		const next = { ...this.#snapshot, updatedAt: at, state, finished: runEnded(state) };
 		writeFileAtomic(join(this.dir, SNAPSHOT_FILE), `${JSON.stringify(next)}\n`);
 		this.#snapshot = next;
+	}
+}
+
+/** Bytes of the ledger read at a time, from its end, to find its last record. */
+const TAIL_CHUNK = 64 * 1024;
+
+/**
+ * The checkpoint of the ledger's last whole record, read back from the file's end: 0 when it has none or
+ * cannot be read. A last line a failed write or a crash cut short does not parse and is passed over.
+ */
+function lastCheckpoint(file: string): number {
+	let fd: number;
+	try {
+		fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+	} catch {
+		return 0;
+	}
+	try {
+		let end = fstatSync(fd).size;
+		// The bytes after `end` not yet read as lines: the start of a line that began before `end`.
+		let rest = Buffer.alloc(0);
+		while (end > 0) {
+			const start = Math.max(0, end - TAIL_CHUNK);
+			const chunk = Buffer.alloc(end - start);
+			readSync(fd, chunk, 0, chunk.length, start);
+			const bytes = Buffer.concat([chunk, rest]);
+			end = start;
+			// Every line after the first newline is whole; at the file's start the first line is too.
+			const cut = end === 0 ? -1 : bytes.indexOf(0x0a);
+			if (end > 0 && cut === -1) {
+				rest = bytes;
+				continue;
+			}
+			const lines = bytes
+				.subarray(cut + 1)
+				.toString("utf8")
+				.split("\n");
+			for (const line of lines.reverse()) {
+				const checkpoint = checkpointOf(line);
+				if (checkpoint !== undefined) return checkpoint;
+			}
+			rest = bytes.subarray(0, Math.max(cut, 0));
+		}
+		return 0;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** The `checkpoint` of one ledger line, or `undefined` when the line is not a whole record. */
+function checkpointOf(line: string): number | undefined {
+	try {
+		const record = JSON.parse(line) as Partial<LedgerRecord> | null;
+		return Number.isSafeInteger(record?.checkpoint) ? (record?.checkpoint as number) : undefined;
+	} catch {
+		return undefined;
 	}
 }
 

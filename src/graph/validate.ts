@@ -5,6 +5,7 @@
  * without `output_schema` / an undeclared path, conditions, `output_schema`s ajv rejects and inputs that
  * fail the graph's `inputs` schema. The result is the compiled graph the engine runs.
  */
+import { checkJsonShape } from "../core/json-shape.ts";
 import type { Problems } from "../core/problems.ts";
 import { checkJsonSchema, validateStructuredOutput } from "../runs/structured-output.ts";
 import { type CoordinatorCaps, compileNodeTemplates, compileTemplate, DEFAULT_CAPS } from "./compile-node.ts";
@@ -97,6 +98,7 @@ export function compileGraph(
 
 function checkInputs(definition: GraphDefinition, inputs: unknown, problems: Problems): void {
 	const field = problems.at("inputs");
+	if (!checkJsonShape(inputs, field)) return;
 	if (!definition.inputs) {
 		if (inputs !== undefined && !isEmptyObject(inputs)) field.add("the graph declares no inputs schema; give none");
 		return;

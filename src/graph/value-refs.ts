@@ -110,10 +110,13 @@ export interface RefScope {
 	worker?: unknown;
 }
 
-/** The value a reference starts from, before its path. */
+/**
+ * The value a reference starts from, before its path. A node's output is looked up as the node's own key, so
+ * a node keyed `constructor` or `toString` that has no output reads as absent, never as `Object`'s method.
+ */
 function refRoot(ref: ValueRef, scope: RefScope): unknown {
 	if (ref.source === "inputs") return scope.inputs;
-	if (ref.source === "node") return scope.outputs[ref.node];
+	if (ref.source === "node") return Object.hasOwn(scope.outputs, ref.node) ? scope.outputs[ref.node] : undefined;
 	return scope[ref.source];
 }
 

@@ -140,6 +140,21 @@ describe("roster validation table", () => {
 		]);
 	});
 
+	it("refuses a roster file nested deeper than 64 levels or holding a __proto__ key, naming the file and the place", () => {
+		const dir = tempDir();
+		const deep = join(dir, "deep.json");
+		// 20,000 levels fit in a few kilobytes, far under the file limit; nothing past the reader walks them.
+		writeFileSync(deep, `{"roster":{"enabled":true,"roles":[${"[".repeat(20_000)}${"]".repeat(20_000)}]}}`);
+		expect(loadError(deep).problems).toEqual([
+			`${deep}: roster.roles[0]: nested deeper than 64 levels of objects and arrays (at most 64 are read)`,
+		]);
+		const proto = join(dir, "proto.json");
+		writeFileSync(proto, '{"roster":{"enabled":true,"roles":[{"agent_file":"a.md","__proto__":{"model":"x"}}]}}');
+		expect(loadError(proto).problems).toEqual([
+			`${proto}: roster.roles[0]: the key "__proto__" is not allowed (JavaScript objects treat it as their prototype); rename it`,
+		]);
+	});
+
 	it("refuses a roster file that is a symlink to a device (/dev/null), naming it", () => {
 		const dir = tempDir();
 		const file = join(dir, "roster.json");

@@ -4,7 +4,17 @@
  * produced on demand), what a restore scan refuses, the writer lease and retention.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FS_FAULT_ENV } from "../../src/core/fault-points.ts";
@@ -12,9 +22,18 @@ import { runGraph } from "../../src/graph/engine.ts";
 import type { SpecRunner } from "../../src/graph/executors.ts";
 import { acquireLease, createRunDir, graphsRoot, LEASE_FILE, newRunId } from "../../src/graph/run-dir.ts";
 import { pruneRuns } from "../../src/graph/run-retention.ts";
-import { type GraphRunState, initialRunState } from "../../src/graph/run-state.ts";
-import { type RunSnapshot, RunStore, readSnapshot, SNAPSHOT_FILE, scanRuns } from "../../src/graph/run-store.ts";
+import { applyEvent, type GraphEvent, type GraphRunState, initialRunState } from "../../src/graph/run-state.ts";
+import {
+	LEDGER_FILE,
+	type LedgerRecord,
+	type RunSnapshot,
+	RunStore,
+	readSnapshot,
+	SNAPSHOT_FILE,
+	scanRuns,
+} from "../../src/graph/run-store.ts";
 import { readStat } from "../../src/process/proc-table.mjs";
+import { canMountTmpfs, type FullDisk, mountFullDisk } from "../support/full-disk.ts";
 import { compiledGraph } from "../support/graphs.ts";
 import { launchSpec } from "../support/launch-spec.ts";
 import { runResult } from "../support/run-result.ts";
@@ -121,6 +140,97 @@ describe("checkpoints under write faults", () => {
 			expect(outcome.state.nodes.c.status).not.toBe("completed");
 		});
 	}
+});
+
+/** The ledger's lines, each parsed (`undefined` for one that does not parse). */
+function ledgerLines(dir: string): Array<LedgerRecord | undefined> {
+	return readFileSync(join(dir, LEDGER_FILE), "utf8")
+		.split("\n")
+		.filter(Boolean)
+		.map((line) => {
+			try {
+				return JSON.parse(line) as LedgerRecord;
+			} catch {
+				return undefined;
+			}
+		});
+}
+
+const admit = (node: string) => ({ type: "admit", node }) as GraphEvent;
+
+/** A new run of nodes a and b under `root`, with the admission of a committed. */
+function runWithAAdmitted(root: string) {
+	const runId = newRunId();
+	const dir = createRunDir(root, runId);
+	const store = new RunStore(dir, snapshotOf(runId, initialRunState(["a", "b"])));
+	const state = applyEvent(initialRunState(["a", "b"]), admit("a"));
+	store.commit([admit("a")], state);
+	return { dir, store, state };
+}
+
+describe("the ledger, one line per event", () => {
+	it("keeps no line of a checkpoint whose append failed, so the next checkpoint's lines stand alone", () => {
+		const { dir, store, state } = runWithAAdmitted(agentDir);
+		// The fsync fails after the whole line was written: the append did not happen, and leaves nothing.
+		process.env[FS_FAULT_ENV] = "fsync:EIO:ledger.jsonl";
+		expect(() => store.commit([admit("b")], applyEvent(state, admit("b")))).toThrow(/EIO/);
+		delete process.env[FS_FAULT_ENV];
+		expect(ledgerLines(dir).map((record) => record?.event)).toEqual([admit("a")]);
+	});
+
+	it("starts a record on a line of its own after a line a crash cut short, and numbers it on from the last whole one", () => {
+		const { dir, store, state } = runWithAAdmitted(agentDir);
+		// A crash in the middle of the next append (a power loss, SIGKILL between two writes).
+		appendFileSync(join(dir, LEDGER_FILE), '{"runId":"cut short","checkpoint":9');
+		const restored = new RunStore(dir, store.snapshot);
+		restored.commit([admit("b")], applyEvent(state, admit("b")));
+		const lines = ledgerLines(dir);
+		expect(lines.map((record) => record?.event)).toEqual([admit("a"), undefined, admit("b")]);
+		expect(lines.map((record) => record?.checkpoint)).toEqual([1, undefined, 2]);
+	});
+
+	it("never numbers a checkpoint again in a restored run (the restore goes on from the ledger's last one)", () => {
+		const runId = newRunId();
+		const dir = createRunDir(agentDir, runId);
+		let state = initialRunState(["a", "b"]);
+		const first = new RunStore(dir, snapshotOf(runId, state));
+		// A checkpoint without events writes no ledger line: numbers may skip, never repeat.
+		first.commit([], state);
+		state = applyEvent(state, admit("a"));
+		first.commit([admit("a")], state);
+		// Records longer than the chunk the tail is read in, so the last whole one starts chunks before the end.
+		const long = { type: "pause", padding: "é".repeat(70_000) } as unknown as GraphEvent;
+		first.commit([long, long], state);
+		const restored = new RunStore(dir, first.snapshot);
+		state = applyEvent(state, admit("b"));
+		restored.commit([admit("b")], state);
+		restored.commit([{ type: "pause" }], applyEvent(state, { type: "pause" }));
+		expect(ledgerLines(dir).map((record) => record?.checkpoint)).toEqual([2, 3, 3, 4, 5]);
+	});
+});
+
+describe.runIf(canMountTmpfs())("the ledger on a real full disk", () => {
+	let disk: FullDisk | undefined;
+	afterEach(() => {
+		disk?.unmount();
+		disk = undefined;
+	});
+
+	it("keeps one parseable line per event once the disk has room again, after an append that ran out of space", () => {
+		disk = mountFullDisk({ fill: false });
+		const diskAgentDir = join(disk.dir, "agent");
+		mkdirSync(diskAgentDir, { mode: 0o700 });
+		const { dir, store, state } = runWithAAdmitted(diskAgentDir);
+		// Every free block filled: the ledger's last page still has room for the start of the next record.
+		disk.fill();
+		const big = { type: "complete", node: "a", at: 2, output: { text: "x".repeat(20_000) } } as unknown as GraphEvent;
+		expect(() => store.commit([big], state)).toThrow(/ENOSPC/);
+		expect(ledgerLines(dir).map((record) => record?.event)).toEqual([admit("a")]);
+		// The user made room; the run goes on from its last good state, as a restore does.
+		rmSync(join(disk.dir, ".filler"));
+		new RunStore(dir, store.snapshot).commit([admit("b")], applyEvent(state, admit("b")));
+		expect(ledgerLines(dir).map((record) => record?.event)).toEqual([admit("a"), admit("b")]);
+	});
 });
 
 describe("what a restore scan refuses", () => {

@@ -17,6 +17,7 @@ import { fillTemplate, parseTemplate } from "../../src/graph/value-refs.ts";
 import { prepareGraphArguments } from "../../src/tools/tool-info.ts";
 import { formatUsage } from "../../src/ui/format.ts";
 import { graphHeadline, renderGraphCall, renderGraphResult } from "../../src/ui/graph-render.ts";
+import { compiledGraph, objectSchema } from "../support/graphs.ts";
 
 describe("templates and ValueRefs", () => {
 	it("cuts a template into text and references, with paths of keys and indices", () => {
@@ -229,5 +230,51 @@ describe("the graph's inputs schema", () => {
 		expect(problems.list).toEqual([
 			'graph.inputs: not a valid JSON Schema: strict mode: required property "p" is not defined at "#" (strictRequired)',
 		]);
+	});
+});
+
+describe("keys and nesting of a graph's values", () => {
+	const tooDeep = "nested deeper than 64 levels of objects and arrays (at most 64 are read)";
+	const nested = (levels: number, inner: unknown): unknown =>
+		Array.from({ length: levels }).reduce<unknown>((value) => ({ not: value }), inner);
+
+	it("refuses an inline graph and inputs nested deeper than 64 levels, naming the node and field (never a bare stack overflow)", () => {
+		const problems = new Problems();
+		const when = nested(20_000, { ref: "${inputs.x}", exists: true });
+		expect(parseGraphDefinition({ nodes: { a: { agent_type: "pi", task: "t", when } } }, problems)).toBeUndefined();
+		expect(problems.list).toEqual([`node "a": when: ${tooDeep}`]);
+		// Up to the limit is fine: the root is level 1, `nodes` 2, the node 3, so `when` nests 61 levels.
+		const fits = parseGraphDefinition(
+			{ nodes: { a: { agent_type: "pi", task: "t", when: nested(60, { ref: "${inputs.x}", exists: true }) } } },
+			problems,
+		);
+		expect(fits).toBeDefined();
+		const inputs = { x: nested(20_000, 1), y: JSON.parse('{"__proto__": 1}') };
+		const definition = parseGraphDefinition(
+			{ inputs: { type: "object" }, nodes: { a: { agent_type: "pi", task: "t" } } },
+			problems,
+		);
+		expect(definition && compileGraph(definition, inputs, problems)).toBeUndefined();
+		expect(problems.list.slice(1).sort()).toEqual([
+			`inputs: x.not.not: ${tooDeep}`,
+			'inputs: y: the key "__proto__" is not allowed (JavaScript objects treat it as their prototype); rename it',
+		]);
+	});
+
+	it("keeps nodes and outputs keyed constructor, prototype or toString exactly, and a missing output of such a node reads as absent", () => {
+		const graph = compiledGraph(
+			{
+				constructor: { agent_type: "pi", task: "c", output_schema: objectSchema({ v: { type: "string" } }) },
+				prototype: { agent_type: "pi", task: "p" },
+				toString: { agent_type: "pi", task: "t", depends_on: ["constructor"] },
+			},
+			{ outputs: { constructor: "${nodes.constructor.output}" } },
+		);
+		expect(graph.nodes.map((node) => node.key)).toEqual(["constructor", "prototype", "toString"]);
+		expect(graph.outputs.map((output) => output.name)).toEqual(["constructor"]);
+		// Before it completes, `${nodes.constructor.output}` is missing, not Object's constructor.
+		expect(fillTemplate(graph.outputs[0].parts, { inputs: {}, outputs: {} })).toEqual({
+			missing: ["${nodes.constructor.output}"],
+		});
 	});
 });

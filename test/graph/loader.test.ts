@@ -185,4 +185,45 @@ describe("saved graphs", () => {
 		]);
 		expect(asked).toEqual([]);
 	});
+
+	it("refuses a saved graph nested deeper than 64 levels, naming the file, the node and the field (never a bare stack overflow)", async () => {
+		const file = join(agentDir, "graphs/deep.json");
+		const when = `${'{"not":'.repeat(20_000)}{"ref":"\${inputs.x}","exists":true}${"}".repeat(20_000)}`;
+		// About 160 KB, well under the 1 MiB file limit.
+		writeFileSync(file, `{"nodes":{"a":{"agent_type":"pi","task":"t","when":${when}}}}`);
+		const problems = new Problems();
+		expect(await gated("deep", "user", context().value, problems)).toBeUndefined();
+		expect(problems.list).toEqual([
+			`${file}: node "a": when: nested deeper than 64 levels of objects and arrays (at most 64 are read)`,
+		]);
+		// A YAML graph parses first and is refused by its definition's shape, named the same way.
+		const yaml = join(agentDir, "graphs/deep-yaml.yaml");
+		writeFileSync(yaml, `nodes:\n  a:\n    task: t\n    output_schema: ${"[".repeat(100)}${"]".repeat(100)}\n`);
+		const saved = await gated("deep-yaml", "user", context().value, problems);
+		expect(saved && parseGraphDefinition(saved.raw, problems.at(saved.file))).toBeUndefined();
+		expect(problems.list.slice(1)).toEqual([
+			`${yaml}: node "a": output_schema: nested deeper than 64 levels of objects and arrays (at most 64 are read)`,
+		]);
+	});
+
+	it("refuses a saved graph with a node, an output or an input keyed __proto__, naming the file, the map and the key (never drops it)", async () => {
+		const file = join(agentDir, "graphs/proto.json");
+		writeFileSync(
+			file,
+			'{"nodes":{"a":{"agent_type":"pi","task":"t"},"__proto__":{"kind":"command","run":["false"]}},"outputs":{"__proto__":"x"}}',
+		);
+		const problems = new Problems();
+		expect(await gated("proto", "user", context().value, problems)).toBeUndefined();
+		const reason = 'the key "__proto__" is not allowed (JavaScript objects treat it as their prototype); rename it';
+		expect([...problems.list].sort()).toEqual([`${file}: nodes: ${reason}`, `${file}: outputs: ${reason}`]);
+		// YAML keeps the key too, and so does an inline graph: its definition is refused the same way.
+		const yaml = join(agentDir, "graphs/proto-yaml.yaml");
+		writeFileSync(
+			yaml,
+			"nodes:\n  a: { task: t }\n  g:\n    kind: graph\n    graph: x\n    inputs: { __proto__: y }\n",
+		);
+		const saved = await gated("proto-yaml", "user", context().value, problems);
+		expect(saved && parseGraphDefinition(saved.raw, problems.at(saved.file))).toBeUndefined();
+		expect(problems.list.slice(2)).toEqual([`${yaml}: node "g": inputs: ${reason}`]);
+	});
 });

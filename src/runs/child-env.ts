@@ -46,9 +46,19 @@ function matches(name: string, patterns: readonly string[]): boolean {
 }
 
 /**
+ * The harnesses' homes: Pi's agent directory, codex's and claude's config directories. This package reads and
+ * writes them for its children (pi child sessions and settings, codex usage and rollouts, claude's first-run and
+ * trust records), so a child that found its home elsewhere would run with other models, credentials, settings
+ * and trust, and lose its resume and usage: the `environment` setting passes them whatever it lists
+ * (SECURITY.md "Environment").
+ */
+export const HARNESS_HOME_VARIABLES: readonly string[] = ["PI_CODING_AGENT_DIR", "CODEX_HOME", "CLAUDE_CONFIG_DIR"];
+
+/**
  * The parent's environment as the user's `environment` setting lets children see it: only `include`d
- * variables when `include` is a list, never the `exclude`d ones. The package's control variables and the
- * harness's own overrides are applied afterwards (see `buildChildEnv`, `applyEnvOverrides`).
+ * variables when `include` is a list, never the `exclude`d ones, the harnesses' homes always
+ * ({@link HARNESS_HOME_VARIABLES}). The package's control variables and the harness's own overrides are
+ * applied afterwards (see `buildChildEnv`, `applyEnvOverrides`).
  */
 export function filterEnvironment(
 	base: NodeJS.ProcessEnv,
@@ -56,8 +66,9 @@ export function filterEnvironment(
 ): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [name, value] of Object.entries(base)) {
-		if (policy.include !== null && !matches(name, policy.include)) continue;
-		if (matches(name, policy.exclude)) continue;
+		const home = HARNESS_HOME_VARIABLES.includes(name);
+		if (!home && policy.include !== null && !matches(name, policy.include)) continue;
+		if (!home && matches(name, policy.exclude)) continue;
 		env[name] = value;
 	}
 	return env;

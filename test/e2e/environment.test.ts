@@ -26,11 +26,11 @@ afterAll(async () => {
 	await env?.close();
 });
 
-async function probe(settings: unknown, task: string): Promise<string> {
+async function probe(settings: unknown, task: string, command = PROBE): Promise<string> {
 	writeJson(join(env.home.agentDir, "extensions/agentshell.json"), settings);
 	const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
 	try {
-		env.server.scriptFor(task, { toolCalls: [{ name: "bash", arguments: { command: PROBE } }] }, (request) => ({
+		env.server.scriptFor(task, { toolCalls: [{ name: "bash", arguments: { command } }] }, (request) => ({
 			text: request.lastToolOutput?.trim() ?? "",
 		}));
 		const { result, isError } = await session.callTool<SubagentDetails>("subagent", { agent_type: "pi", task });
@@ -50,6 +50,22 @@ describe("the environment of a child", () => {
 		expect(await probe({ environment: { exclude: ["PROBE_SECRET_*"] } }, "env excluded")).toBe(
 			"secret=[] kept=[kept-value] control=[] depth=[1]",
 		);
+	});
+
+	it("passes the harnesses' homes whatever environment.include and exclude say: a pi child runs on the parent's agent dir", async () => {
+		const homes = 'echo "agent=[$PI_CODING_AGENT_DIR] codex=[$CODEX_HOME] claude=[$CLAUDE_CONFIG_DIR] secret=[$PROBE_SECRET_TOKEN]"';
+		process.env.CODEX_HOME = join(env.home.dir, "codex-home");
+		process.env.CLAUDE_CONFIG_DIR = join(env.home.dir, "claude-home");
+		try {
+			// The child answers at all only with the parent's agent dir: its models and credentials are there.
+			const settings = { environment: { include: ["PATH", "HOME"], exclude: ["CODEX_HOME", "PI_*"] } };
+			expect(await probe(settings, "env homes", homes)).toBe(
+				`agent=[${process.env.PI_CODING_AGENT_DIR}] codex=[${process.env.CODEX_HOME}] claude=[${process.env.CLAUDE_CONFIG_DIR}] secret=[]`,
+			);
+		} finally {
+			delete process.env.CODEX_HOME;
+			delete process.env.CLAUDE_CONFIG_DIR;
+		}
 	});
 
 	it("keeps only the variables the environment.include setting names", async () => {

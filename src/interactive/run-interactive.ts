@@ -9,6 +9,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { DIALOG_TIMEOUT_MS, PANE_EXIT_REPORT_MS } from "../core/graces.ts";
 import type { HarnessAdapter, TuiRecordReader } from "../core/harness-adapter.ts";
+import { LaunchError } from "../core/launch-error.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
@@ -57,7 +58,7 @@ export interface InteractiveRunOptions {
  * Runs `spec` (which has `interactive` set) in a tmux session of `options.host()`. Never rejects for child
  * failures; they become the result's status.
  * @throws LaunchError when the TUI command cannot be built (a resumed pi session's file has gone since
- *   validation).
+ *   validation), or when no parent-death watchdog may be started any more (lifeline.ts).
  */
 export async function runInteractive(
 	spec: LaunchSpec,
@@ -70,6 +71,8 @@ export async function runInteractive(
 		const tui = adapter.buildTuiCommand(spec, runDir);
 		const host = options.host();
 		const marker = host.nextMarker();
+		// No watchdog may be started any more: neither the tmux server nor the pane would die with Pi.
+		if (marker.refusal) throw new LaunchError([marker.refusal]);
 		const env = { ...applyEnvOverrides(options.env, tui.env), [marker.name]: marker.value };
 		const name = `${spec.harness.replace("_", "-")}-${randomBytes(4).toString("hex")}`;
 		const state = new RunState(spec, describeCommand(tui.file, tui.args, true));

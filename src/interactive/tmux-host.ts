@@ -68,7 +68,7 @@ export class TmuxHost {
 	}
 
 	/** A run marker for a pane's environment: the lifeline also finds its processes that left the group. */
-	nextMarker(): { name: string; value: string } {
+	nextMarker(): { name: string; value: string; refusal?: string } {
 		return this.lifeline.nextMarker();
 	}
 

@@ -28,6 +28,11 @@ export interface RunMarker {
 	 * environments); a marker never settled keeps that look. Idempotent.
 	 */
 	settle(): void;
+	/**
+	 * Set when no watchdog runs and none may be started any more (`MAX_RESTARTS` used up): a process given this
+	 * marker would not die with Pi, so none is started; the text says why, naming the watchdog.
+	 */
+	refusal?: string;
 }
 
 /** Registers entries for cleanup on Pi's death. */
@@ -114,7 +119,10 @@ export class WatchdogLifeline implements Lifeline {
 	nextMarker(): RunMarker {
 		// Running before the child is spawned: Pi killed between a child's spawn and its registration still
 		// leaves a watchdog that knows the marker the child carries.
-		this.#start();
+		if (!this.#start() && this.#started > MAX_RESTARTS) {
+			const refusal = `pi-native-subagents: the parent-death watchdog (${this.#describe()}) was started ${this.#started} times and is not started again, so no child starts: it would not die with Pi; restart Pi`;
+			return { name: RUN_MARKER, value: `${this.#token}/refused/`, settle: () => {}, refusal };
+		}
 		const run = ++this.#runs;
 		this.#open.add(run);
 		this.#send({ marker_out: run });
@@ -158,9 +166,14 @@ export class WatchdogLifeline implements Lifeline {
 	#fail(reason: string): void {
 		if (this.#warned) return;
 		this.#warned = true;
-		this.#warn(
-			`pi-native-subagents: parent-death watchdog (${this.#command.join(" ")}) ${reason}; children may outlive Pi`,
-		);
+		this.#warn(`pi-native-subagents: parent-death watchdog (${this.#describe()}) ${reason}; children may outlive Pi`);
+	}
+
+	/** The watchdog's command as a message names it: the default one by its two stages, not the gate's script. */
+	#describe(): string {
+		return this.#command[2] === WATCHDOG_GATE
+			? `sh gate, then ${process.execPath} ${WATCHDOG}`
+			: this.#command.join(" ");
 	}
 
 	/**

@@ -20,9 +20,12 @@ export type ExitListener = (listener: (code: number | null, signal: NodeJS.Signa
 /**
  * Spawns `command` without a shell, `detached` (the child leads its own process group), with
  * `command.env` plus `marker` as its complete environment. stdin: a pipe left open (`command.openStdin`;
- * `command.stdin` is then ignored); `command.stdin` written and closed; or /dev/null. Never throws.
+ * `command.stdin` is then ignored); `command.stdin` written and closed; or /dev/null. A marker with a
+ * `refusal` starts nothing: the spawn fails with that text. Never throws.
  */
-export function spawnChild(command: ChildCommand, marker: { name: string; value: string }): Spawned {
+export function spawnChild(command: ChildCommand, marker: { name: string; value: string; refusal?: string }): Spawned {
+	// No watchdog may be started any more: a child would not die with Pi (lifeline.ts).
+	if (marker.refusal) return { pid: undefined, spawnError: Promise.resolve(marker.refusal) };
 	const withStdin = command.openStdin || command.stdin !== undefined;
 	const child = spawn(command.file, command.args, {
 		cwd: command.cwd,

@@ -53,7 +53,8 @@ describe("the environment of a child", () => {
 	});
 
 	it("passes the harnesses' homes whatever environment.include and exclude say: a pi child runs on the parent's agent dir", async () => {
-		const homes = 'echo "agent=[$PI_CODING_AGENT_DIR] codex=[$CODEX_HOME] claude=[$CLAUDE_CONFIG_DIR] secret=[$PROBE_SECRET_TOKEN]"';
+		const homes =
+			'echo "agent=[$PI_CODING_AGENT_DIR] codex=[$CODEX_HOME] claude=[$CLAUDE_CONFIG_DIR] secret=[$PROBE_SECRET_TOKEN]"';
 		process.env.CODEX_HOME = join(env.home.dir, "codex-home");
 		process.env.CLAUDE_CONFIG_DIR = join(env.home.dir, "claude-home");
 		try {

@@ -4,13 +4,15 @@
  * "Interactive runs").
  */
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Harness } from "../../src/core/launch-spec.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runInteractive } from "../../src/interactive/run-interactive.ts";
-import type { PaneState } from "../../src/interactive/tmux-host.ts";
+import { findTmux, type PaneState, TmuxHost } from "../../src/interactive/tmux-host.ts";
+import { WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { describeFailure } from "../../src/runs/delivery.ts";
 import { scriptTui } from "../support/interactive-env.ts";
 import { NATIVE_LIMITS, nativeLaunchSpec } from "../support/launch-spec.ts";
@@ -54,6 +56,34 @@ describe("a single interactive run in the harness's own TUI", () => {
 			expect(await tui.host.pane(result.interactive?.session as string)).toBeUndefined();
 		},
 	);
+});
+
+describe("an interactive run when Pi's watchdog may not be started any more", () => {
+	it("starts no tmux server or pane and refuses the run saying why", async () => {
+		const warnings: string[] = [];
+		const lifeline = new WatchdogLifeline({ command: ["true"], warn: (message) => warnings.push(message) });
+		const unregister = lifeline.register({ pgid: 1_000_001 });
+		await waitUntil(() => warnings.length > 0, "the watchdog to be given up");
+		unregister();
+		const host = new TmuxHost(findTmux() as string, tmpdir(), lifeline);
+		try {
+			const spec = nativeLaunchSpec({
+				harness: "pi",
+				cwd: tui.workDir,
+				task: "never runs",
+				interactive: {
+					stayOpen: false,
+					inactivityTimeoutMs: null,
+				},
+			});
+			await expect(runInteractive(spec, tui.adapters.pi, { host: () => host, env: tui.env })).rejects.toThrow(
+				"the parent-death watchdog (true) was started 11 times and is not started again, so no child starts",
+			);
+			expect(existsSync(host.socket)).toBe(false);
+		} finally {
+			await host.close();
+		}
+	});
 });
 
 describe("a model error in the harness's own TUI", () => {

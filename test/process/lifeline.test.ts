@@ -8,7 +8,7 @@ import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../../src/runs/leftovers.ts";
 import { freezeAndKill, startHopper, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
 import { makeTempDir } from "../support/temp-dir.ts";
-import { isAlive, waitUntilGone } from "./run-fixture.ts";
+import { isAlive, run, waitUntilGone } from "./run-fixture.ts";
 
 const WATCHDOG = fileURLToPath(new URL("../../src/process/watchdog.mjs", import.meta.url));
 const started: ChildProcess[] = [];
@@ -379,6 +379,27 @@ describe("lifeline", () => {
 				if (isAlive(recorder)) process.kill(recorder, "SIGKILL");
 				await waitUntilGone(recorder);
 			}
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("starts no child once the restarts are used up: the spawn fails saying why, and nothing runs", async () => {
+		const warnings: string[] = [];
+		const lifeline = new WatchdogLifeline({ command: ["true"], warn: (message) => warnings.push(message) });
+		const unregister = lifeline.register({ pgid: 1_000_001 });
+		await waitUntil(() => warnings.length > 0, "a warning about the exiting watchdog");
+		unregister();
+		const dir = makeTempDir("lifeline-refused-");
+		try {
+			const marker = join(dir, "ran");
+			const outcome = await run({ file: "sh", args: ["-c", `touch '${marker}'`], cwd: dir, env: {} }, { lifeline })
+				.done;
+			expect(outcome.end).toBe("spawn_failed");
+			expect(outcome.spawnError).toBe(
+				"pi-native-subagents: the parent-death watchdog (true) was started 11 times and is not started again, so no child starts: it would not die with Pi; restart Pi",
+			);
+			expect(existsSync(marker)).toBe(false);
+		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});

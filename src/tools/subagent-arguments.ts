@@ -12,7 +12,10 @@ import { childSchema, resourcesSchema, type SubagentArgs, subagentSchema } from 
  */
 export function prepareSubagentArguments(raw: unknown): SubagentArgs {
 	if (!raw || typeof raw !== "object") return raw as SubagentArgs;
-	const unknown = unknownArguments(raw as Record<string, unknown>);
+	const unknown = [
+		...unknownArguments(raw as Record<string, unknown>),
+		...nullableMisuse(raw as Record<string, unknown>),
+	];
 	// Thrown before Pi's schema check, whose message Pi gives the model as the tool's result (same format).
 	if (unknown.length > 0) {
 		throw new Error(`Validation failed for tool "subagent":\n${unknown.map((line) => `  - ${line}`).join("\n")}`);
@@ -28,6 +31,51 @@ export function prepareSubagentArguments(raw: unknown): SubagentArgs {
 	const items = (list: unknown) => (Array.isArray(list) ? list.map(fold) : list);
 	return { ...args, tasks: items(args.tasks), chain: items(args.chain) } as SubagentArgs;
 }
+
+/** The fields whose schema is `<type> | null`, by name, with the JSON type of their other branch. */
+const NULLABLE = new Map<string, string>(
+	[...Object.entries(subagentSchema.properties), ...Object.entries(resourcesSchema.properties)].flatMap(
+		([key, schema]) => {
+			const branches = (schema as { anyOf?: Array<{ type?: string }> }).anyOf ?? [];
+			const other = branches.find((branch) => branch.type !== "null")?.type;
+			return branches.some((branch) => branch.type === "null") && other ? [[key, other] as const] : [];
+		},
+	),
+);
+
+/**
+ * A nullable field given a value that is neither `null` nor of its type's kind that Pi's check would read as
+ * something else: `0`, `false` or `""` as `null` (for `inactivity_timeout_ms`, "never"), `1.5` as `1`. Refused
+ * naming the field (`inactivity_timeout_ms: expected an integer ≥ 1 or null, got 0`), as Pi's check words it.
+ */
+function nullableMisuse(args: Record<string, unknown>): string[] {
+	const found: string[] = [];
+	const check = (value: unknown, where: string) => {
+		if (!value || typeof value !== "object" || Array.isArray(value)) return;
+		for (const [key, item] of Object.entries(value)) {
+			const type = NULLABLE.get(key);
+			if (key === "resources") check(item, `${where}resources.`);
+			if (type === undefined || item === null || item === undefined) continue;
+			const falsy = !item && item !== true;
+			const fraction = type === "integer" && typeof item === "number" && !Number.isInteger(item);
+			if (falsy || fraction)
+				found.push(`${where}${key}: expected ${KINDS[type] ?? type} or null, got ${JSON.stringify(item)}`);
+		}
+	};
+	check(args, "");
+	for (const list of ["tasks", "chain"] as const) {
+		const items = args[list];
+		if (Array.isArray(items)) for (const [i, item] of items.entries()) check(item, `${list}.${i}.`);
+	}
+	return found;
+}
+
+const KINDS: Record<string, string> = {
+	integer: "an integer ≥ 1",
+	string: "a non-empty string",
+	array: "a list",
+	object: "an object",
+};
 
 const TOP_KEYS = Object.keys(subagentSchema.properties);
 const CHILD_KEYS = Object.keys(childSchema.properties);

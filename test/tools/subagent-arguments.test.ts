@@ -36,6 +36,38 @@ describe("prepareSubagentArguments", () => {
 		});
 	});
 
+	it('refuses 0, false, "" and fractions where a field takes null, which Pi\'s check would read as null or round', () => {
+		const refusal = (args: unknown) => {
+			try {
+				prepareSubagentArguments(args);
+				return "accepted";
+			} catch (error) {
+				return (error as Error).message;
+			}
+		};
+		const child = { agent_type: "pi", task: "x", interactive: true };
+		expect(refusal({ ...child, inactivity_timeout_ms: 0 })).toBe(
+			'Validation failed for tool "subagent":\n  - inactivity_timeout_ms: expected an integer ≥ 1 or null, got 0',
+		);
+		expect(refusal({ ...child, inactivity_timeout_ms: 1.5 })).toContain(
+			"inactivity_timeout_ms: expected an integer ≥ 1 or null, got 1.5",
+		);
+		expect(refusal({ ...child, roster_file: "" })).toContain(
+			'roster_file: expected a non-empty string or null, got ""',
+		);
+		expect(refusal({ tasks: [child, { ...child, resources: { mcp_servers: false } }] })).toContain(
+			"tasks.1.resources.mcp_servers: expected a list or null, got false",
+		);
+		expect(refusal({ chain: [{ ...child, resources: 0 }] })).toContain(
+			"chain.0.resources: expected an object or null, got 0",
+		);
+		// null keeps its meaning: never, inherit, no roster.
+		expect(
+			refusal({ ...child, inactivity_timeout_ms: null, roster_file: null, resources: { mcp_servers: null } }),
+		).toBe("accepted");
+		expect(refusal({ ...child, inactivity_timeout_ms: 5 })).toBe("accepted");
+	});
+
 	it("passes values that are not objects through unchanged, for schema validation to refuse", () => {
 		expect(prepareSubagentArguments(null)).toBeNull();
 		expect(prepareSubagentArguments("text")).toBe("text");

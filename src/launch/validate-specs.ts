@@ -8,8 +8,9 @@ import type { Harness, LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 
 /**
- * Adds to `problems` a harness with no adapter and each option an adapter refuses, labelled with the child
- * and the definition the setting came from.
+ * Adds to `problems` a harness with no adapter, a tool both allowed and disallowed (`allowed_tools` and
+ * `disallowed_tools`, an agent's `tools` and `disallowedTools`), and each option an adapter refuses, labelled
+ * with the child and the definition the setting came from.
  * @param labels per spec, "" in single mode or "task N" / "step N".
  * @param checkInteractive adds what refuses an interactive spec (no tmux, a task a TUI cannot take);
  *   `undefined` when interactive runs are not available at all.
@@ -26,6 +27,11 @@ export function checkHarnessesAccept(
 	specs.forEach((spec, i) => {
 		const child = problems.at(labels[i]).at(origin(spec));
 		const adapter = adapters[spec.harness];
+		// Each harness would start the child and report the tool missing (pi) or apply one list over the other.
+		const both = (spec.allowedTools ?? []).filter((tool) => spec.disallowedTools?.includes(tool));
+		for (const tool of new Set(both)) {
+			child.add(`tools: ${JSON.stringify(tool)} is both allowed and disallowed; keep it in one list`);
+		}
 		if (adapter) adapter.validate(spec, child);
 		else child.add(`harness "${spec.harness}" is not available in this version`);
 		if (spec.outputSchema && adapter && !adapter.structuredResult) {

@@ -92,6 +92,21 @@ describe("pi tool names", () => {
 		expect(env.server.requests.length).toBe(before);
 	});
 
+	it("refuses a tool both allowed and disallowed before launch, whatever the child loads", async () => {
+		const before = env.server.requests.length;
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent_type: "pi",
+			task: "pi with read twice",
+			allowed_tools: ["read"],
+			disallowed_tools: ["read"],
+		});
+		expect(isError).toBe(true);
+		const text = textOf(result);
+		expect(text).toContain("subagent: nothing was started.");
+		expect(text).toContain('tools: "read" is both allowed and disallowed; keep it in one list');
+		expect(env.server.requests.length).toBe(before);
+	});
+
 	it("fails the run when the child reports its tools without an allowlisted one", async () => {
 		env.server.scriptFor("pi with glob inherited", { text: "should not matter" });
 		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {

@@ -52,6 +52,26 @@ describe("checkHarnessesAccept", () => {
 		expect(message).toContain('task 3: harness "claude_code" is not available in this version');
 	});
 
+	it("refuses a tool both allowed and disallowed before launch, naming the tool and where the lists came from", () => {
+		const specs = [
+			launchSpec({ harness: "codex", cwd: "/w", allowedTools: ["read", "bash"], disallowedTools: ["read"] }),
+			launchSpec({
+				harness: "codex",
+				cwd: "/w",
+				allowedTools: ["grep"],
+				disallowedTools: ["grep", "grep"],
+				provenance: { kind: "agent", agentName: "scout", agentFile: "/a/agents/scout.md", agentSource: "user" },
+			}),
+		];
+		const { value, problems } = collect((found) => checkHarnessesAccept(specs, ["task 1", "task 2"], { codex }, found));
+		expect(value).toBe(false);
+		expect(problems).toContain('task 1: tools: "read" is both allowed and disallowed; keep it in one list');
+		expect(problems).toContain(
+			'task 2: agent "scout" (/a/agents/scout.md): tools: "grep" is both allowed and disallowed; keep it in one list',
+		);
+		expect(problems.filter((line) => line.includes("both allowed"))).toHaveLength(2);
+	});
+
 	it("reports a malformed command override as a problem of that child, beside the harness's own", () => {
 		const broken = createCodexAdapter({
 			command: () => parseCommandOverride(CODEX_COMMAND_ENV, "codex --yolo", '["/usr/local/bin/codex"]'),

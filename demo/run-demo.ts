@@ -5,7 +5,8 @@
  * graphs examples/graphs/explore-and-plan.yaml: two nodes wired by structured results, and
  * review-and-verify.yaml: a fan-out, a saved graph inside it, a feedback loop and a command gate), while
  * real pi children answer. Prints the transcript. Everything lives in a temporary directory that is removed at the end; nothing under ~ is
- * read or written.
+ * read or written, and this package's variables in the caller's environment (`PI_AGENTSHELL_*`,
+ * `PI_NATIVE_SUBAGENTS_*`) are dropped first.
  *
  * Exit code 0 when the parent finished and every child answered; 1 otherwise.
  */
@@ -89,7 +90,18 @@ function submit(value: Record<string, unknown>): StepData {
 	return { toolCalls: [{ name: "submit_result", arguments: value }] };
 }
 
+/**
+ * This package's own variables the caller may have (a sub-agent's depth, a roster override, a pi or harness
+ * command override): the demo runs its own pi on its own home, so none of them reaches it.
+ */
+function dropPackageVariables(env: NodeJS.ProcessEnv): void {
+	for (const name of Object.keys(env)) {
+		if (name.startsWith("PI_AGENTSHELL_") || name.startsWith("PI_NATIVE_SUBAGENTS_")) delete env[name];
+	}
+}
+
 async function main(): Promise<number> {
+	dropPackageVariables(process.env);
 	const server = await startFakeModelServer({
 		fallback: (request) => (request.toolNames.includes("subagent") ? parentStep(request) : childStep(request)),
 	});

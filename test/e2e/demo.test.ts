@@ -4,13 +4,18 @@ import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { missingFrom } from "../support/problems.ts";
 
-it("runs the demo offline: exit 0, the children's answers and both graphs' outputs printed (every node kind but human)", async () => {
+it("runs the demo offline: exit 0, the children's answers and both graphs' outputs printed (every node kind but human), whatever this package's variables the caller has", async () => {
+	// What a sub-agent's bash has, and overrides a user may keep: the demo runs on its own home and pi all the same.
+	const callers = {
+		PI_AGENTSHELL_DEPTH: "1",
+		PI_AGENTSHELL_MAX_DEPTH: "1",
+		PI_AGENTSHELL_ROSTER_FILE: "/nonexistent/roster.json",
+		PI_NATIVE_SUBAGENTS_PI_COMMAND: '["/bin/false"]',
+	};
 	const { stdout } = await promisify(execFile)(
 		process.execPath,
 		[resolve(import.meta.dirname, "../../demo/run-demo.ts")],
-		{
-			timeout: 120_000,
-		},
+		{ timeout: 120_000, env: { ...process.env, ...callers } },
 	);
 	expect(
 		missingFrom(stdout, [

@@ -51,19 +51,24 @@ export async function checkGraphTrust(
 
 /**
  * The commands `definition` runs, as the live view shows an argv (`argvText`): its own command gates, then those
- * of each user graph it reaches through graph nodes that are user graphs, each followed by `(user graph "<name>")`.
+ * of each user graph it reaches through graph nodes that are user graphs, each followed by `(user graph "<name>"`
+ * and the inputs the graph node gives it (`with inputs {…}`, templates as written), so a consent shows what a
+ * `${inputs.…}` of the user graph's commands will be.
  */
 function commandsRun(definition: GraphDefinition, subgraphs: ReadonlyMap<string, LoadedSubgraph>): string[] {
 	const commands = ownCommands(definition).map(argvText);
 	const seen = new Set<string>();
-	const queue = subgraphNames(definition);
-	for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-		const sub = subgraphs.get(name);
-		if (seen.has(name) || sub?.source !== "user") continue;
-		seen.add(name);
-		for (const argv of ownCommands(sub.definition))
-			commands.push(`${argvText(argv)} (user graph ${JSON.stringify(name)})`);
-		queue.push(...subgraphNames(sub.definition));
+	const queue = graphNodes(definition);
+	for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+		const sub = subgraphs.get(next.graph);
+		const key = `${next.graph}\0${JSON.stringify(next.inputs ?? null)}`;
+		if (seen.has(key) || sub?.source !== "user") continue;
+		seen.add(key);
+		const given = next.inputs === undefined ? "" : ` with inputs ${JSON.stringify(next.inputs)}`;
+		for (const argv of ownCommands(sub.definition)) {
+			commands.push(`${argvText(argv)} (user graph ${JSON.stringify(next.graph)}${given})`);
+		}
+		queue.push(...graphNodes(sub.definition));
 	}
 	return commands;
 }
@@ -71,5 +76,7 @@ function commandsRun(definition: GraphDefinition, subgraphs: ReadonlyMap<string,
 const ownCommands = (definition: GraphDefinition): string[][] =>
 	Object.values(definition.nodes).flatMap((node) => (node.kind === "command" ? [node.run] : []));
 
-const subgraphNames = (definition: GraphDefinition): string[] =>
-	Object.values(definition.nodes).flatMap((node) => (node.kind === "graph" ? [node.graph] : []));
+const graphNodes = (definition: GraphDefinition): Array<{ graph: string; inputs?: Record<string, unknown> }> =>
+	Object.values(definition.nodes).flatMap((node) =>
+		node.kind === "graph" ? [{ graph: node.graph, inputs: node.inputs as Record<string, unknown> | undefined }] : [],
+	);

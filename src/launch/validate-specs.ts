@@ -27,9 +27,7 @@ export function checkHarnessesAccept(
 	specs.forEach((spec, i) => {
 		const child = problems.at(labels[i]).at(origin(spec));
 		const adapter = adapters[spec.harness];
-		// Each harness would start the child and report the tool missing (pi) or apply one list over the other.
-		const both = (spec.allowedTools ?? []).filter((tool) => spec.disallowedTools?.includes(tool));
-		for (const tool of new Set(both)) {
+		for (const tool of allowedAndDisallowed(spec)) {
 			child.add(`tools: ${JSON.stringify(tool)} is both allowed and disallowed; keep it in one list`);
 		}
 		if (adapter) adapter.validate(spec, child);
@@ -44,6 +42,20 @@ export function checkHarnessesAccept(
 		else child.add("interactive: runs in tmux are not available here");
 	});
 	return problems.size === before;
+}
+
+/**
+ * The allowed entries a disallowed one takes away: the same entry, or a rule of a tool (`Bash(git *)`, claude's
+ * permission rules) whose tool a bare disallowed name (`Bash`) removes. A harness would start the child and
+ * report the allowed tool missing (pi) or apply one list over the other; a disallowed rule (`Bash(rm *)`) of an
+ * allowed tool only narrows it.
+ */
+function allowedAndDisallowed(spec: LaunchSpec): Set<string> {
+	const tool = (entry: string) => entry.split("(", 1)[0];
+	const removed = (spec.disallowedTools ?? []).filter((entry) => !entry.includes("("));
+	return new Set(
+		(spec.allowedTools ?? []).filter((entry) => spec.disallowedTools?.includes(entry) || removed.includes(tool(entry))),
+	);
 }
 
 /** Names the definition a refused setting came from (e.g. an agent file's `tools:` on codex), or "". */

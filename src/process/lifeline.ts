@@ -71,7 +71,9 @@ export const WATCHDOG_GATE = [
 	// A line with nothing registered ends the history: the first line (marker, temp dir, pid) is all the watchdog
 	// needs of what came before it.
 	'while IFS= read -r line; do last=$line; case $line in $none) told=$first ;; *) told="$told$nl$line" ;; esac; done',
-	'case $last in $idle) exit 0 ;; $none) grep -aqsF -- "$3" /proc/[0-9]*/task/[0-9]*/environ || exit 0 ;; esac',
+	// No match (1), or none among what it could read (2): nothing to kill. A grep that could not run (126: the
+	// argument list too long on a machine of very many threads, 127: not found) proves nothing: the watchdog runs.
+	'case $last in $idle) exit 0 ;; $none) grep -aqsF -- "$3" /proc/[0-9]*/task/[0-9]*/environ || case $? in 1 | 2) exit 0 ;; esac ;; esac',
 	'printf \'%s\\n\' "$told" | exec "$1" "$2"',
 ].join("\n");
 /** Watchdogs started again after the previous one died, per Pi process (a watchdog that cannot run is not retried for ever). */

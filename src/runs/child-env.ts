@@ -56,17 +56,19 @@ export const HARNESS_HOME_VARIABLES: readonly string[] = ["PI_CODING_AGENT_DIR",
 
 /**
  * The parent's environment as the user's `environment` setting lets children see it: only `include`d
- * variables when `include` is a list, never the `exclude`d ones, the harnesses' homes always
- * ({@link HARNESS_HOME_VARIABLES}). The package's control variables and the harness's own overrides are
- * applied afterwards (see `buildChildEnv`, `applyEnvOverrides`).
+ * variables when `include` is a list, never the `exclude`d ones; for a harness's child the harnesses' homes
+ * always ({@link HARNESS_HOME_VARIABLES}; `options.harnessHomes` false for a graph's command gate, which runs no
+ * harness). The package's control variables and the harness's own overrides are applied afterwards (see
+ * `buildChildEnv`, `applyEnvOverrides`).
  */
 export function filterEnvironment(
 	base: NodeJS.ProcessEnv,
 	policy: { include: readonly string[] | null; exclude: readonly string[] },
+	options: { harnessHomes: boolean } = { harnessHomes: true },
 ): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [name, value] of Object.entries(base)) {
-		const home = HARNESS_HOME_VARIABLES.includes(name);
+		const home = options.harnessHomes && HARNESS_HOME_VARIABLES.includes(name);
 		if (!home && policy.include !== null && !matches(name, policy.include)) continue;
 		if (!home && matches(name, policy.exclude)) continue;
 		env[name] = value;

@@ -168,7 +168,8 @@ function commandHost(accepted: AcceptedGraph): CommandHost {
 	return {
 		context: () => ({
 			cwd: env.context().cwd,
-			env: definedEntries(filterEnvironment(deps.baseEnv(), state.environment)),
+			// A command runs no harness: the user's filter holds whole (no harness home is passed for it).
+			env: definedEntries(filterEnvironment(deps.baseEnv(), state.environment, { harnessHomes: false })),
 			limits: limits.run,
 		}),
 	};

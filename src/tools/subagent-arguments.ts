@@ -45,8 +45,11 @@ const NULLABLE = new Map<string, string>(
 
 /**
  * A nullable field given a value that is neither `null` nor of its type's kind that Pi's check would read as
- * something else: `0`, `false` or `""` as `null` (for `inactivity_timeout_ms`, "never"), `1.5` as `1`. Refused
- * naming the field (`inactivity_timeout_ms: expected an integer ≥ 1 or null, got 0`), as Pi's check words it.
+ * something else: `0`, `false`, `""` or `"0"` as `null` (for `inactivity_timeout_ms`, "never"), `1.5` or
+ * `"1.5"` as `1`, `true` as `1`. An integer field takes `null`, an integer ≥ 1 or its digits (`"5"`); another
+ * field anything but a falsy value. Refused naming the field (`inactivity_timeout_ms: expected an integer ≥ 1
+ * or null, got 0`), as Pi's check words it; a `tasks` or `chain` given as one object is checked as item 0 (Pi
+ * takes one value for a list).
  */
 function nullableMisuse(args: Record<string, unknown>): string[] {
 	const found: string[] = [];
@@ -56,16 +59,18 @@ function nullableMisuse(args: Record<string, unknown>): string[] {
 			const type = NULLABLE.get(key);
 			if (key === "resources") check(item, `${where}resources.`);
 			if (type === undefined || item === null || item === undefined) continue;
-			const falsy = !item && item !== true;
-			const fraction = type === "integer" && typeof item === "number" && !Number.isInteger(item);
-			if (falsy || fraction)
-				found.push(`${where}${key}: expected ${KINDS[type] ?? type} or null, got ${JSON.stringify(item)}`);
+			const fits =
+				type === "integer"
+					? (typeof item === "number" && Number.isInteger(item) && item >= 1) ||
+						(typeof item === "string" && /^[1-9]\d*$/.test(item))
+					: Boolean(item);
+			if (!fits) found.push(`${where}${key}: expected ${KINDS[type] ?? type} or null, got ${JSON.stringify(item)}`);
 		}
 	};
 	check(args, "");
 	for (const list of ["tasks", "chain"] as const) {
 		const items = args[list];
-		if (Array.isArray(items)) for (const [i, item] of items.entries()) check(item, `${list}.${i}.`);
+		for (const [i, item] of (Array.isArray(items) ? items : [items]).entries()) check(item, `${list}.${i}.`);
 	}
 	return found;
 }

@@ -1,3 +1,4 @@
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: a graph template is written with ${…} placeholders. */
 /**
  * What a child inherits of the parent's environment (SECURITY.md "Environment"), seen from inside a real
  * pi child's bash tool.
@@ -66,6 +67,29 @@ describe("the environment of a child", () => {
 		} finally {
 			delete process.env.CODEX_HOME;
 			delete process.env.CLAUDE_CONFIG_DIR;
+		}
+	});
+
+	it("keeps the filter whole for a graph's command gate, which runs no harness: an excluded home is not passed", async () => {
+		writeJson(join(env.home.agentDir, "extensions/agentshell.json"), {
+			environment: { exclude: ["PI_CODING_AGENT_DIR", "CODEX_HOME"] },
+		});
+		process.env.CODEX_HOME = join(env.home.dir, "codex-home");
+		const session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir });
+		try {
+			const { result, isError } = await session.callTool("agent_graph", {
+				graph: {
+					nodes: {
+						show: { kind: "command", run: ["sh", "-c", 'echo "agent=[$PI_CODING_AGENT_DIR] codex=[$CODEX_HOME]"'] },
+					},
+					outputs: { seen: "${nodes.show.output.stdout_tail}" },
+				},
+			});
+			expect(isError, textOf(result)).toBe(false);
+			expect(textOf(result)).toContain('outputs: {"seen":"agent=[] codex=[]\\n"}');
+		} finally {
+			session.dispose();
+			delete process.env.CODEX_HOME;
 		}
 	});
 

@@ -409,7 +409,8 @@ describe("command gates", () => {
 			const { isError, text } = await runGraph({ name: "lint", agentScope: "both" }, session);
 			expect(asked).toHaveLength(1);
 			expect(asked[0]).toContain(`project graph "lint" (${lint}; runs commands: ${process.execPath} -e `);
-			expect(asked[0]).toContain('"${inputs.target}" (user graph "deploy"))');
+			// With what the project graph gives it: the consent shows what the template will be.
+			expect(asked[0]).toContain('"${inputs.target}" (user graph "deploy" with inputs {"target":"attacker-host"}))');
 			expect(isError).toBe(true);
 			expect(text).toContain('declined to run project graph "lint"');
 			expect(existsSync(marker)).toBe(false);

@@ -72,6 +72,22 @@ describe("checkHarnessesAccept", () => {
 		expect(problems.filter((line) => line.includes("both allowed"))).toHaveLength(2);
 	});
 
+	it("refuses an allowed rule of a tool a bare disallowed name removes (Bash(git *) and Bash), not a disallowed rule of an allowed tool", () => {
+		const specs = [
+			launchSpec({
+				harness: "claude_code",
+				cwd: "/w",
+				allowedTools: ["Bash(git *)", "Read"],
+				disallowedTools: ["Bash"],
+			}),
+			launchSpec({ harness: "claude_code", cwd: "/w", allowedTools: ["Bash"], disallowedTools: ["Bash(rm *)"] }),
+		];
+		const { problems } = collect((found) => checkHarnessesAccept(specs, ["task 1", "task 2"], { codex }, found));
+		expect(problems.filter((line) => line.includes("both allowed"))).toEqual([
+			'task 1: tools: "Bash(git *)" is both allowed and disallowed; keep it in one list',
+		]);
+	});
+
 	it("reports a malformed command override as a problem of that child, beside the harness's own", () => {
 		const broken = createCodexAdapter({
 			command: () => parseCommandOverride(CODEX_COMMAND_ENV, "codex --yolo", '["/usr/local/bin/codex"]'),

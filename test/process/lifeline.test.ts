@@ -89,15 +89,16 @@ describe("parent-death watchdog", () => {
 describe("the watchdog's shell gate", () => {
 	const MARKER = "PI_NATIVE_SUBAGENTS_RUN=gate-test/";
 	/** Runs the gate with a second stage that records what it was handed; resolves when the gate has exited. */
-	async function gate(lines: object[]): Promise<string | undefined> {
+	async function gate(lines: object[], env?: NodeJS.ProcessEnv): Promise<string | undefined> {
 		const dir = makeTempDir("lifeline-gate-");
 		try {
 			const told = join(dir, "told");
 			const stage = join(dir, "stage.sh");
-			writeFileSync(stage, `cat > '${told}'\n`);
-			const child = spawn("sh", ["-c", WATCHDOG_GATE, "sh", "/bin/sh", stage, MARKER], {
+			writeFileSync(stage, `/bin/cat > '${told}'\n`);
+			const child = spawn("/bin/sh", ["-c", WATCHDOG_GATE, "sh", "/bin/sh", stage, MARKER], {
 				detached: true,
 				stdio: ["pipe", "ignore", "ignore"],
+				env,
 			});
 			started.push(child);
 			const exited = new Promise((resolve) => child.once("close", resolve));
@@ -157,6 +158,17 @@ describe("the watchdog's shell gate", () => {
 			{ marker: MARKER, live: 0, open: 0 },
 			{ marker_out: 1, live: 0, open: 1 },
 		]);
+		expect(told).toContain(MARKER);
+	});
+
+	it("hands every line to the watchdog when a marker is out and its look for it cannot run (grep not found, or too many threads for one argument list)", async () => {
+		const told = await gate(
+			[
+				{ marker: MARKER, live: 0, open: 0 },
+				{ marker_out: 1, live: 0, open: 1 },
+			],
+			{ PATH: "/nonexistent" },
+		);
 		expect(told).toContain(MARKER);
 	});
 

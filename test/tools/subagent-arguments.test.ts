@@ -61,6 +61,15 @@ describe("prepareSubagentArguments", () => {
 		expect(refusal({ chain: [{ ...child, resources: 0 }] })).toContain(
 			"chain.0.resources: expected an object or null, got 0",
 		);
+		// Pi reads "0" as null and "1.5" or true as 1; a list given as one object is its item 0.
+		for (const value of ["0", "1.5", true, -3]) {
+			expect(refusal({ ...child, inactivity_timeout_ms: value })).toContain(
+				`inactivity_timeout_ms: expected an integer ≥ 1 or null, got ${JSON.stringify(value)}`,
+			);
+		}
+		expect(refusal({ tasks: { ...child, inactivity_timeout_ms: 0 } })).toContain("tasks.0.inactivity_timeout_ms");
+		expect(refusal({ chain: { ...child, inactivity_timeout_ms: 0 } })).toContain("chain.0.inactivity_timeout_ms");
+		expect(refusal({ ...child, inactivity_timeout_ms: "5" })).toBe("accepted");
 		// null keeps its meaning: never, inherit, no roster.
 		expect(
 			refusal({ ...child, inactivity_timeout_ms: null, roster_file: null, resources: { mcp_servers: null } }),

@@ -51,26 +51,37 @@ export async function checkGraphTrust(
 
 /**
  * The commands `definition` runs, as the live view shows an argv (`argvText`): its own command gates, then those
- * of each user graph it reaches through graph nodes that are user graphs, each followed by `(user graph "<name>"`
- * and the inputs the graph node gives it (`with inputs {…}`, templates as written), so a consent shows what a
- * `${inputs.…}` of the user graph's commands will be.
+ * of each user graph it reaches through graph nodes that are user graphs, each followed by the way there, every
+ * hop with the inputs its graph node gives (`(user graph "relay" with inputs {…} → user graph "runner" with
+ * inputs {…})`, templates as written, each inputs text at most {@link INPUTS_SHOWN} characters and the rest
+ * counted), so a consent shows what a `${inputs.…}` of a user graph's commands will be.
  */
 function commandsRun(definition: GraphDefinition, subgraphs: ReadonlyMap<string, LoadedSubgraph>): string[] {
 	const commands = ownCommands(definition).map(argvText);
 	const seen = new Set<string>();
-	const queue = graphNodes(definition);
+	const queue = graphNodes(definition).map((node) => ({ ...node, way: [] as string[] }));
 	for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
 		const sub = subgraphs.get(next.graph);
-		const key = `${next.graph}\0${JSON.stringify(next.inputs ?? null)}`;
-		if (seen.has(key) || sub?.source !== "user") continue;
-		seen.add(key);
-		const given = next.inputs === undefined ? "" : ` with inputs ${JSON.stringify(next.inputs)}`;
-		for (const argv of ownCommands(sub.definition)) {
-			commands.push(`${argvText(argv)} (user graph ${JSON.stringify(next.graph)}${given})`);
-		}
-		queue.push(...graphNodes(sub.definition));
+		const hop = `user graph ${JSON.stringify(next.graph)}${inputsText(next.inputs)}`;
+		const way = [...next.way, hop];
+		if (sub?.source !== "user" || seen.has(way.join(" → ")) || next.way.length >= MAX_WAY) continue;
+		seen.add(way.join(" → "));
+		for (const argv of ownCommands(sub.definition)) commands.push(`${argvText(argv)} (${way.join(" → ")})`);
+		queue.push(...graphNodes(sub.definition).map((node) => ({ ...node, way })));
 	}
 	return commands;
+}
+
+/** Characters of one graph node's inputs a consent shows; the rest is counted. */
+const INPUTS_SHOWN = 300;
+/** Hops of user graphs followed (more than the deepest nesting the settings allow). */
+const MAX_WAY = 16;
+
+function inputsText(inputs: Record<string, unknown> | undefined): string {
+	if (inputs === undefined) return "";
+	const text = JSON.stringify(inputs);
+	const cut = text.length > INPUTS_SHOWN ? `… (${text.length - INPUTS_SHOWN} more characters)` : "";
+	return ` with inputs ${text.slice(0, INPUTS_SHOWN)}${cut}`;
 }
 
 const ownCommands = (definition: GraphDefinition): string[][] =>

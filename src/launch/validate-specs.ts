@@ -51,8 +51,10 @@ export function checkHarnessesAccept(
  * allowed tool only narrows it.
  */
 function allowedAndDisallowed(spec: LaunchSpec): Set<string> {
-	const tool = (entry: string) => entry.split("(", 1)[0];
-	const removed = (spec.disallowedTools ?? []).filter((entry) => !entry.includes("("));
+	const tool = (entry: string) => entry.split("(", 1)[0].trim();
+	// A bare name, or a rule matching every use (`Bash(*)`), takes the whole tool away.
+	const whole = (entry: string) => !entry.includes("(") || /\(\s*\*\s*\)\s*$/.test(entry);
+	const removed = (spec.disallowedTools ?? []).filter(whole).map(tool);
 	return new Set(
 		(spec.allowedTools ?? []).filter((entry) => spec.disallowedTools?.includes(entry) || removed.includes(tool(entry))),
 	);

@@ -21,7 +21,7 @@ import { type NodeLaunchEnv, resolveNodes } from "../graph/preflight.ts";
 import type { PreparedGraph } from "../graph/prepare.ts";
 import { graphDetails, graphOutputs, graphResultText } from "../graph/result.ts";
 import { writeArtifact } from "../runs/artifacts.ts";
-import { filterEnvironment } from "../runs/child-env.ts";
+import { buildChildEnv, filterEnvironment } from "../runs/child-env.ts";
 import { runPlan } from "../runs/run-plan.ts";
 import type { DurableRun } from "./graph-runs.ts";
 import { totalUsage } from "./result-text.ts";
@@ -168,15 +168,15 @@ function commandHost(accepted: AcceptedGraph): CommandHost {
 	return {
 		context: () => ({
 			cwd: env.context().cwd,
-			// A command runs no harness: the user's filter holds whole (no harness home is passed for it).
-			env: definedEntries(filterEnvironment(deps.baseEnv(), state.environment, { harnessHomes: false })),
+			// A command runs no harness: the user's filter holds whole (no harness home is passed for it). It is one
+			// level down as a child is, so a pi it starts counts that depth and finds no roster of this session's.
+			env: buildChildEnv(filterEnvironment(deps.baseEnv(), state.environment, { harnessHomes: false }), {
+				depth: state.depth.depth + 1,
+				maxDepth: state.depth.maxDepth,
+			}),
 			limits: limits.run,
 		}),
 	};
-}
-
-function definedEntries(env: NodeJS.ProcessEnv): Record<string, string> {
-	return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** One node's child through `runPlan` (single mode): the global limit, claims and launch records of `subagent`. */

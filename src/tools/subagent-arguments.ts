@@ -10,8 +10,9 @@ import { childSchema, resourcesSchema, type SubagentArgs, subagentSchema } from 
  * (Pi runs `prepareArguments` before schema validation). When both are given with different text,
  * `prompt` is left in place and `selectMode` reports the conflict.
  */
-export function prepareSubagentArguments(raw: unknown): SubagentArgs {
-	if (!raw || typeof raw !== "object") return raw as SubagentArgs;
+export function prepareSubagentArguments(given: unknown): SubagentArgs {
+	if (!given || typeof given !== "object") return given as SubagentArgs;
+	const raw = listsOf(given as Record<string, unknown>);
 	const unknown = [
 		...unknownArguments(raw as Record<string, unknown>),
 		...nullableMisuse(raw as Record<string, unknown>),
@@ -48,8 +49,7 @@ const NULLABLE = new Map<string, string>(
  * something else: `0`, `false`, `""` or `"0"` as `null` (for `inactivity_timeout_ms`, "never"), `1.5` or
  * `"1.5"` as `1`, `true` as `1`. An integer field takes `null`, an integer ≥ 1 or its digits (`"5"`); another
  * field anything but a falsy value. Refused naming the field (`inactivity_timeout_ms: expected an integer ≥ 1
- * or null, got 0`), as Pi's check words it; a `tasks` or `chain` given as one object is checked as item 0 (Pi
- * takes one value for a list).
+ * or null, got 0`), as Pi's check words it.
  */
 function nullableMisuse(args: Record<string, unknown>): string[] {
 	const found: string[] = [];
@@ -70,7 +70,7 @@ function nullableMisuse(args: Record<string, unknown>): string[] {
 	check(args, "");
 	for (const list of ["tasks", "chain"] as const) {
 		const items = args[list];
-		for (const [i, item] of (Array.isArray(items) ? items : [items]).entries()) check(item, `${list}.${i}.`);
+		if (Array.isArray(items)) for (const [i, item] of items.entries()) check(item, `${list}.${i}.`);
 	}
 	return found;
 }
@@ -81,6 +81,18 @@ const KINDS: Record<string, string> = {
 	array: "a list",
 	object: "an object",
 };
+
+/**
+ * `tasks` or `chain` given as one object, as the list of it that Pi's check makes of one value for a list: every
+ * check here then sees what Pi's does (the `prompt` alias, unknown fields, nullable values of its item 0).
+ */
+function listsOf(args: Record<string, unknown>): Record<string, unknown> {
+	const one = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
+	if (!one(args.tasks) && !one(args.chain)) return args;
+	const listed = { ...args };
+	for (const list of ["tasks", "chain"] as const) if (one(args[list])) listed[list] = [args[list]];
+	return listed;
+}
 
 const TOP_KEYS = Object.keys(subagentSchema.properties);
 const CHILD_KEYS = Object.keys(childSchema.properties);

@@ -70,7 +70,7 @@ describe("the environment of a child", () => {
 		}
 	});
 
-	it("keeps the filter whole for a graph's command gate, which runs no harness: an excluded home is not passed", async () => {
+	it("keeps the filter whole for a graph's command gate, which runs no harness, and sets its depth and roster as a child's", async () => {
 		writeJson(join(env.home.agentDir, "extensions/agentshell.json"), {
 			environment: { exclude: ["PI_CODING_AGENT_DIR", "CODEX_HOME"] },
 		});
@@ -80,13 +80,21 @@ describe("the environment of a child", () => {
 			const { result, isError } = await session.callTool("agent_graph", {
 				graph: {
 					nodes: {
-						show: { kind: "command", run: ["sh", "-c", 'echo "agent=[$PI_CODING_AGENT_DIR] codex=[$CODEX_HOME]"'] },
+						show: {
+							kind: "command",
+							run: [
+								"sh",
+								"-c",
+								'echo "agent=[$PI_CODING_AGENT_DIR] codex=[$CODEX_HOME] roster=[$PI_AGENTSHELL_ROSTER_FILE] depth=[$PI_AGENTSHELL_DEPTH]"',
+							],
+						},
 					},
 					outputs: { seen: "${nodes.show.output.stdout_tail}" },
 				},
 			});
 			expect(isError, textOf(result)).toBe(false);
-			expect(textOf(result)).toContain('outputs: {"seen":"agent=[] codex=[]\\n"}');
+			// One level down as a child is, without the session's roster override: a pi it starts counts that depth.
+			expect(textOf(result)).toContain('outputs: {"seen":"agent=[] codex=[] roster=[] depth=[1]\\n"}');
 		} finally {
 			session.dispose();
 			delete process.env.CODEX_HOME;

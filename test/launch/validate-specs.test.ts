@@ -81,10 +81,15 @@ describe("checkHarnessesAccept", () => {
 				disallowedTools: ["Bash"],
 			}),
 			launchSpec({ harness: "claude_code", cwd: "/w", allowedTools: ["Bash"], disallowedTools: ["Bash(rm *)"] }),
+			// The rule's name as claude reads it (spaces around it trimmed), and a rule matching every use.
+			launchSpec({ harness: "claude_code", cwd: "/w", allowedTools: ["Bash (git *)"], disallowedTools: ["Bash(*)"] }),
 		];
-		const { problems } = collect((found) => checkHarnessesAccept(specs, ["task 1", "task 2"], { codex }, found));
+		const { problems } = collect((found) =>
+			checkHarnessesAccept(specs, ["task 1", "task 2", "task 3"], { codex }, found),
+		);
 		expect(problems.filter((line) => line.includes("both allowed"))).toEqual([
 			'task 1: tools: "Bash(git *)" is both allowed and disallowed; keep it in one list',
+			'task 3: tools: "Bash (git *)" is both allowed and disallowed; keep it in one list',
 		]);
 	});
 

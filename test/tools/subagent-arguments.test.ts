@@ -77,6 +77,18 @@ describe("prepareSubagentArguments", () => {
 		expect(refusal({ ...child, inactivity_timeout_ms: 5 })).toBe("accepted");
 	});
 
+	it("takes tasks or chain given as one object as the list of it, as Pi's check does, so every check sees item 0", () => {
+		expect(prepareSubagentArguments({ tasks: { agent_type: "pi", prompt: "x" } }).tasks).toEqual([
+			{ agent_type: "pi", task: "x" },
+		]);
+		expect(() => prepareSubagentArguments({ chain: { agent_type: "pi", task: "x", alowed_tools: [] } })).toThrow(
+			'chain.0.alowed_tools: unknown field (did you mean "allowed_tools"?)',
+		);
+		expect(() =>
+			prepareSubagentArguments({ tasks: { agent_type: "pi", task: "x", inactivity_timeout_ms: 0 } }),
+		).toThrow("tasks.0.inactivity_timeout_ms: expected an integer ≥ 1 or null, got 0");
+	});
+
 	it("passes values that are not objects through unchanged, for schema validation to refuse", () => {
 		expect(prepareSubagentArguments(null)).toBeNull();
 		expect(prepareSubagentArguments("text")).toBe("text");

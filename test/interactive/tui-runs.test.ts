@@ -12,10 +12,10 @@ import type { Harness } from "../../src/core/launch-spec.ts";
 import { createPiAdapter } from "../../src/harness/pi/adapter.ts";
 import { runInteractive } from "../../src/interactive/run-interactive.ts";
 import { findTmux, type PaneState, TmuxHost } from "../../src/interactive/tmux-host.ts";
-import { WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { describeFailure } from "../../src/runs/delivery.ts";
 import { scriptTui } from "../support/interactive-env.ts";
 import { NATIVE_LIMITS, nativeLaunchSpec } from "../support/launch-spec.ts";
+import { givenUpLifeline } from "../support/lifelines.ts";
 import { isAlive, waitUntil } from "../support/processes.ts";
 import { startTuiEnv, type TuiEnv } from "./tui-support.ts";
 
@@ -60,11 +60,7 @@ describe("a single interactive run in the harness's own TUI", () => {
 
 describe("an interactive run when Pi's watchdog may not be started any more", () => {
 	it("starts no tmux server or pane and refuses the run saying why", async () => {
-		const warnings: string[] = [];
-		const lifeline = new WatchdogLifeline({ command: ["true"], warn: (message) => warnings.push(message) });
-		const unregister = lifeline.register({ pgid: 1_000_001 });
-		await waitUntil(() => warnings.length > 0, "the watchdog to be given up");
-		unregister();
+		const { lifeline } = await givenUpLifeline();
 		const host = new TmuxHost(findTmux() as string, tmpdir(), lifeline);
 		try {
 			const spec = nativeLaunchSpec({

@@ -6,7 +6,14 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../../src/runs/leftovers.ts";
-import { freezeAndKill, startHopper, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
+import { givenUpLifeline } from "../support/lifelines.ts";
+import {
+	freezeAndKill,
+	MAIN_THREAD_EXITS_PY,
+	startHopper,
+	waitUntil,
+	waitUntilNoneWithEnv,
+} from "../support/processes.ts";
 import { makeTempDir } from "../support/temp-dir.ts";
 import { isAlive, run, waitUntilGone } from "./run-fixture.ts";
 
@@ -30,6 +37,14 @@ function sleeper(env: Record<string, string> = {}): number {
 	});
 	started.push(child);
 	return child.pid as number;
+}
+
+/** SIGKILLs the recording watchdog whose pid `pidFile` holds, if it started, and waits until it is gone. */
+async function killRecorder(pidFile: string): Promise<void> {
+	const recorder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0;
+	if (recorder <= 0) return;
+	if (isAlive(recorder)) process.kill(recorder, "SIGKILL");
+	await waitUntilGone(recorder);
 }
 
 function watchdog(): ChildProcess {
@@ -139,13 +154,7 @@ describe("the watchdog's shell gate", () => {
 	});
 
 	it("hands every line to the watchdog when nothing is registered but a marker is out and only a process whose main thread exited carries it", async () => {
-		// Shown as a zombie, with no environment of its own: it lives on in its second thread.
-		const python = [
-			"import ctypes, threading, time",
-			"threading.Thread(target=lambda: time.sleep(600)).start()",
-			"ctypes.CDLL(None).pthread_exit(None)",
-		].join("; ");
-		const child = spawn("python3", ["-c", python], {
+		const child = spawn("python3", ["-c", MAIN_THREAD_EXITS_PY], {
 			detached: true,
 			stdio: "ignore",
 			env: { PATH: process.env.PATH ?? "", PI_NATIVE_SUBAGENTS_RUN: "gate-test/1" },
@@ -297,11 +306,7 @@ describe("lifeline", () => {
 				.slice(1)
 				.map((text) => JSON.parse(text) as object);
 		} finally {
-			const recorder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0;
-			if (recorder > 0) {
-				if (isAlive(recorder)) process.kill(recorder, "SIGKILL");
-				await waitUntilGone(recorder);
-			}
+			await killRecorder(pidFile);
 			rmSync(dir, { recursive: true, force: true });
 		}
 	}
@@ -386,21 +391,13 @@ describe("lifeline", () => {
 			// Nothing registered first, so the lifeline starts no other watchdog when its recorder dies; then the
 			// recorder is gone before its directory is.
 			for (const forget of unregister) forget();
-			const recorder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0;
-			if (recorder > 0) {
-				if (isAlive(recorder)) process.kill(recorder, "SIGKILL");
-				await waitUntilGone(recorder);
-			}
+			await killRecorder(pidFile);
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
 
 	it("starts no child once the restarts are used up: the spawn fails saying why, and nothing runs", async () => {
-		const warnings: string[] = [];
-		const lifeline = new WatchdogLifeline({ command: ["true"], warn: (message) => warnings.push(message) });
-		const unregister = lifeline.register({ pgid: 1_000_001 });
-		await waitUntil(() => warnings.length > 0, "a warning about the exiting watchdog");
-		unregister();
+		const { lifeline } = await givenUpLifeline();
 		const dir = makeTempDir("lifeline-refused-");
 		try {
 			const marker = join(dir, "ran");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Lifeline } from "../../src/process/lifeline.ts";
 import { RUN_MARKER } from "../../src/process/proc-table.mjs";
-import { freezeAndKill, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
+import { freezeAndKill, MAIN_THREAD_EXITS_PY, waitUntil, waitUntilNoneWithEnv } from "../support/processes.ts";
 import { makeTempDir } from "../support/temp-dir.ts";
 import { fixture, isAlive, ofType, run, waitUntilGone } from "./run-fixture.ts";
 
@@ -168,11 +168,7 @@ describe("startProcess: ending the process group", () => {
 
 	it("kills a setsid grandchild whose main thread exited while its other thread runs, found by its run marker", async () => {
 		// Shown as a zombie in /proc, with no environment of its own: it lives on in its second thread.
-		const python = [
-			"import ctypes, threading, time",
-			"threading.Thread(target=lambda: time.sleep(600)).start()",
-			"ctypes.CDLL(None).pthread_exit(None)",
-		].join("; ");
+		const python = MAIN_THREAD_EXITS_PY;
 		// The child ends only once the grandchild shows as a zombie, so its exit's sweep sees it that way.
 		const script = [
 			`setsid python3 -c '${python}' </dev/null >/dev/null 2>&1 &`,

@@ -231,3 +231,13 @@ export function freezeAndKill(tag: string): void {
 		} catch {}
 	}
 }
+
+/**
+ * A `python3 -c` program whose main thread exits while its second thread sleeps 600 s: /proc shows it as a
+ * zombie with no environment of its own, yet it lives on (and keeps its environment in the live thread's).
+ */
+export const MAIN_THREAD_EXITS_PY = [
+	"import ctypes, threading, time",
+	"threading.Thread(target=lambda: time.sleep(600)).start()",
+	"ctypes.CDLL(None).pthread_exit(None)",
+].join("; ");

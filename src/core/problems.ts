@@ -60,6 +60,11 @@ export class Problems {
 		return this.#size;
 	}
 
+	/** How many problems the whole subject has: every part's, whichever collector of it this is. */
+	get subjectSize(): number {
+		return this.#list.length;
+	}
+
 	/** Every problem of the whole subject, labelled, in the order found. */
 	get list(): readonly string[] {
 		return this.#list;

@@ -209,21 +209,58 @@ export function graphPlace(path: ValuePath): string {
  * @returns the definition, or `undefined` with every problem added to `problems`.
  */
 export function parseGraphDefinition(raw: unknown, problems: Problems): GraphDefinition | undefined {
+	const parsed = parseGraphPartly(raw, problems);
+	return parsed?.complete ? parsed.definition : undefined;
+}
+
+/** A graph as far as its shape could be read (`parseGraphPartly`). */
+export interface PartlyParsedGraph {
+	/** The graph without the nodes refused for their shape. */
+	definition: GraphDefinition;
+	/** Each node refused for its shape, with the `depends_on` it gave (when that is a list of strings). */
+	refusedNodes: Map<string, string[]>;
+	/** False when a problem was added: the graph is refused, `definition` is for finding the rest of its problems. */
+	complete: boolean;
+}
+
+/**
+ * {@link parseGraphDefinition}, and when only some nodes have shape problems, the rest of the graph without them,
+ * so that its other problems (`depends_on`, templates, conditions, pre-flight) are listed in the same answer.
+ * @returns the graph read so far, or `undefined` when nothing past its shape can be checked (a problem outside
+ *   the nodes, every node refused); every problem is added to `problems`.
+ */
+export function parseGraphPartly(raw: unknown, problems: Problems): PartlyParsedGraph | undefined {
 	if (!checkJsonShape(raw, problems, graphPlace)) return undefined;
 	const parsed = graphSchema.safeParse(raw);
+	const refusedNodes = new Map<string, string[]>();
+	let definition = parsed.data;
 	if (!parsed.success) {
-		for (const { path, message } of fieldProblems(parsed.error.issues)) problems.add(locate(path, message));
-		return undefined;
+		const found = fieldProblems(parsed.error.issues);
+		for (const { path, message } of found) problems.add(locate(path, message));
+		if (found.some(({ path }) => path[0] !== "nodes" || path.length < 2)) return undefined;
+		const given = (raw as { nodes: Record<string, unknown> }).nodes;
+		for (const { path } of found) {
+			const key = String(path[1]);
+			const dependsOn = (given[key] as { depends_on?: unknown } | undefined)?.depends_on;
+			refusedNodes.set(key, Array.isArray(dependsOn) ? dependsOn.filter((dep) => typeof dep === "string") : []);
+		}
+		const nodes = Object.fromEntries(Object.entries(given).filter(([key]) => !refusedNodes.has(key)));
+		definition = graphSchema.safeParse({ ...(raw as object), nodes }).data;
+		if (!definition) return undefined;
 	}
 	const before = problems.size;
-	for (const key of Object.keys(parsed.data.nodes)) {
+	for (const key of [...Object.keys((definition as GraphDefinition).nodes), ...refusedNodes.keys()]) {
 		if (!NODE_KEY.test(key)) {
 			problems.add(
 				`${nodeLabel(key)}: the key must start with a letter or "_" and hold only letters, digits, "_", "-"`,
 			);
 		}
 	}
-	return problems.size === before ? parsed.data : undefined;
+	return {
+		definition: definition as GraphDefinition,
+		refusedNodes,
+		complete: parsed.success && problems.size === before,
+	};
 }
 
 /** A zod issue's path as `node "<key>": <field>: <message>` inside a node, else `<path>: <message>`. */

@@ -89,7 +89,7 @@ export async function resolveNodes(
 		env.sessions,
 		problems,
 		// Before any trust prompt: a node its harness refuses is not asked about.
-		(resolved) => checkHarnessesAccept(resolved, labelsOfShaped, env.adapters, problems),
+		(resolved, labelsOfResolved) => checkHarnessesAccept(resolved, labelsOfResolved, env.adapters, problems),
 	);
 	if (shaped.length < nodes.length) return undefined;
 	if (!specs) return undefined;

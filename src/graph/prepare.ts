@@ -5,7 +5,7 @@
  */
 import type { Problems } from "../core/problems.ts";
 import type { CoordinatorCaps } from "./compile-node.ts";
-import { type GraphNode, nodeLabel, parseGraphDefinition } from "./definition.ts";
+import { type GraphNode, nodeLabel, parseGraphPartly } from "./definition.ts";
 import { checkGraphTrust } from "./graph-trust.ts";
 import { type GraphOrigin, readSavedGraph, readSubgraphs } from "./loader.ts";
 import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
@@ -64,10 +64,11 @@ export async function prepareGraph(
 	}
 	const file = origin.source === "inline" ? undefined : origin.file;
 	const local = file ? problems.at(file) : problems;
-	const definition = parseGraphDefinition(raw, local);
-	if (!definition) return undefined;
+	// A graph with some nodes refused for their shape is still checked without them, for its other problems.
+	const parsed = parseGraphPartly(raw, local);
+	if (!parsed) return undefined;
+	const { definition, refusedNodes, complete } = parsed;
 	const subgraphs = readSubgraphs(definition, env.scope, env.context(), local);
-	if (!(await checkGraphTrust({ origin, definition }, subgraphs, env.context(), problems))) return undefined;
 	// A saved project graph, and every project graph a run loads as a subgraph, grants nothing itself.
 	const projectGraphs = [
 		...(origin.source === "project" ? [{ nodes: definition.nodes, field: local }] : []),
@@ -76,10 +77,14 @@ export async function prepareGraph(
 			.map((sub) => ({ nodes: sub.definition.nodes, field: problems.at(sub.file) })),
 	];
 	const granted = projectGraphs.map(({ nodes, field }) => refuseSelfGrantedApproval(nodes, field)).every(Boolean);
+	// No one is asked to trust a graph that is refused anyway; its other problems are still listed below.
+	const ask = complete && granted && problems.subjectSize === 0;
+	if (ask && !(await checkGraphTrust({ origin, definition }, subgraphs, env.context(), problems))) return undefined;
 	const compiled = compileGraph(definition, request.inputs, local, {
 		caps: request.caps,
 		subgraphs,
 		chain: [request.name ?? definition.name ?? "inline"],
+		refusedNodes,
 	});
 	// The templates as written stand in for the tasks: pre-flight checks who runs, not what they are told.
 	const all = compiled ? compiled.nodes.map(({ key, node }) => [key, node] as const) : Object.entries(definition.nodes);
@@ -87,7 +92,7 @@ export async function prepareGraph(
 		.filter(([key]) => request.preflight?.(key) ?? true)
 		.flatMap(([key, node]) => childrenToResolve(key, node));
 	const specs = await resolveNodes(nodes, env, local);
-	if (!compiled || !specs || !granted) return undefined;
+	if (problems.subjectSize > 0 || !complete || !compiled || !specs || !granted) return undefined;
 	return { name: request.name ?? definition.name ?? "inline", compiled, file, origin, subgraphs };
 }
 

@@ -17,7 +17,11 @@ export const COMMAND_OUTPUT_SCHEMA = {
 };
 
 /** A node's output shape, or why it has none (wiring reads structured output only). */
-export type OutputShape = { schema: unknown; named?: "output_schema" } | { none: string };
+/**
+ * What a node's output declares: a schema, nothing (`none`: why a ValueRef cannot read it), or not known
+ * (`unknown`: the node was refused for its shape, so what reads it is checked no further).
+ */
+export type OutputShape = { schema: unknown; named?: "output_schema" } | { none: string } | { unknown: true };
 
 const PROSE = "wiring reads structured output only, never an answer's prose";
 
@@ -87,7 +91,8 @@ export function checkRef(ref: ValueRef, at: RefReader, problems: { add(message: 
 		problems.add(
 			`${ref.text}: node "${ref.node}" is not a dependency of "${reader.key}"; add it to depends_on (directly or through another node)`,
 		);
-	} else if ("none" in shape) problems.add(`${ref.text}: node "${ref.node}" ${shape.none}`);
+	} else if ("unknown" in shape) return;
+	else if ("none" in shape) problems.add(`${ref.text}: node "${ref.node}" ${shape.none}`);
 	else if (!declaresPath(shape.schema, ref.path)) {
 		const what = shape.named ?? "output";
 		problems.add(`${ref.text}: the ${what} of node "${ref.node}" does not declare output${formatPath(ref.path)}`);

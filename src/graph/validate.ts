@@ -32,6 +32,11 @@ export interface CompileOptions {
 	chain?: string[];
 	/** A saved graph inside another: its inputs come at run time (checked then against its inputs schema). */
 	inputsAtRunTime?: boolean;
+	/**
+	 * Nodes refused for their shape (`parseGraphPartly`), each with the `depends_on` it gave: the rest is checked
+	 * as if they were there, their output not known, so no problem is reported for them twice or wrongly.
+	 */
+	refusedNodes?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -46,9 +51,11 @@ export function compileGraph(
 ): CompiledGraph | undefined {
 	const before = problems.size;
 	const caps = options.caps ?? DEFAULT_CAPS;
+	const refused = options.refusedNodes ?? new Map<string, readonly string[]>();
 	const shapes = new Map<string, OutputShape>(
 		Object.entries(definition.nodes).map(([key, node]) => [key, outputShapeOf(node)]),
 	);
+	for (const key of refused.keys()) shapes.set(key, { unknown: true });
 	if (options.inputsAtRunTime) {
 		if (definition.inputs) checkJsonSchema(definition.inputs, problems.at("graph.inputs"));
 	} else checkInputs(definition, inputs, problems);
@@ -64,26 +71,25 @@ export function compileGraph(
 	);
 	for (const [key, sub] of subs) shapes.set(key, subgraphShape(sub));
 	const keys = Object.keys(definition.nodes);
-	const deps = new Map(keys.map((key) => [key, checkDependsOn(key, definition, problems)]));
-	const order = dependencyOrder(keys, deps, problems);
-	const ancestors = new Map<string, Set<string>>();
-	for (const key of order ?? []) {
-		const all = new Set<string>();
-		for (const dep of deps.get(key) ?? []) {
-			all.add(dep);
-			for (const above of ancestors.get(dep) ?? []) all.add(above);
-		}
-		ancestors.set(key, all);
-	}
-	const nodes = (order ?? keys).map((key) => {
+	const deps = new Map(keys.map((key) => [key, checkDependsOn(key, definition, refused, problems)]));
+	for (const [key, given] of refused)
+		deps.set(
+			key,
+			[...new Set(given)].filter((dep) => dep !== key && (deps.has(dep) || refused.has(dep))),
+		);
+	const order = dependencyOrder([...deps.keys()], deps, problems);
+	// Of every node, also in a graph with a cycle: a ValueRef is then checked against what its node depends on.
+	const ancestors = new Map([...deps.keys()].map((key) => [key, ancestorsOf(key, deps)]));
+	const nodes = (order ?? keys).flatMap((key) => {
+		if (refused.has(key)) return [];
 		const reader = { key, ancestors: ancestors.get(key) ?? new Set<string>() };
-		return compileNode(definition.nodes[key], deps.get(key) ?? [], { definition, shapes, reader, caps }, problems);
+		return [compileNode(definition.nodes[key], deps.get(key) ?? [], { definition, shapes, reader, caps }, problems)];
 	});
 	const outputs = Object.entries(definition.outputs ?? {}).map(([name, template]) => ({
 		name,
 		parts: compileTemplate(template, { definition, shapes }, problems.at(`outputs.${name}`)),
 	}));
-	if (problems.size > before || !order) return undefined;
+	if (problems.size > before || !order || refused.size > 0) return undefined;
 	const frames: Record<string, SubgraphFrame> = {};
 	const flat = nodes.flatMap((node) => {
 		const sub = subs.get(node.key);
@@ -112,13 +118,18 @@ function isEmptyObject(value: unknown): boolean {
 	return value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
-/** The node's `depends_on`, without dangling, self and repeated entries (each reported). */
-function checkDependsOn(key: string, definition: GraphDefinition, problems: Problems): string[] {
+/** The node's `depends_on`, without dangling, self and repeated entries (each reported); a refused node is there. */
+function checkDependsOn(
+	key: string,
+	definition: GraphDefinition,
+	refused: ReadonlyMap<string, unknown>,
+	problems: Problems,
+): string[] {
 	const field = problems.at(nodeLabel(key)).at("depends_on");
 	const kept: string[] = [];
 	for (const dep of definition.nodes[key].depends_on ?? []) {
 		if (dep === key) field.add("a node cannot depend on itself");
-		else if (!Object.hasOwn(definition.nodes, dep)) field.add(`unknown node "${dep}"`);
+		else if (!Object.hasOwn(definition.nodes, dep) && !refused.has(dep)) field.add(`unknown node "${dep}"`);
 		else if (kept.includes(dep)) field.add(`"${dep}" is listed twice`);
 		else kept.push(dep);
 	}
@@ -154,6 +165,18 @@ function dependencyOrder(keys: string[], deps: Map<string, string[]>, problems: 
 		problems.at(nodeLabel(cycle[0])).add(`depends_on: cycle ${cycle.join(" → ")}`);
 	}
 	return undefined;
+}
+
+/** Every node `key` depends on, directly or through others (a cycle through it ends the walk). */
+function ancestorsOf(key: string, deps: ReadonlyMap<string, readonly string[]>): Set<string> {
+	const found = new Set<string>();
+	const walk = [...(deps.get(key) ?? [])];
+	for (let dep = walk.pop(); dep !== undefined; dep = walk.pop()) {
+		if (found.has(dep)) continue;
+		found.add(dep);
+		walk.push(...(deps.get(dep) ?? []));
+	}
+	return found;
 }
 
 /** A cycle through `start` (`[start, …, start]`), if one exists. */

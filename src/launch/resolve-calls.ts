@@ -29,8 +29,10 @@ import { checkTrusted, type ProjectControlled, projectDirOf } from "./trust.ts";
 
 /**
  * @param accepts the caller's checks of the resolved specs that do not depend on a confirmation (the harnesses'
- *   own validation, interactive runs), run before the trust prompt: no one is asked about a launch that is refused
- *   anyway (a codex agent from an untrusted project, say). False (with its problems added) refuses.
+ *   own validation, interactive runs), given each spec's label, run before the trust prompt: no one is asked about a
+ *   launch that is refused anyway (a codex agent from an untrusted project, say). It checks the children that
+ *   resolved even when another did not, so a call's problems are listed at once. False (with its problems added)
+ *   refuses.
  * @returns one spec per call, or `undefined` when anything is wrong, with every problem of every child
  *   (each labelled `task N` / `step N` in multi-child calls), the depth refusal, what `accepts` found, or a
  *   refused or declined trust prompt added to `problems`.
@@ -43,7 +45,7 @@ export async function resolveChildCalls(
 	rosterState: RosterState,
 	sessions: ResumeLookup,
 	problems: Problems,
-	accepts: (specs: LaunchSpec[]) => boolean | Promise<boolean> = () => true,
+	accepts: (specs: LaunchSpec[], labels: string[]) => boolean | Promise<boolean> = () => true,
 ): Promise<LaunchSpec[] | undefined> {
 	if (!checkDepth(context, problems)) return undefined;
 	const options = { cwd: context.cwd, agentDir: context.agentDir, scope, env: context.env };
@@ -53,6 +55,7 @@ export async function resolveChildCalls(
 		return discovery;
 	};
 	const specs: LaunchSpec[] = [];
+	const labelsOfSpecs: string[] = [];
 	const projectControlled = new Map<string, ProjectControlled>();
 	calls.forEach((call, index) => {
 		const local = problems.at(labels[index]);
@@ -77,8 +80,11 @@ export async function resolveChildCalls(
 		const item = projectItem(spec);
 		if (item) projectControlled.set(`${item.file}\0${item.digest}`, item);
 		specs.push(spec);
+		labelsOfSpecs.push(labels[index]);
 	});
-	if (problems.size > 0 || !(await accepts(specs))) return undefined;
+	const accepted = specs.length === 0 || (await accepts(specs, labelsOfSpecs));
+	// A problem anywhere in the subject (another part of a graph, say) refuses it: no one is asked about trust.
+	if (problems.subjectSize > 0 || !accepted) return undefined;
 	return (await checkTrusted([...projectControlled.values()], context, problems)) ? specs : undefined;
 }
 

@@ -25,3 +25,17 @@ export function checkToolArguments<T extends TSchema>(
 		return { error: error instanceof Error ? error.message : String(error) };
 	}
 }
+
+/**
+ * The problems {@link checkToolArguments} finds, alone: one `path: message` line each (`tasks.0.task: must be
+ * string`), in pi-ai's order; `[]` when the arguments pass.
+ */
+export function argumentProblems(name: string, schema: TSchema, args: unknown): string[] {
+	const checked = checkToolArguments(name, schema, args);
+	if (!("error" in checked)) return [];
+	const [listed] = checked.error.split("\n\nReceived arguments:");
+	return listed
+		.split("\n")
+		.filter((line) => line.startsWith("  - "))
+		.map((line) => line.slice(4));
+}

@@ -66,12 +66,13 @@ export async function planCall(
 	const interactive = deps.interactive;
 	const checkInteractive = interactive && ((spec: LaunchSpec, found: Problems) => interactive.check(spec, found));
 	// Checked before any trust prompt: a launch the harness refuses is not asked about.
-	const accepts = async (specs: LaunchSpec[]) => {
+	const accepts = async (specs: LaunchSpec[], labels: string[]) => {
 		await deps.loadAdapters(specs.map((spec) => spec.harness));
-		if (!checkHarnessesAccept(specs, call.labels, deps.adapters, problems, checkInteractive)) return false;
+		if (!checkHarnessesAccept(specs, labels, deps.adapters, problems, checkInteractive)) return false;
 		// Sessions whose TUI was kept open (`stay_open`) and may still run cannot be resumed yet.
 		return !interactive || (await interactive.checkRetained(specs, problems));
 	};
+	// A refused call's other children are still resolved for their problems; with a problem listed, no one is asked.
 	const specs = await resolveChildCalls(
 		call.calls,
 		call.labels,
@@ -82,5 +83,5 @@ export async function planCall(
 		problems,
 		accepts,
 	);
-	return specs ? { mode: call.mode, specs } : undefined;
+	return specs && !call.refused ? { mode: call.mode, specs } : undefined;
 }

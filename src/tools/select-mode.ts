@@ -12,8 +12,13 @@ import type { ChildArgs, SubagentArgs } from "./subagent-schema.ts";
 export interface SelectedCall {
 	mode: CallMode;
 	calls: ChildCall[];
-	/** Per child, for messages: "" in single mode, "task N" / "step N" otherwise. */
+	/** Per child of `calls`, for messages: "" in single mode, "task N" / "step N" otherwise (N counts every child given). */
 	labels: string[];
+	/**
+	 * True when a problem was found (added to the collector): the call is refused, and `calls` holds only the
+	 * children without a problem of their own, still to be resolved for theirs.
+	 */
+	refused: boolean;
 }
 
 export interface CallLimits {
@@ -28,9 +33,9 @@ const CALL_KEYS = new Set(["tasks", "chain", "agentScope", "background"]);
 const SINGLE_KEYS = [...CHILD_KEYS, "task", "resume_session_id"] as const;
 
 /**
- * @returns the selected call, or `undefined` with every problem added to `problems`: no mode or several
- *   modes (naming the fields given), a child with no kind or several, missing task text, `prompt`
- *   conflicting with `task`, too many children.
+ * @returns the selected call (`refused` when a problem was added to `problems`: a child with no kind or several,
+ *   missing task text, `prompt` conflicting with `task`, too many children), or `undefined` with the problem
+ *   added when there is no one mode (no mode or several, naming the fields given).
  */
 export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Problems): SelectedCall | undefined {
 	const singleFields = SINGLE_KEYS.filter((key) => args[key] !== undefined);
@@ -88,7 +93,12 @@ export function selectMode(args: SubagentArgs, limits: CallLimits, problems: Pro
 	if (mode === "chain" && items[0]?.task?.includes(PREVIOUS_PLACEHOLDER)) {
 		problems.add(`step 1: task uses ${PREVIOUS_PLACEHOLDER}, but there is no previous step`);
 	}
-	if (problems.size > before) return undefined;
-	// Each call that added no problem is there.
-	return { mode, calls: calls.filter((call): call is ChildCall => call !== undefined), labels };
+	// Each child whose fields are fine is there, with its label, so the launch layer can still look for its problems.
+	const shaped = calls.flatMap((call, i) => (call ? [{ call, label: labels[i] }] : []));
+	return {
+		mode,
+		calls: shaped.map((child) => child.call),
+		labels: shaped.map((child) => child.label),
+		refused: problems.size > before,
+	};
 }

@@ -3,6 +3,7 @@
  * subagent tool): unknown fields refused with the nearest known name, the `prompt` alias folded into `task`.
  */
 import { didYouMean } from "../core/nearest-name.ts";
+import { argumentProblems } from "./check-arguments.ts";
 import { childSchema, resourcesSchema, type SubagentArgs, subagentSchema } from "./subagent-schema.ts";
 
 /**
@@ -13,13 +14,15 @@ import { childSchema, resourcesSchema, type SubagentArgs, subagentSchema } from 
 export function prepareSubagentArguments(given: unknown): SubagentArgs {
 	if (!given || typeof given !== "object") return given as SubagentArgs;
 	const raw = listsOf(given as Record<string, unknown>);
-	const unknown = [
-		...unknownArguments(raw as Record<string, unknown>),
-		...nullableMisuse(raw as Record<string, unknown>),
-	];
-	// Thrown before Pi's schema check, whose message Pi gives the model as the tool's result (same format).
-	if (unknown.length > 0) {
-		throw new Error(`Validation failed for tool "subagent":\n${unknown.map((line) => `  - ${line}`).join("\n")}`);
+	const refused = new Map<string, string>();
+	unknownArguments(raw as Record<string, unknown>, refused);
+	nullableMisuse(raw as Record<string, unknown>, refused);
+	// Thrown before Pi's schema check, whose message Pi gives the model as the tool's result (same format), with
+	// what the complete schema finds in the rest of the arguments: every field problem in one answer.
+	if (refused.size > 0) {
+		const rest = argumentProblems("subagent", subagentSchema, without(raw, refused));
+		const lines = [...refused.values(), ...rest];
+		throw new Error(`Validation failed for tool "subagent":\n${lines.map((line) => `  - ${line}`).join("\n")}`);
 	}
 	const fold = (value: unknown): unknown => {
 		if (!value || typeof value !== "object" || Array.isArray(value)) return value;
@@ -51,8 +54,7 @@ const NULLABLE = new Map<string, string>(
  * field anything but a falsy value. Refused naming the field (`inactivity_timeout_ms: expected an integer ≥ 1
  * or null, got 0`), as Pi's check words it.
  */
-function nullableMisuse(args: Record<string, unknown>): string[] {
-	const found: string[] = [];
+function nullableMisuse(args: Record<string, unknown>, found: Map<string, string>): void {
 	const check = (value: unknown, where: string) => {
 		if (!value || typeof value !== "object" || Array.isArray(value)) return;
 		for (const [key, item] of Object.entries(value)) {
@@ -64,7 +66,11 @@ function nullableMisuse(args: Record<string, unknown>): string[] {
 					? (typeof item === "number" && Number.isInteger(item) && item >= 1) ||
 						(typeof item === "string" && /^[1-9]\d*$/.test(item))
 					: Boolean(item);
-			if (!fits) found.push(`${where}${key}: expected ${KINDS[type] ?? type} or null, got ${JSON.stringify(item)}`);
+			if (!fits)
+				found.set(
+					`${where}${key}`,
+					`${where}${key}: expected ${KINDS[type] ?? type} or null, got ${JSON.stringify(item)}`,
+				);
 		}
 	};
 	check(args, "");
@@ -72,7 +78,6 @@ function nullableMisuse(args: Record<string, unknown>): string[] {
 		const items = args[list];
 		if (Array.isArray(items)) for (const [i, item] of items.entries()) check(item, `${list}.${i}.`);
 	}
-	return found;
 }
 
 const KINDS: Record<string, string> = {
@@ -104,13 +109,12 @@ const RESOURCE_KEYS = Object.keys(resourcesSchema.properties);
  * "allowed_tools"?)`, paths as Pi's schema check writes them). Pi's check would refuse them too, without
  * a suggestion (issue 20 item 4).
  */
-function unknownArguments(args: Record<string, unknown>): string[] {
-	const found: string[] = [];
+function unknownArguments(args: Record<string, unknown>, found: Map<string, string>): void {
 	const check = (value: unknown, known: readonly string[], where: string) => {
 		if (!value || typeof value !== "object" || Array.isArray(value)) return;
 		for (const [key, item] of Object.entries(value)) {
 			if (!known.includes(key)) {
-				found.push(`${where}${key}: unknown field${didYouMean(key, known)}`);
+				found.set(`${where}${key}`, `${where}${key}: unknown field${didYouMean(key, known)}`);
 			} else if (key === "resources") check(item, RESOURCE_KEYS, `${where}resources.`);
 		}
 	};
@@ -120,5 +124,19 @@ function unknownArguments(args: Record<string, unknown>): string[] {
 		if (!Array.isArray(items)) continue;
 		for (const [i, item] of items.entries()) check(item, CHILD_KEYS, `${list}.${i}.`);
 	}
-	return found;
+}
+
+/**
+ * `value` without the fields at `paths` (dotted, as the checks above write them: `tasks.0.foo`, `resources.x`),
+ * copied where it changes, so the complete schema checks only what was not refused already.
+ */
+function without(value: unknown, paths: ReadonlyMap<string, string>, where = ""): unknown {
+	if (!value || typeof value !== "object") return value;
+	if (Array.isArray(value)) return value.map((item, i) => without(item, paths, `${where}${i}.`));
+	// `fromEntries` keeps a `__proto__` key (of an output_schema, say) as a field, as JSON.parse made it.
+	return Object.fromEntries(
+		Object.entries(value).flatMap(([key, item]) =>
+			paths.has(`${where}${key}`) ? [] : [[key, without(item, paths, `${where}${key}.`)]],
+		),
+	);
 }

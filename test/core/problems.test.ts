@@ -41,6 +41,14 @@ describe("Problems", () => {
 		expect(first.list).toBe(problems.list);
 	});
 
+	it("tells any part how many problems the whole subject has, so a part refused elsewhere asks no one", () => {
+		const problems = new Problems();
+		const graphFile = problems.at("/p/.pi/graphs/g.yaml");
+		const subgraphFile = problems.at("/p/.pi/graphs/sub.yaml");
+		subgraphFile.add('node "x": auto_approve: …');
+		expect([graphFile.size, graphFile.subjectSize, problems.subjectSize]).toEqual([0, 1, 1]);
+	});
+
 	it("folds a loader's ProblemsError into the collector and rethrows anything else", () => {
 		const problems = new Problems("task 3");
 		expect(problems.attempt(() => 7)).toBe(7);

@@ -101,6 +101,53 @@ describe("agent_graph validation", () => {
 		).toEqual([]);
 	});
 
+	it("lists the other nodes' depends_on, template and pre-flight problems while a node is refused for its shape", async () => {
+		const text = await refusal({
+			graph: {
+				inputs: { type: "object", properties: { path: { type: "string" } } },
+				nodes: {
+					bad: { kind: "loop", task: "t", depends_on: ["plan"] },
+					plan: { agent: "scout", task: "t", output_schema: answer },
+					a: { agent: "scout", task: "${nodes.bad.output.x} ${inputs.paht}", depends_on: ["bad", "ghost"] },
+					use: { agent: "scout", task: "${nodes.plan.output.verdict} ${nodes.a.output.y}", depends_on: ["bad"] },
+					b: { agent: "nobody", task: "t", depends_on: ["c"] },
+					c: { agent: "scout", task: "t", depends_on: ["b"] },
+				},
+			},
+		});
+		expect(
+			missingFrom(text, [
+				'node "bad": kind: unknown node kind "loop"',
+				'node "a": depends_on: unknown node "ghost"',
+				'node "a": task: ${inputs.paht}: the inputs schema does not declare inputs.paht',
+				'node "use": task: ${nodes.a.output.y}: node "a" is not a dependency of "use"',
+				'node "b": unknown agent "nobody"',
+			]),
+		).toEqual([]);
+		expect(text).toMatch(/node "[bc]": depends_on: cycle (b → c → b|c → b → c)/);
+		// The refused node is there for the others (no false "unknown node"), its output not known; "plan" is an
+		// ancestor of "use" through it, although the graph has a cycle elsewhere.
+		expect(text).not.toContain('unknown node "bad"');
+		expect(text).not.toContain("nodes.bad");
+		expect(text.split("\n").filter((line) => line.includes('node "bad"'))).toHaveLength(1);
+		expect(text).not.toContain("nodes.plan");
+	});
+
+	it("checks each ValueRef against its node's dependencies in a graph with a cycle elsewhere", async () => {
+		const text = await refusal({
+			graph: {
+				nodes: {
+					plan: { agent: "scout", task: "t", output_schema: answer },
+					use: { agent: "scout", task: "${nodes.plan.output.verdict}", depends_on: ["plan"] },
+					b: { agent: "scout", task: "t", depends_on: ["c"] },
+					c: { agent: "scout", task: "t", depends_on: ["b"] },
+				},
+			},
+		});
+		expect(text).toMatch(/node "[bc]": depends_on: cycle/);
+		expect(text).not.toContain("is not a dependency");
+	});
+
 	it("refuses inputs that fail the graph's inputs schema, with zero child requests", async () => {
 		const text = await refusal({
 			graph: {
@@ -203,7 +250,8 @@ describe("agent_graph validation", () => {
 				agentScope: "project",
 			});
 			const text = textOf(result);
-			expect(asked).toEqual([expect.stringContaining('project graph "escalate"')]);
+			// Refused whatever the answer: no one is asked to trust it.
+			expect(asked).toEqual([]);
 			expect(isError, text).toBe(true);
 			expect(text).toContain(`${file}: node "loud": auto_approve: a project graph cannot grant auto_approve`);
 			// The children of coordinators are covered too: a fan-out's item template, a feedback node's roles.

@@ -93,6 +93,53 @@ describe("planning with adapters made at first need", () => {
 		expect(loaded).toEqual(["codex", "pi"]);
 	});
 
+	it("lists a child's path problem and another child's harness refusal at once, each under its own label", async () => {
+		const { planned, problems } = await plan({
+			tasks: [
+				{ agent_type: "pi", task: "one", cwd: "no-such-dir" },
+				{ agent_type: "pi", task: "two" },
+				{ agent_type: "codex", task: "three", allowed_tools: ["read"] },
+			],
+		} as SubagentArgs);
+		expect(planned).toBeUndefined();
+		expect(problems).toEqual([
+			expect.stringMatching(/^task 1: cwd: .*no-such-dir/),
+			"task 3: codex harness: allowed_tools cannot be enforced: codex exec has no tool allow list (use the sandbox instead)",
+		]);
+	});
+
+	it("lists a child's shape problem with the other children's launch problems, and asks no one about trust", async () => {
+		const asked: string[] = [];
+		const confirm = async (_title: string, message: string) => {
+			asked.push(message);
+			return true;
+		};
+		const { planned, problems } = await plan(
+			{
+				tasks: [
+					{ task: "no kind" },
+					{ agent: "p", task: "project agent" },
+					{ agent_type: "pi", task: "three", cwd: "no-such-dir" },
+				],
+				agentScope: "project",
+			} as SubagentArgs,
+			undefined,
+			{
+				confirm,
+				setupCwd: (dir) => {
+					mkdirSync(join(dir, ".pi", "agents"), { recursive: true });
+					writeFileSync(join(dir, ".pi", "agents", "p.md"), "---\nname: p\ndescription: d\n---\nBody\n");
+				},
+			},
+		);
+		expect(planned).toBeUndefined();
+		expect(problems).toEqual([
+			expect.stringMatching(/^task 1: /),
+			expect.stringMatching(/^task 3: cwd: .*no-such-dir/),
+		]);
+		expect(asked).toEqual([]);
+	});
+
 	it("resumes a codex session this parent has no launch record of in the directory codex recorded for it", async () => {
 		const id = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001";
 		const sessionCwd = tempDir("plan-session-cwd-");

@@ -89,6 +89,35 @@ describe("prepareSubagentArguments", () => {
 		).toThrow("tasks.0.inactivity_timeout_ms: expected an integer ≥ 1 or null, got 0");
 	});
 
+	it("lists an unknown field together with every problem the complete schema finds in the other fields", () => {
+		const args = {
+			tasks: [
+				{ agent_type: "pi", task: "x", alowed_tools: [] },
+				{ agent_type: "bogus", task: "y", resources: { skils: [] } },
+				{ agent_type: "pi", task: "z" },
+			],
+			background: "sometimes",
+		};
+		let message = "";
+		try {
+			prepareSubagentArguments(JSON.parse(JSON.stringify(args)));
+		} catch (error) {
+			message = (error as Error).message;
+		}
+		const lines = message.split("\n");
+		expect(lines[0]).toBe('Validation failed for tool "subagent":');
+		expect(lines.slice(1, 3)).toEqual([
+			'  - tasks.0.alowed_tools: unknown field (did you mean "allowed_tools"?)',
+			'  - tasks.1.resources.skils: unknown field (did you mean "skills"?)',
+		]);
+		const rest = lines.slice(3).join("\n");
+		expect(rest).toMatch(/^ {2}- background: /m);
+		expect(rest).toMatch(/^ {2}- tasks\.1\.agent_type: /m);
+		// Each field once: the refused ones are not checked again, and the rest is checked as given.
+		expect(message.match(/alowed_tools/g)).toHaveLength(1);
+		expect(rest).not.toContain("tasks.2");
+	});
+
 	it("passes values that are not objects through unchanged, for schema validation to refuse", () => {
 		expect(prepareSubagentArguments(null)).toBeNull();
 		expect(prepareSubagentArguments("text")).toBe("text");

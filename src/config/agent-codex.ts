@@ -17,6 +17,7 @@
  */
 import { createRequire } from "node:module";
 import type * as Toml from "smol-toml";
+import { checkJsonShape } from "../core/json-shape.ts";
 import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { lazySchema } from "../core/zod.ts";
@@ -56,8 +57,8 @@ export const CODEX_IGNORED_KEYS: Readonly<Record<string, string>> = {
 
 /**
  * Parses one codex custom agent file's text. Pure.
- * @returns the definition (harness `codex`), or `undefined` with every problem added (TOML syntax, each
- *   bad or unknown key).
+ * @returns the definition (harness `codex`), or `undefined` with every problem added (TOML syntax, a table or
+ *   key named `__proto__` or nesting past 64 levels (docs/rules.md §Configuration files), each bad or unknown key).
  */
 export function parseCodexAgentFile(
 	content: string,
@@ -72,6 +73,8 @@ export function parseCodexAgentFile(
 		problems.add(`not valid TOML: ${parseErrorLine(error)}`);
 		return undefined;
 	}
+	// smol-toml keeps a `[mcp_servers.__proto__]` table as a key; the schema's record would drop it unseen.
+	if (!checkJsonShape(table, problems)) return undefined;
 	const before = problems.size;
 	const known = [...Object.keys(codexSchema().shape), ...Object.keys(CODEX_IGNORED_KEYS)];
 	const result = codexSchema().safeParse(takeUnknownKeys(table, known, problems));

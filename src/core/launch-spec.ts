@@ -149,8 +149,14 @@ export interface LaunchSpec {
 	model?: string;
 	/** Harness-native effort / thinking level (pi `--thinking`, codex `model_reasoning_effort`, claude `--effort`). */
 	effort?: string;
-	/** Tool allowlist (pi `--tools`, claude `--allowedTools`). */
+	/** Tool allowlist: the tools offered (pi `--tools`, claude `--tools` of each rule's tool name). */
 	allowedTools?: string[];
+	/**
+	 * The call's own `allowed_tools`, which claude also takes as permission rules (`--allowedTools`: a matching
+	 * call runs without asking). An agent file's `tools` only narrow what is offered: a file cannot grant itself
+	 * more than the call allows (SECURITY.md "Trust").
+	 */
+	approvedTools?: string[];
 	/** Tool denylist (pi `--exclude-tools`, claude `--disallowedTools`). */
 	disallowedTools?: string[];
 	/** Bypass approvals / sandbox for this call only. */

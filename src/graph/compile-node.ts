@@ -12,7 +12,7 @@ import { checkRef, type RefReader } from "./ref-rules.ts";
 import { isArraySchema, schemaAt } from "./schema-paths.ts";
 import { parseTemplate, refsOf, type TemplatePart } from "./value-refs.ts";
 
-/** The caps settings put on coordinators (settings `graphs`, docs/settings.md §graphs). */
+/** The caps settings put on coordinators (settings `graphs`, docs/settings.md §Graph runs). */
 export interface CoordinatorCaps {
 	/** Largest `max_iterations` of a feedback loop. */
 	maxIterations: number;
@@ -94,7 +94,8 @@ function compileFanout(
 		// biome-ignore lint/suspicious/noTemplateCurlyInString: the graph's own placeholder syntax
 		here.add("must be exactly one ValueRef to an array: ${inputs.<path>} or ${nodes.<key>.output.<path>}");
 	} else {
-		const base = ref.source === "inputs" ? check.definition.inputs : shapeSchema(check, ref.node);
+		const inputs = check.inputsRefused ? undefined : check.definition.inputs;
+		const base = ref.source === "inputs" ? inputs : shapeSchema(check, ref.node);
 		const array = base === undefined ? undefined : schemaAt(base, ref.path);
 		if (array !== undefined && !isArraySchema(array)) here.add(`${ref.text} does not name an array in its schema`);
 		itemSchema = array === undefined ? undefined : schemaAt(array, [0]);

@@ -159,6 +159,12 @@ export const graphSchema = z.strictObject({
 		.record(
 			z.string(),
 			z.preprocess((raw) => withDefaultKind(raw), nodeSchema),
+			{
+				error: (issue) =>
+					issue.input === undefined
+						? "is required (an object of nodes by key)"
+						: `expected an object of nodes by key, got ${typeName(issue.input)}`,
+			},
 		)
 		.refine((nodes) => Object.keys(nodes).length > 0, "give at least one node")
 		.refine((nodes) => Object.keys(nodes).length <= MAX_NODES, `at most ${MAX_NODES} nodes are allowed`),
@@ -224,10 +230,11 @@ export interface PartlyParsedGraph {
 }
 
 /**
- * {@link parseGraphDefinition}, and when only some nodes have shape problems, the rest of the graph without them,
- * so that its other problems (`depends_on`, templates, conditions, pre-flight) are listed in the same answer.
- * @returns the graph read so far, or `undefined` when nothing past its shape can be checked (a problem outside
- *   the nodes, every node refused); every problem is added to `problems`.
+ * {@link parseGraphDefinition}, and when only some nodes or top-level fields other than `inputs` have shape
+ * problems, the rest of the graph without them, so that its other problems (`depends_on`, templates, conditions,
+ * pre-flight) are listed in the same answer.
+ * @returns the graph read so far, or `undefined` when nothing past its shape can be checked (`inputs` or `nodes`
+ *   as a whole refused, every node refused); every problem is added to `problems`.
  */
 export function parseGraphPartly(raw: unknown, problems: Problems): PartlyParsedGraph | undefined {
 	if (!checkJsonShape(raw, problems, graphPlace)) return undefined;
@@ -237,15 +244,22 @@ export function parseGraphPartly(raw: unknown, problems: Problems): PartlyParsed
 	if (!parsed.success) {
 		const found = fieldProblems(parsed.error.issues);
 		for (const { path, message } of found) problems.add(locate(path, message));
-		if (found.some(({ path }) => path[0] !== "nodes" || path.length < 2)) return undefined;
-		const given = (raw as { nodes: Record<string, unknown> }).nodes;
+		const given = raw as { nodes: Record<string, unknown> };
+		const dropped = new Set<string>();
 		for (const { path } of found) {
-			const key = String(path[1]);
-			const dependsOn = (given[key] as { depends_on?: unknown } | undefined)?.depends_on;
-			refusedNodes.set(key, Array.isArray(dependsOn) ? dependsOn.filter((dep) => typeof dep === "string") : []);
+			const [top, key] = path;
+			// Without its inputs schema or its nodes, the rest cannot be checked without false problems.
+			if (top === undefined || top === "inputs" || (top === "nodes" && key === undefined)) return undefined;
+			if (top !== "nodes") dropped.add(String(top));
+			else {
+				const dependsOn = (given.nodes[String(key)] as { depends_on?: unknown } | undefined)?.depends_on;
+				const deps = Array.isArray(dependsOn) ? dependsOn.filter((dep) => typeof dep === "string") : [];
+				refusedNodes.set(String(key), deps);
+			}
 		}
-		const nodes = Object.fromEntries(Object.entries(given).filter(([key]) => !refusedNodes.has(key)));
-		definition = graphSchema.safeParse({ ...(raw as object), nodes }).data;
+		const rest = Object.entries(given).filter(([field]) => !dropped.has(field));
+		const nodes = Object.fromEntries(Object.entries(given.nodes).filter(([key]) => !refusedNodes.has(key)));
+		definition = graphSchema.safeParse({ ...Object.fromEntries(rest), nodes }).data;
 		if (!definition) return undefined;
 	}
 	const before = problems.size;

@@ -4,15 +4,17 @@
  * only with explicit trust of its project or a confirmation (launch/trust.ts), all asked about at once, before
  * anything is compiled or pre-flighted. The consent to each names every command it runs: its own command gates
  * and those of every user graph it runs as a subgraph, directly or through other user graphs (a user graph
- * passes no gate of its own, yet the project graph chooses its inputs). A project graph it runs has a consent of
+ * passes no gate of its own, yet the project graph chooses its inputs), and every child with `auto_approve` of
+ * those user graphs. A project graph it runs has a consent of
  * its own.
  */
 import type { Problems } from "../core/problems.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
 import { checkTrusted, type ProjectControlled, projectDirOf } from "../launch/trust.ts";
 import { argvText } from "./command-gate.ts";
-import type { GraphDefinition } from "./definition.ts";
+import { type GraphDefinition, nodeLabel } from "./definition.ts";
 import type { GraphOrigin, LoadedSubgraph } from "./loader.ts";
+import { childrenToResolve } from "./preflight.ts";
 
 /** The graph a run runs, and where it came from. */
 export interface RunGraph {
@@ -37,27 +39,37 @@ export async function checkGraphTrust(
 			.map(([name, sub]) => ({ name, file: sub.file, digest: sub.digest, definition: sub.definition })),
 	];
 	const items: ProjectControlled[] = projectGraphs.map((graph) => {
-		const commands = commandsRun(graph.definition, subgraphs);
+		const { commands, approved } = whatItRuns(graph.definition, subgraphs);
+		const notes = [
+			...(commands.length > 0 ? [`runs commands: ${commands.join("; ")}`] : []),
+			...(approved.length > 0 ? [`runs children with auto_approve: ${approved.join("; ")}`] : []),
+		];
 		return {
 			what: `project graph ${JSON.stringify(graph.name)}`,
 			file: graph.file,
 			projectDir: projectDirOf(graph.file),
 			digest: graph.digest,
-			note: commands.length > 0 ? `runs commands: ${commands.join("; ")}` : undefined,
+			note: notes.length > 0 ? notes.join("; ") : undefined,
 		};
 	});
 	return items.length === 0 || (await checkTrusted(items, context, problems));
 }
 
 /**
- * The commands `definition` runs, as the live view shows an argv (`argvText`): its own command gates, then those
- * of each user graph it reaches through graph nodes that are user graphs, each followed by the way there, every
- * hop with the inputs its graph node gives (`(user graph "relay" with inputs {…} → user graph "runner" with
- * inputs {…})`, templates as written, each inputs text at most {@link INPUTS_SHOWN} characters and the rest
- * counted), so a consent shows what a `${inputs.…}` of a user graph's commands will be.
+ * What `definition` runs that no approval stops. `commands`, as the live view shows an argv (`argvText`): its own
+ * command gates, then those of each user graph it reaches through graph nodes that are user graphs, each followed
+ * by the way there, every hop with the inputs its graph node gives (`(user graph "relay" with inputs {…} → user
+ * graph "runner" with inputs {…})`, templates as written, each inputs text at most {@link INPUTS_SHOWN} characters
+ * and the rest counted), so a consent shows what a `${inputs.…}` of a user graph's commands will be. `approved`:
+ * each child with `auto_approve` of those user graphs (a project graph cannot grant it itself, but chooses their
+ * inputs), `node "fix": codex, task "${inputs.task}" (user graph "cfix" with inputs {…})`.
  */
-function commandsRun(definition: GraphDefinition, subgraphs: ReadonlyMap<string, LoadedSubgraph>): string[] {
+function whatItRuns(
+	definition: GraphDefinition,
+	subgraphs: ReadonlyMap<string, LoadedSubgraph>,
+): { commands: string[]; approved: string[] } {
 	const commands = ownCommands(definition).map(argvText);
+	const approved: string[] = [];
 	const seen = new Set<string>();
 	const queue = graphNodes(definition).map((node) => ({ ...node, way: [] as string[] }));
 	for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -67,10 +79,22 @@ function commandsRun(definition: GraphDefinition, subgraphs: ReadonlyMap<string,
 		if (sub?.source !== "user" || seen.has(way.join(" → ")) || next.way.length >= MAX_WAY) continue;
 		seen.add(way.join(" → "));
 		for (const argv of ownCommands(sub.definition)) commands.push(`${argvText(argv)} (${way.join(" → ")})`);
+		for (const child of approvedChildren(sub.definition)) approved.push(`${child} (${way.join(" → ")})`);
 		queue.push(...graphNodes(sub.definition).map((node) => ({ ...node, way })));
 	}
-	return commands;
+	return { commands, approved };
 }
+
+/** Each child of `definition` with `auto_approve`: its label, harness or agent, and task template. */
+const approvedChildren = (definition: GraphDefinition): string[] =>
+	Object.entries(definition.nodes).flatMap(([key, node]) =>
+		childrenToResolve(key, node)
+			.filter((child) => child.node.auto_approve === true)
+			.map((child) => {
+				const who = child.node.agent_type ?? child.node.agent ?? child.node.roster_entry ?? "pi";
+				return `${child.label ?? nodeLabel(key)}: ${who}, task ${JSON.stringify(child.task)}`;
+			}),
+	);
 
 /** Characters of one graph node's inputs a consent shows; the rest is counted. */
 const INPUTS_SHOWN = 300;

@@ -77,8 +77,11 @@ export async function prepareGraph(
 			.map((sub) => ({ nodes: sub.definition.nodes, field: problems.at(sub.file) })),
 	];
 	const granted = projectGraphs.map(({ nodes, field }) => refuseSelfGrantedApproval(nodes, field)).every(Boolean);
-	// No one is asked to trust a graph that is refused anyway; its other problems are still listed below.
+	// No one is asked to trust a graph that is refused anyway. Its other problems are listed below only when it
+	// reaches no project graph: what an unconsented project file names (roster files, paths) is not read for it.
 	const ask = complete && granted && problems.subjectSize === 0;
+	const project = projectGraphs.length > 0;
+	if (!ask && project) return undefined;
 	if (ask && !(await checkGraphTrust({ origin, definition }, subgraphs, env.context(), problems))) return undefined;
 	const compiled = compileGraph(definition, request.inputs, local, {
 		caps: request.caps,

@@ -61,6 +61,8 @@ export interface RefReader {
 	locals?: Partial<Record<LocalSource, { schema?: unknown }>>;
 	/** What the locals are called in messages, e.g. `a fanout's node template`. */
 	localsWhere?: string;
+	/** The graph's inputs schema was refused (its own problem listed): what reads inputs is checked no further. */
+	inputsRefused?: boolean;
 }
 
 /** Where each local value may be used, for the message when it is used elsewhere. */
@@ -74,6 +76,7 @@ const LOCAL_HOME: Record<LocalSource, string> = {
 /** Adds a problem to `problems` for each rule `ref` breaks where `at` reads it. */
 export function checkRef(ref: ValueRef, at: RefReader, problems: { add(message: string): void }): void {
 	if (ref.source === "inputs") {
+		if (at.inputsRefused) return;
 		if (!at.definition.inputs) problems.add(`${ref.text}: the graph declares no inputs schema`);
 		else if (!declaresPath(at.definition.inputs, ref.path)) {
 			problems.add(`${ref.text}: the inputs schema does not declare inputs${formatPath(ref.path)}`);

@@ -56,9 +56,9 @@ export function compileGraph(
 		Object.entries(definition.nodes).map(([key, node]) => [key, outputShapeOf(node)]),
 	);
 	for (const key of refused.keys()) shapes.set(key, { unknown: true });
-	if (options.inputsAtRunTime) {
-		if (definition.inputs) checkJsonSchema(definition.inputs, problems.at("graph.inputs"));
-	} else checkInputs(definition, inputs, problems);
+	const inputsRefused = options.inputsAtRunTime
+		? definition.inputs !== undefined && !checkJsonSchema(definition.inputs, problems.at("graph.inputs"))
+		: !checkInputs(definition, inputs, problems);
 	const subs = compileSubgraphs(
 		definition,
 		{
@@ -83,11 +83,18 @@ export function compileGraph(
 	const nodes = (order ?? keys).flatMap((key) => {
 		if (refused.has(key)) return [];
 		const reader = { key, ancestors: ancestors.get(key) ?? new Set<string>() };
-		return [compileNode(definition.nodes[key], deps.get(key) ?? [], { definition, shapes, reader, caps }, problems)];
+		return [
+			compileNode(
+				definition.nodes[key],
+				deps.get(key) ?? [],
+				{ definition, shapes, reader, caps, inputsRefused },
+				problems,
+			),
+		];
 	});
 	const outputs = Object.entries(definition.outputs ?? {}).map(([name, template]) => ({
 		name,
-		parts: compileTemplate(template, { definition, shapes }, problems.at(`outputs.${name}`)),
+		parts: compileTemplate(template, { definition, shapes, inputsRefused }, problems.at(`outputs.${name}`)),
 	}));
 	if (problems.size > before || !order || refused.size > 0) return undefined;
 	const frames: Record<string, SubgraphFrame> = {};
@@ -102,16 +109,18 @@ export function compileGraph(
 	return { definition, inputs, nodes: flat, outputs, frames, shapes };
 }
 
-function checkInputs(definition: GraphDefinition, inputs: unknown, problems: Problems): void {
+/** @returns false when the graph's inputs schema is not a valid JSON Schema (its problem added). */
+function checkInputs(definition: GraphDefinition, inputs: unknown, problems: Problems): boolean {
 	const field = problems.at("inputs");
-	if (!checkJsonShape(inputs, field)) return;
+	const schemaValid = !definition.inputs || checkJsonSchema(definition.inputs, problems.at("graph.inputs"));
+	if (!checkJsonShape(inputs, field) || !schemaValid) return schemaValid;
 	if (!definition.inputs) {
 		if (inputs !== undefined && !isEmptyObject(inputs)) field.add("the graph declares no inputs schema; give none");
-		return;
+		return true;
 	}
-	if (!checkJsonSchema(definition.inputs, problems.at("graph.inputs"))) return;
 	const check = validateStructuredOutput(definition.inputs, inputs ?? {});
 	if (!check.ok) field.add(`do not match the graph's inputs schema: ${check.errors.replaceAll("result", "inputs")}`);
+	return true;
 }
 
 function isEmptyObject(value: unknown): boolean {

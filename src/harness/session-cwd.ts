@@ -1,7 +1,10 @@
 /**
- * Reading a session's own working directory from a harness's JSONL session file: the `cwd` of the first
- * record that names one (pi's header, claude's first transcript record with a cwd, codex's `session_meta`).
+ * Reading a harness's JSONL session files: a session's own working directory (the `cwd` of the first record
+ * that names one: pi's header, claude's first transcript record with a cwd, codex's `session_meta`), and
+ * whether a resumed session is there at all.
  */
+import type { LaunchSpec } from "../core/launch-spec.ts";
+import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 
 /**
@@ -37,4 +40,24 @@ export function firstRecordCwd(file: string | undefined, pick: (record: unknown)
 		}
 	}
 	return undefined;
+}
+
+/**
+ * Refuses the resume of a session its harness has no file of (docs/rules.md §Resumption): the harness would
+ * start and fail (`no rollout found for thread id …`, `No conversation found with session ID …`).
+ * @param store where the harness keeps its session files, named in the message (`<CODEX_HOME>/sessions`).
+ * @param looksUp which ids have a file to look for (default all); another is resolved by the harness itself
+ *   (a codex thread name: `codex exec resume` takes a UUID or a thread name).
+ */
+export function addMissingSession(
+	spec: LaunchSpec,
+	sessionFile: (nativeSessionId: string) => string | undefined,
+	store: string,
+	problems: Problems,
+	looksUp: (nativeSessionId: string) => boolean = () => true,
+): void {
+	if (spec.session.kind !== "resume") return;
+	const id = spec.session.nativeSessionId;
+	if (!looksUp(id) || sessionFile(id)) return;
+	problems.add(`no ${spec.harness} session "${id}" in ${store} (where it keeps its session files)`);
 }

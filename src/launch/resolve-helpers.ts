@@ -26,6 +26,7 @@ export function baseSpec(call: ChildSettings, harness: Harness, cwd: string, con
 		model: call.model,
 		effort: call.effort,
 		allowedTools: call.allowedTools,
+		approvedTools: call.allowedTools,
 		disallowedTools: call.disallowedTools,
 		autoApprove: call.autoApprove ?? false,
 		// Trust does not travel: the child's own cwd must be explicitly trusted.

@@ -8,6 +8,7 @@ import type { ChildInputChannel } from "../core/child-input.ts";
 import type { CallMode, ChildRun } from "../core/child-run.ts";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { definitionName, type Harness, type LaunchSpec } from "../core/launch-spec.ts";
+import { Problems } from "../core/problems.ts";
 import type { RunResult } from "../core/run-result.ts";
 import { type RunChildOptions, runChild } from "./run-child.ts";
 import type { WarmPool } from "./warm-children.ts";
@@ -110,6 +111,21 @@ async function runChain(call: CallRun, specs: LaunchSpec[]): Promise<void> {
 }
 
 /**
+ * A child of a call with several is checked by its harness again as it starts (fail closed): an earlier one
+ * may have changed what the harness would load since the call was planned (a pi step writing `.agents/skills`
+ * in an untrusted project before a codex step there). A refusal fails the child, naming each problem.
+ */
+function acceptedAtStart(call: CallRun, child: ChildRun, spec: LaunchSpec): boolean {
+	const problems = new Problems();
+	call.options.adapters[spec.harness].validate(spec, problems);
+	if (problems.size === 0) return true;
+	child.phase = "failed";
+	child.error = `refused at start: ${problems.list.join("; ")}`;
+	call.update();
+	return false;
+}
+
+/**
  * Runs child `index` under the shared limit. While it only waits for a slot, an abort ends the wait at
  * once (it is then `skipped`, and the slot, when it comes, is handed straight back): a queued child never
  * holds up an abort or a job cancellation behind another call's running children.
@@ -151,6 +167,7 @@ async function runOne(call: CallRun, index: number, spec: LaunchSpec): Promise<v
 		child.phase = "skipped";
 		return;
 	}
+	if (call.children.length > 1 && !acceptedAtStart(call, child, spec)) return;
 	child.phase = "running";
 	child.startedAt = Date.now();
 	call.update();

@@ -14,6 +14,9 @@ import { GRAPH_COMMAND } from "./tool-info.ts";
 
 const USAGE = `usage: /${GRAPH_COMMAND.name} list | status <run_id> | cancel <run_id> | skip <run_id> <node> | retry <run_id> <node> | pause <run_id> | resume <run_id>`;
 
+/** How many words after the action each action reads (`run_id`, then `node`). */
+const WORDS = { list: 0, status: 1, cancel: 1, pause: 1, resume: 1, skip: 2, retry: 2 } as const;
+
 /** The command's handler. */
 export async function handleGraphCommand(
 	deps: SubagentToolDeps,
@@ -21,9 +24,15 @@ export async function handleGraphCommand(
 	args: string,
 	ctx: ExtensionCommandContext,
 ): Promise<void> {
-	const [action = "list", runId, node] = args.trim().split(/\s+/).filter(Boolean);
+	const [action = "list", runId, node, ...rest] = args.trim().split(/\s+/).filter(Boolean);
 	if (!GRAPH_ACTIONS.includes(action as GraphAction) || action === "run") {
 		ctx.ui.notify(`${GRAPH_COMMAND.name}: ${USAGE}`, "error");
+		return;
+	}
+	// A word the action does not read is refused, not ignored (`/graph cancel <id> <node>` cancels the whole run).
+	const extra = [runId, node, ...rest].slice(WORDS[action as keyof typeof WORDS]).filter(Boolean);
+	if (extra.length > 0) {
+		ctx.ui.notify(`${GRAPH_COMMAND.name}: ${action} does not take "${extra.join(" ")}"; ${USAGE}`, "error");
 		return;
 	}
 	const scope: ActionScope = { deps, runs, ctx };

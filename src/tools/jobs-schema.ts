@@ -28,3 +28,13 @@ export const jobsSchema = Type.Object(
 );
 
 export type JobsArgs = Static<typeof jobsSchema>;
+
+/** The fields each action reads besides `action` (docs/tools.md §The subagent_jobs tool); any other is refused. */
+export const JOBS_ACTION_FIELDS: Record<JobsAction, readonly (keyof JobsArgs)[]> = {
+	list: [],
+	cancel: ["job_id"],
+	send: ["job_id", "child", "text", "mode"],
+	stop: ["job_id"],
+	wait: ["job_id", "timeout_ms"],
+	result: ["job_id"],
+};

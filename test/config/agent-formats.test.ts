@@ -195,6 +195,20 @@ describe("codex custom agent files", () => {
 		expect(problems).toEqual(["approval_policy: unknown key"]);
 		expect(parsed((p) => parseCodexAgentFile("name = ", "/f.toml", "user", p)).problems[0]).toMatch(/^not valid TOML/);
 	});
+
+	it("refuses a table named __proto__ at any level, which the schema's record would drop without a word", () => {
+		const head = 'name = "a"\ndescription = "b"\ndeveloper_instructions = "c"\n';
+		const nested = parsed((p) =>
+			parseCodexAgentFile(`${head}[mcp_servers.__proto__]\ncommand = "evil"\n`, "/f.toml", "user", p),
+		);
+		expect(nested.problems).toEqual([
+			'mcp_servers: the key "__proto__" is not allowed (JavaScript objects treat it as their prototype); rename it',
+		]);
+		const top = parsed((p) => parseCodexAgentFile(`${head}[__proto__]\nx = 1\n`, "/f.toml", "user", p));
+		expect(top.problems).toEqual([
+			'the key "__proto__" is not allowed (JavaScript objects treat it as their prototype); rename it',
+		]);
+	});
 });
 
 describe("pi-subagents agent files", () => {

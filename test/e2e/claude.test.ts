@@ -80,9 +80,11 @@ describe("a real claude child", () => {
 			},
 			(request) => ({ text: `The command said ${request.lastToolOutput?.trim()}` }),
 		);
+		// The call approves Bash (`--allowedTools`); the agent file's own `tools` only offer it.
 		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
 			agent: "operator",
 			task: "claude runs a command",
+			allowed_tools: ["Bash"],
 		});
 		expect(isError).toBe(false);
 		const run = runOf(result.details);
@@ -150,7 +152,7 @@ describe("a real claude child", () => {
 		const controller = new AbortController();
 		const call = env.session.callTool<SubagentDetails>(
 			"subagent",
-			{ agent: "operator", task: "claude starts sleeping" },
+			{ agent: "operator", task: "claude starts sleeping", allowed_tools: ["Bash"] },
 			controller.signal,
 		);
 		const { bg, fg } = await recordedPids(pidDir, "the waiting commands to start");
@@ -189,6 +191,24 @@ describe("a real claude child", () => {
 		expect(run.diagnostics.some((line) => line.startsWith("permission denied: Bash"))).toBe(true);
 		expect(textOf(result)).toContain('[permission denied for 1 tool call(s): Bash {"command":"touch denied-file"');
 		expect(existsSync(join(env.workDir, "denied-file"))).toBe(false);
+	});
+
+	it("offers an agent file's tools without approving them: only the call's allowed_tools let a call run unasked (SECURITY.md \"Trust\")", async () => {
+		env.server.scriptFor(
+			"operator tries unapproved",
+			{ toolCalls: [{ name: "Bash", arguments: { command: "touch unapproved-file", description: "Write" } }] },
+			(request) => ({ text: `Could not: ${request.lastToolOutput}` }),
+		);
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			agent: "operator",
+			task: "operator tries unapproved",
+		});
+		expect(isError, textOf(result)).toBe(false);
+		const run = runOf(result.details);
+		expect(run.command).toContain("--tools=Bash");
+		expect(run.command).not.toContain("--allowedTools");
+		expect(run.permissionDenials?.map((denial) => denial.toolName)).toEqual(["Bash"]);
+		expect(existsSync(join(env.workDir, "unapproved-file"))).toBe(false);
 	});
 });
 

@@ -133,6 +133,46 @@ describe("agent_graph validation", () => {
 		expect(text).not.toContain("nodes.plan");
 	});
 
+	it("lists the nodes' problems while a top-level field other than inputs is refused for its shape", async () => {
+		const text = await refusal({
+			graph: {
+				name: 7,
+				limits: { concurrency: "many" },
+				colour: "red",
+				outputs: { summary: 3 },
+				nodes: {
+					a: { agent: "nobody", task: "t", depends_on: ["ghost"] },
+					b: { agent: "scout", task: "${nodes.a.output.x}" },
+				},
+			},
+		});
+		expect(
+			missingFrom(text, [
+				"name: ",
+				"limits.concurrency: ",
+				'colour: unknown key "colour"',
+				"outputs.summary: expected a template string",
+				'node "a": depends_on: unknown node "ghost"',
+				'node "b": task: ${nodes.a.output.x}: node "a" is not a dependency of "b"',
+				'node "a": unknown agent "nobody"',
+			]),
+		).toEqual([]);
+	});
+
+	it("checks no ${inputs…} reference against an inputs schema that is refused, and checks the rest", async () => {
+		const invalid = await refusal({
+			graph: { inputs: { type: 5 }, nodes: { a: { agent: "scout", task: "${inputs.path}", depends_on: ["ghost"] } } },
+		});
+		expect(missingFrom(invalid, ["graph.inputs: not a valid JSON Schema", 'unknown node "ghost"'])).toEqual([]);
+		expect(invalid).not.toContain("inputs.path");
+		// Not an object at all: nothing past the shape is read, as every reference would be judged against it.
+		const shapeless = await refusal({
+			graph: { inputs: 5, nodes: { a: { agent: "scout", task: "${inputs.path}", depends_on: ["ghost"] } } },
+		});
+		expect(shapeless).toContain("inputs");
+		expect(shapeless).not.toContain("ghost");
+	});
+
 	it("checks each ValueRef against its node's dependencies in a graph with a cycle elsewhere", async () => {
 		const text = await refusal({
 			graph: {
@@ -214,6 +254,39 @@ describe("agent_graph validation", () => {
 			expect(isError).toBe(true);
 			expect(textOf(result)).toContain('refused to run project graph "local"');
 			expect(env.server.requests.some((r) => r.lastUserText === "project graph ran")).toBe(false);
+		} finally {
+			session.dispose();
+		}
+	});
+
+	it("reads nothing an untrusted project graph names while it is refused for its shape: only its own problems are listed", async () => {
+		const project = join(env.workDir, "probing");
+		mkdirSync(join(project, ".pi", "graphs"), { recursive: true });
+		const outside = join(env.home.dir, "outside-roster.json");
+		writeFileSync(outside, JSON.stringify({ roster: { enabled: true, roles: [{ name: "SECRET-VALUE-123" }] } }));
+		const nodes = {
+			bad: { kind: "loop" },
+			r: { agent_type: "pi", task: "t", roster_file: outside },
+			e: { agent_type: "pi", task: "t", resources: { extensions: ["/nonexistent/x.ts"] } },
+		};
+		writeFileSync(join(project, ".pi", "graphs", "probe.json"), JSON.stringify({ nodes }));
+		const sub = await import("../support/extension-session.ts");
+		const session = await sub.createExtensionSession({
+			cwd: project,
+			agentDir: env.home.agentDir,
+			projectTrusted: false,
+		});
+		try {
+			const { result, isError } = await session.callTool<GraphDetails>("agent_graph", {
+				name: "probe",
+				agentScope: "project",
+			});
+			expect(isError).toBe(true);
+			const text = textOf(result);
+			expect(text).toContain('node "bad": kind: unknown node kind "loop"');
+			expect(text).not.toContain("SECRET-VALUE-123");
+			expect(text).not.toContain("/nonexistent/x.ts");
+			expect(text).not.toContain('node "r"');
 		} finally {
 			session.dispose();
 		}

@@ -101,6 +101,32 @@ describe("codex project content", () => {
 	});
 });
 
+describe("codex project content written by an earlier child of the call", () => {
+	it("refuses the codex step as it starts when a chain's pi step wrote .agents/skills into the untrusted project", async () => {
+		const dir = realpathSync(mkdtempSync(join(env.home.dir, "codex-late-skills-")));
+		mkdirSync(join(dir, ".git"));
+		const skill = join(dir, ".agents/skills/evil/SKILL.md");
+		const command = `mkdir -p ${dir}/.agents/skills/evil && printf -- '---\\nname: evil\\ndescription: d\\n---\\nx\\n' > ${skill}`;
+		env.server.scriptFor("plant codex skills", { toolCalls: [{ name: "bash", arguments: { command } }] }, () => ({
+			text: "planted",
+		}));
+		const { result, isError } = await env.session.callTool<SubagentDetails>("subagent", {
+			chain: [
+				{ agent_type: "pi", task: "plant codex skills", cwd: dir },
+				{ agent_type: "codex", task: "codex after the plant", cwd: dir },
+			],
+		});
+		expect(isError).toBe(true);
+		expect(existsSync(skill)).toBe(true);
+		const [, codex] = (result.details as SubagentDetails).children;
+		expect(codex.phase).toBe("failed");
+		expect(codex.error).toContain(
+			`refused at start: codex harness: ${dir} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${join(dir, ".agents/skills")}`,
+		);
+		expect(env.server.requests.some((r) => r.lastUserText.includes("codex after the plant"))).toBe(false);
+	});
+});
+
 describe("claude project hooks", () => {
 	it("runs no hook and offers no skill of an untrusted project's .claude directory", async () => {
 		const dir = realpathSync(mkdtempSync(join(env.home.dir, "claude-hooks-")));

@@ -65,5 +65,20 @@ describe.each<Harness>(["pi", "codex", "claude_code"])(
 			expect(request?.userTexts.some((text) => text.includes(first))).toBe(true);
 			expect(JSON.stringify(request?.body)).toContain(sub);
 		});
+
+		it("refuses a session its harness has no file of before anything starts, naming where it looked", async () => {
+			const id = "0f0e0d0c-1114-406e-8ddf-025493a5408d";
+			const before = env.server.requests.length;
+			const missing = await otherParent.callTool<SubagentDetails>("subagent", {
+				resume_session_id: id,
+				agent_type: harness,
+				task: "x",
+			});
+			expect(missing.isError).toBe(true);
+			const text = textOf(missing.result);
+			expect(text).toMatch(/^subagent: nothing was started\./);
+			expect(text).toContain(`${harness} harness: no ${harness} session "${id}" in `);
+			expect(env.server.requests.length).toBe(before);
+		});
 	},
 );

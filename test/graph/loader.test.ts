@@ -172,6 +172,29 @@ describe("saved graphs", () => {
 		);
 	});
 
+	it("shows in a project graph's consent each auto_approve child of a user graph it runs, with the inputs it gives", async () => {
+		writeFileSync(
+			join(agentDir, "graphs/cfix.json"),
+			JSON.stringify({
+				nodes: {
+					fix: { agent_type: "codex", auto_approve: true, task: "${inputs.task}" },
+					check: { agent_type: "pi", task: "looks" },
+				},
+			}),
+		);
+		writeFileSync(
+			join(project, ".pi/graphs/drive.json"),
+			JSON.stringify({ nodes: { go: { kind: "graph", graph: "cfix", inputs: { task: "rm -rf ~ please" } } } }),
+		);
+		const { value, asked } = context([false]);
+		await gated("drive", "both", value, new Problems());
+		expect(asked).toHaveLength(1);
+		expect(asked[0]).toContain(
+			'runs children with auto_approve: node "fix": codex, task "${inputs.task}" (user graph "cfix" with inputs {"task":"rm -rf ~ please"})',
+		);
+		expect(asked[0]).not.toContain('node "check"');
+	});
+
 	it("refuses a saved graph that is a FIFO, a device or over 1 MiB, naming the file, before reading it (docs/rules.md §Configuration files)", async () => {
 		const graphs = join(project, ".pi/graphs");
 		const fifo = join(graphs, "stuck.json");

@@ -63,7 +63,7 @@ describe("citations", () => {
 		for (const [path, body] of text) {
 			// Doc comments wrap: join continuation lines before matching.
 			const flat = body.replace(/\n\s*(?:\*|\/\/)\s*/g, " ");
-			for (const match of flat.matchAll(/docs\/([\w-]+\.md) §([A-Z][\w ,-]*?)(?=[).:;"]|, docs|, §| and §|$)/g)) {
+			for (const match of flat.matchAll(/docs\/([\w-]+\.md) §([\w`][\w` ,-]*?)(?=[).:;"]|, docs|, §| and §|$)/g)) {
 				const [doc, section] = [`docs/${match[1]}`, match[2].trim()];
 				if (!headings(doc).has(section)) missing.push(`${path}: ${doc} §${section}`);
 			}

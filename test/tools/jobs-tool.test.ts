@@ -14,8 +14,9 @@ describe("subagent_jobs arguments", () => {
 		);
 
 	it("echoes a job id it does not know as one visible line, in every action", async () => {
+		const extra: Record<string, Record<string, unknown>> = { send: { text: "hi" }, wait: { timeout_ms: 1 } };
 		for (const action of ["cancel", "stop", "wait", "result", "send"]) {
-			const result = await run({ action, job_id: "nope\u001b[2J\nforged", text: "hi", timeout_ms: 1 });
+			const result = await run({ action, job_id: "nope\u001b[2J\nforged", ...extra[action] });
 			const text = (result.content[0] as { text: string }).text;
 			expect(text, action).toContain("nope\\u001b[2J\\u000aforged");
 			expect(text, action).not.toMatch(/\p{Cc}/u);
@@ -29,5 +30,25 @@ describe("subagent_jobs arguments", () => {
 		expect(text).toBe(
 			"subagent_jobs: job_id: 100000 characters, more than the limit of 100; child: 300 characters, more than the limit of 200",
 		);
+	});
+
+	it("refuses a field the action does not read, naming it and what the action reads", async () => {
+		const cases: [Record<string, unknown>, string][] = [
+			[{ action: "cancel", job_id: "j1", text: "stop now" }, 'action "cancel" does not use text (it reads job_id)'],
+			[{ job_id: "j1" }, 'action "list" does not use job_id (it reads no other field)'],
+			[
+				{ action: "wait", job_id: "j1", mode: "steer", child: 0 },
+				'action "wait" does not use mode, child (it reads job_id, timeout_ms)',
+			],
+			[{ action: "stop", job_id: "j1", timeout_ms: 5 }, 'action "stop" does not use timeout_ms (it reads job_id)'],
+		];
+		for (const [params, message] of cases) {
+			const result = await run(params);
+			expect(result.isError, JSON.stringify(params)).toBe(true);
+			expect((result.content[0] as { text: string }).text).toBe(`subagent_jobs: ${message}`);
+		}
+		// Every field an action reads is accepted: the reply is about the job, not the arguments.
+		const send = await run({ action: "send", job_id: "j1", child: 0, text: "hi", mode: "follow_up" });
+		expect((send.content[0] as { text: string }).text).not.toContain("does not use");
 	});
 });

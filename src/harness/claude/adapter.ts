@@ -5,6 +5,7 @@
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
 import { CLAUDE_COMMAND_ENV } from "../native-command.ts";
+import { addMissingSession } from "../session-cwd.ts";
 import {
 	buildClaudeCommand,
 	buildClaudeTuiCommand,
@@ -17,6 +18,8 @@ import { claudeConfigDir, findClaudeTranscript, readClaudeSessionCwd } from "./t
 
 /** Builds the claude_code adapter. */
 export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapter {
+	const configDir = () => options.configDir ?? claudeConfigDir(process.env);
+	const sessionFile = (id: string) => findClaudeTranscript(configDir(), id);
 	return {
 		harness: "claude_code",
 		commandEnv: CLAUDE_COMMAND_ENV,
@@ -30,10 +33,13 @@ export function createClaudeAdapter(options: ClaudeAdapterOptions): HarnessAdapt
 				spec,
 				options.command,
 				problems,
-				(refused) => claudeRefusals(spec, options, refused),
+				(refused) => {
+					addMissingSession(spec, sessionFile, `${configDir()}/projects`, refused);
+					claudeRefusals(spec, options, refused);
+				},
 				(refused, clean) => claudeTuiRefusals(spec, options, refused, clean),
 			),
-		sessionCwd: (id) => readClaudeSessionCwd(options.configDir ?? claudeConfigDir(process.env), id),
-		sessionFile: (id) => findClaudeTranscript(options.configDir ?? claudeConfigDir(process.env), id),
+		sessionCwd: (id) => readClaudeSessionCwd(configDir(), id),
+		sessionFile,
 	};
 }

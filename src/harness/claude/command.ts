@@ -96,9 +96,10 @@ function claudeLaunch(spec: LaunchSpec, options: ClaudeAdapterOptions, files: Ru
 	const agentMode = spec.claudeAgent?.definition.permissionMode;
 	if (!spec.autoApprove) shared.push(`--permission-mode=${typeof agentMode === "string" ? agentMode : "default"}`);
 	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
-	// `Bash(git *)`) that let listed calls run without asking. Both from allowed_tools, one value per flag.
+	// `Bash(git *)`) that let listed calls run without asking, from the call's own allowed_tools only (an agent
+	// file's tools are offered, not approved). One value per flag.
 	if (spec.allowedTools) shared.push(`--tools=${[...new Set(spec.allowedTools.map(ruleToolName))].join(",")}`);
-	for (const tool of spec.allowedTools ?? []) shared.push(`--allowedTools=${tool}`);
+	for (const tool of spec.approvedTools ?? []) shared.push(`--allowedTools=${tool}`);
 	// --disallowedTools: `Bash` removes the tool, `Bash(echo *)` denies matching calls.
 	for (const tool of spec.disallowedTools ?? []) shared.push(`--disallowedTools=${tool}`);
 	// auto_approve → --dangerously-skip-permissions; otherwise claude's default permission mode, in which

@@ -5,6 +5,7 @@
 import type { HarnessAdapter } from "../../core/harness-adapter.ts";
 import { checkCanLaunch } from "../adapter.ts";
 import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
+import { addMissingSession } from "../session-cwd.ts";
 import { buildCodexCommand, buildCodexTuiCommand, codexRefusals, codexTuiRefusals } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
 import { findThreadRollout, readRolloutCwd, readThreadUsage } from "./rollout.ts";
@@ -32,8 +33,12 @@ export interface CodexAdapterOptions {
 export const CODEX_INPUT_REFUSAL =
 	"codex exec reads its whole prompt before it starts and takes no input while it runs; resume the child (subagent with resume: its native session id) once it has finished";
 
+/** A UUID, which `codex exec resume` takes as a session id before a thread name (its `--help`). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Builds the codex adapter. */
 export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter {
+	const sessionFile = (id: string) => findThreadRollout(options.codexHome, id);
 	return {
 		harness: "codex",
 		commandEnv: CODEX_COMMAND_ENV,
@@ -57,10 +62,14 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 				spec,
 				options.command,
 				problems,
-				(refused) => codexRefusals(spec, refused),
+				(refused) => {
+					// A thread name is codex's to resolve (it starts a new thread for an unknown one: refused after).
+					addMissingSession(spec, sessionFile, `${options.codexHome}/sessions`, refused, (id) => UUID.test(id));
+					codexRefusals(spec, refused);
+				},
 				(refused, clean) => codexTuiRefusals(spec, options.command, refused, clean),
 			),
 		sessionCwd: (id) => readRolloutCwd(options.codexHome, id),
-		sessionFile: (id) => findThreadRollout(options.codexHome, id),
+		sessionFile,
 	};
 }

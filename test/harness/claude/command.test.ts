@@ -19,6 +19,12 @@ const problemsOf = (launch: LaunchSpec, bypassRefusal?: string): string[] =>
 	validationProblems(createClaudeAdapter({ command: () => ({ file: "claude", args: [] }), bypassRefusal }), launch);
 
 describe("claude command line", () => {
+	it("offers an allow list that is not the call's own (an agent file's tools) without approving its rules", () => {
+		const command = adapter.buildCommand(spec({ allowedTools: ["Read", "Bash(git *)"] }), tempDir("claude-run-"));
+		expect(command.args).toContain("--tools=Read,Bash");
+		expect(command.args.filter((arg) => arg.startsWith("--allowedTools"))).toEqual([]);
+	});
+
 	it("maps each launch field to its claude flag and sends the task on stdin", () => {
 		const runDir = tempDir("claude-run-");
 		const command = adapter.buildCommand(
@@ -27,6 +33,7 @@ describe("claude command line", () => {
 				effort: "low",
 				systemPromptAddition: "--be terse",
 				allowedTools: ["Read", "Bash(git *)"],
+				approvedTools: ["Read", "Bash(git *)"],
 				disallowedTools: ["Write"],
 			}),
 			runDir,

@@ -63,13 +63,22 @@ export function parseJsonText(
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		problems.add(`malformed JSON: ${(error as Error).message}`);
+		// One line (V8 quotes the start of the text, newlines included), with where the text stops being JSON.
+		const message = (error as Error).message.replace(/\s+/g, " ");
+		problems.add(`malformed JSON: ${message}${/\bline \d+/.test(message) ? "" : whereMalformed(text)}`);
 		return undefined;
 	}
 	if (!checkJsonShape(value, problems, place)) return undefined;
 	const duplicates = duplicateKeys(text);
 	for (const problem of duplicates) problems.add(problem);
 	return duplicates.length > 0 ? undefined : { value };
+}
+
+/** ` (line 2, column 7)`: where the `yaml` parser's JSON schema first fails on `text`, or `""` (an empty text). */
+function whereMalformed(text: string): string {
+	if (text.trim() === "") return " (the file is empty)";
+	const at = yaml().parseDocument(text, { schema: "json" }).errors[0]?.linePos?.[0];
+	return at ? ` (line ${at.line}, column ${at.col})` : "";
 }
 
 /** One line per key repeated in an object of `text` (valid JSON), in file order. */

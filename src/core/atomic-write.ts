@@ -127,6 +127,19 @@ export function makeDirectoryDurable(dir: string, mode = 0o700): boolean {
 	return true;
 }
 
+/**
+ * Runs `write`; its error is rethrown with `file` at the front of its message when the message does not name it
+ * already (a write's or fsync's `ENOSPC: no space left on device, write` names no path). Its `code` is kept.
+ */
+export function namingFile<T>(file: string, write: () => T): T {
+	try {
+		return write();
+	} catch (error) {
+		if (error instanceof Error && !error.message.includes(file)) error.message = `${file}: ${error.message}`;
+		throw error;
+	}
+}
+
 function writeAll(fd: number, path: string, content: string | Uint8Array): void {
 	const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
 	let offset = 0;

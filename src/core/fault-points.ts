@@ -34,7 +34,8 @@ export function fsFault(op: FsFaultOp, path: string, env: NodeJS.ProcessEnv = pr
 	const count = (seen.get(spec) ?? 0) + 1;
 	seen.set(spec, count);
 	if (count !== Number(nth ?? 1)) return;
-	const error = new Error(`${code}: injected ${op} fault on ${path}`) as NodeJS.ErrnoException;
+	// Without the path, as the system reports a failed write or fsync (`ENOSPC: no space left on device, write`).
+	const error = new Error(`${code}: injected ${op} fault`) as NodeJS.ErrnoException;
 	error.code = code;
 	throw error;
 }

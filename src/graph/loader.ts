@@ -15,7 +15,8 @@ import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";
-import { type GraphDefinition, graphPlace, nodeLabel, parseGraphDefinition } from "./definition.ts";
+import { type GraphDefinition, graphPlace, nodeLabel } from "./definition.ts";
+import { parseGraphDefinition } from "./parse-graph.ts";
 
 const EXTENSIONS = [".json", ".yaml", ".yml"];
 

@@ -5,9 +5,10 @@
  */
 import type { Problems } from "../core/problems.ts";
 import type { CoordinatorCaps } from "./compile-node.ts";
-import { type GraphNode, nodeLabel, parseGraphPartly } from "./definition.ts";
+import { type GraphNode, nodeLabel } from "./definition.ts";
 import { checkGraphTrust } from "./graph-trust.ts";
 import { type GraphOrigin, readSavedGraph, readSubgraphs } from "./loader.ts";
+import { parseGraphPartly } from "./parse-graph.ts";
 import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
 import type { SubgraphSources } from "./subgraphs.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";

@@ -5,6 +5,7 @@
  * a subgraph's outputs, a command's `{ exit_code, stdout_tail, stderr_tail }`, a human answer); and a
  * coordinator's local values only inside that coordinator's own templates.
  */
+import { didYouMean } from "../core/nearest-name.ts";
 import type { GraphDefinition, GraphNode } from "./definition.ts";
 import { declaresPath, formatPath } from "./schema-paths.ts";
 import type { LocalSource, ValueRef } from "./value-refs.ts";
@@ -89,7 +90,7 @@ export function checkRef(ref: ValueRef, at: RefReader, problems: { add(message: 
 	}
 	const shape = at.shapes.get(ref.node);
 	const reader = at.reader;
-	if (!shape) problems.add(`${ref.text}: unknown node "${ref.node}"`);
+	if (!shape) problems.add(`${ref.text}: unknown node "${ref.node}"${didYouMean(ref.node, at.shapes.keys())}`);
 	else if (reader && (ref.node === reader.key || !reader.ancestors.has(ref.node))) {
 		problems.add(
 			`${ref.text}: node "${ref.node}" is not a dependency of "${reader.key}"; add it to depends_on (directly or through another node)`,

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { linkSync, lstatSync, readFileSync, renameSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectoryDurable, writeFileAtomic } from "../core/atomic-write.ts";
+import { makeDirectoryDurable, namingFile, writeFileAtomic } from "../core/atomic-write.ts";
 import { graphRunsDir } from "../core/package-dirs.ts";
 import { readStat } from "../process/proc-table.mjs";
 
@@ -106,7 +106,7 @@ export function acquireLease(dir: string, sessionId: string): Lease | { refused:
 		at: Date.now(),
 	};
 	const temp = join(dir, `.lease.${process.pid}.${randomUUID().slice(0, 8)}`);
-	writeFileAtomic(temp, JSON.stringify(me));
+	namingFile(temp, () => writeFileAtomic(temp, JSON.stringify(me)));
 	try {
 		for (let round = 0; round < 2; round++) {
 			try {

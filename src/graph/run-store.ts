@@ -8,7 +8,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentScope } from "../config/agents.ts";
-import { appendFileDurable, writeFileAtomic } from "../core/atomic-write.ts";
+import { appendFileDurable, namingFile, writeFileAtomic } from "../core/atomic-write.ts";
 import { runEnded } from "./controls.ts";
 import { directoryProblem, graphsRoot, RUN_ID } from "./run-dir.ts";
 import type { GraphEvent, GraphRunState } from "./run-state.ts";
@@ -67,6 +67,8 @@ export class RunStore {
 	#snapshot: RunSnapshot;
 	#checkpoint: number;
 	#frozen = false;
+	/** Ledger lines of checkpoints whose append failed: written first by the next commit, so none is lost. */
+	#unwritten: string[] = [];
 
 	/**
 	 * The record of the run in `dir`. Checkpoints are numbered on from the last one its ledger holds (0 for a
@@ -92,21 +94,33 @@ export class RunStore {
 	}
 
 	/**
-	 * Appends `events` to the ledger and replaces the snapshot with `state`, both durable on return.
-	 * @throws the write's error (`ENOSPC`, `EIO`, …); the snapshot on disk is then the previous or the new one.
+	 * Appends `events` to the ledger (after the lines of an earlier commit whose append failed) and replaces the
+	 * snapshot with `state`, both durable on return.
+	 * @throws the write's error (`ENOSPC`, `EIO`, …), its message naming the file; the snapshot on disk is then the
+	 *   previous or the new one.
 	 */
 	commit(events: readonly GraphEvent[], state: GraphRunState): void {
 		if (this.#frozen) return;
 		const checkpoint = ++this.#checkpoint;
 		const at = Date.now();
-		if (events.length > 0) {
-			const lines = events.map((event) =>
-				JSON.stringify(ledgerRecord(this.#snapshot.runId, checkpoint, at, event, state)),
-			);
-			appendFileDurable(join(this.dir, LEDGER_FILE), `${lines.join("\n")}\n`);
+		const lines = [
+			...this.#unwritten,
+			...events.map((event) => JSON.stringify(ledgerRecord(this.#snapshot.runId, checkpoint, at, event, state))),
+		];
+		if (lines.length > 0) {
+			const ledger = join(this.dir, LEDGER_FILE);
+			try {
+				namingFile(ledger, () => appendFileDurable(ledger, `${lines.join("\n")}\n`));
+				this.#unwritten = [];
+			} catch (error) {
+				// The run's state in memory moves on (a later snapshot holds it): its events must reach the ledger too.
+				this.#unwritten = lines;
+				throw error;
+			}
 		}
 		const next = { ...this.#snapshot, updatedAt: at, state, finished: runEnded(state) };
-		writeFileAtomic(join(this.dir, SNAPSHOT_FILE), `${JSON.stringify(next)}\n`);
+		const snapshot = join(this.dir, SNAPSHOT_FILE);
+		namingFile(snapshot, () => writeFileAtomic(snapshot, `${JSON.stringify(next)}\n`));
 		this.#snapshot = next;
 	}
 }

@@ -5,7 +5,9 @@
  * without `output_schema` / an undeclared path, conditions, `output_schema`s ajv rejects and inputs that
  * fail the graph's `inputs` schema. The result is the compiled graph the engine runs.
  */
+
 import { checkJsonShape } from "../core/json-shape.ts";
+import { didYouMean } from "../core/nearest-name.ts";
 import type { Problems } from "../core/problems.ts";
 import { checkJsonSchema, validateStructuredOutput } from "../runs/structured-output.ts";
 import { type CoordinatorCaps, compileNodeTemplates, compileTemplate, DEFAULT_CAPS } from "./compile-node.ts";
@@ -138,8 +140,9 @@ function checkDependsOn(
 	const kept: string[] = [];
 	for (const dep of definition.nodes[key].depends_on ?? []) {
 		if (dep === key) field.add("a node cannot depend on itself");
-		else if (!Object.hasOwn(definition.nodes, dep) && !refused.has(dep)) field.add(`unknown node "${dep}"`);
-		else if (kept.includes(dep)) field.add(`"${dep}" is listed twice`);
+		else if (!Object.hasOwn(definition.nodes, dep) && !refused.has(dep)) {
+			field.add(`unknown node "${dep}"${didYouMean(dep, [...Object.keys(definition.nodes), ...refused.keys()])}`);
+		} else if (kept.includes(dep)) field.add(`"${dep}" is listed twice`);
 		else kept.push(dep);
 	}
 	return kept;

@@ -12,7 +12,7 @@ import type { ChildCommand } from "./types.ts";
 /** A started child, or the reason it could not start. */
 export type Spawned =
 	| { pid: number; stdout: Readable; stderr: Readable; stdin: Writable | undefined; onExit: ExitListener }
-	| { pid: undefined; spawnError: Promise<string> };
+	| { pid: undefined; spawnError: Promise<string>; refused?: true };
 
 /** Registers the callback for the leader's real exit (code, or the signal that ended it). */
 export type ExitListener = (listener: (code: number | null, signal: NodeJS.Signals | null) => void) => void;
@@ -25,7 +25,7 @@ export type ExitListener = (listener: (code: number | null, signal: NodeJS.Signa
  */
 export function spawnChild(command: ChildCommand, marker: { name: string; value: string; refusal?: string }): Spawned {
 	// No watchdog may be started any more: a child would not die with Pi (lifeline.ts).
-	if (marker.refusal) return { pid: undefined, spawnError: Promise.resolve(marker.refusal) };
+	if (marker.refusal) return { pid: undefined, spawnError: Promise.resolve(marker.refusal), refused: true };
 	const withStdin = command.openStdin || command.stdin !== undefined;
 	const child = spawn(command.file, command.args, {
 		cwd: command.cwd,

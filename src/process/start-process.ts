@@ -62,11 +62,7 @@ export function startProcess(command: ChildCommand, options: ProcessOptions): Ru
 		return notStarted(emptyOutcome("aborted"));
 	}
 	const spawned = options.adopt ?? spawnTerminable(command, options);
-	if (spawned.pid === undefined) {
-		return notStarted(
-			spawned.spawnError.then((spawnError) => ({ ...emptyOutcome("spawn_failed"), spawnError, durationMs: elapsed() })),
-		);
-	}
+	if (spawned.pid === undefined) return notStarted(failedStart(spawned, elapsed));
 	const { pid, stdin, terminator } = spawned;
 	const { limits, signal } = options;
 	const output = new OutputReader(spawned.stdout, spawned.stderr, limits, options);
@@ -147,6 +143,13 @@ function spawnTerminable(
 		return spawned;
 	}
 	return { ...spawned, terminator: new GroupTerminator(spawned.pid, options.limits.killGraceMs, marker, lifeline) };
+}
+
+/** The outcome of a command that did not start: why, and whether this package refused it (nothing was tried). */
+async function failedStart(spawned: Spawned & { pid: undefined }, elapsed: () => number): Promise<ProcessOutcome> {
+	const spawnError = await spawned.spawnError;
+	const refused = spawned.refused ? { startRefused: true } : {};
+	return { ...emptyOutcome("spawn_failed"), spawnError, ...refused, durationMs: elapsed() };
 }
 
 function notStarted(outcome: ProcessOutcome | Promise<ProcessOutcome>): RunningProcess {

@@ -101,6 +101,8 @@ export interface ProcessOutcome {
 	/** Signal name that ended the process, e.g. "SIGTERM". */
 	signal: string | null;
 	spawnError?: string;
+	/** `spawn_failed` without trying: this package refused to start it (`spawnError` says why; no command is at fault). */
+	startRefused?: boolean;
 	/** Last `stderrTailBytes` bytes of stderr, decoded as UTF-8. */
 	stderrTail: string;
 	/** With `RawStdout`: the last `stdoutTailBytes` bytes of stdout, decoded as UTF-8 (absent when nothing started). */

@@ -258,7 +258,8 @@ function processEnding(
 			return {
 				kind: "spawn_failed",
 				reason: outcome.spawnError ?? `could not start ${command}`,
-				commandEnv: context.commandEnv,
+				// Refused before any command was tried: choosing another command would not help.
+				commandEnv: outcome.startRefused ? undefined : context.commandEnv,
 			};
 		case "aborted":
 			return { kind: "aborted" };

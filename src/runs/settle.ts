@@ -26,7 +26,7 @@ export type RunEnding =
 	/** A TUI exited before its records showed the end of the turn; `exitStatus` when it exited normally. */
 	| { kind: "tui_exited"; exitStatus: number | undefined }
 	/** The harness could not be started; `reason` says why, `commandEnv` names the variable that chooses it. */
-	| { kind: "spawn_failed"; reason: string; commandEnv: string }
+	| { kind: "spawn_failed"; reason: string; commandEnv?: string }
 	| { kind: "aborted" }
 	/** The wall-clock limit (`timeoutMs`, ms) was reached after `durationMs` ms. */
 	| { kind: "timed_out"; durationMs: number; timeoutMs: number }
@@ -75,6 +75,7 @@ function outcome(state: RunState, ending: RunEnding, holder: ChildHolder): [RunS
 	const harness = state.live.harness;
 	switch (ending.kind) {
 		case "spawn_failed":
+			if (!ending.commandEnv) return ["failed", `the ${harness} child was not started: ${ending.reason}`];
 			return ["failed", `the ${harness} harness ${ending.reason} (set ${ending.commandEnv} to choose its command)`];
 		case "aborted":
 			return ["aborted", `aborted by the caller; ${killed}${lastReported(state)}`];

@@ -87,8 +87,19 @@ export interface NewRunPlace {
 export function openNewRun(prepared: PreparedGraph, place: NewRunPlace): DurableRun {
 	const runId = newRunId();
 	const dir = createRunDir(place.agentDir, runId);
-	const lease = acquireLease(dir, place.sessionId);
-	if ("refused" in lease) throw new Error(lease.refused);
+	// Nothing of the run exists until its first snapshot: a failure before leaves no directory for a later scan.
+	const discard = () => rmSync(dir, { recursive: true, force: true });
+	let lease: ReturnType<typeof acquireLease>;
+	try {
+		lease = acquireLease(dir, place.sessionId);
+	} catch (error) {
+		discard();
+		throw new Error(`could not take the run's lease in ${dir}: ${(error as Error).message}`);
+	}
+	if ("refused" in lease) {
+		discard();
+		throw new Error(lease.refused);
+	}
 	const { compiled } = prepared;
 	const state = initialRunState(compiled.nodes.map((node) => node.key));
 	const now = Date.now();
@@ -116,8 +127,7 @@ export function openNewRun(prepared: PreparedGraph, place: NewRunPlace): Durable
 		store.commit([], state);
 	} catch (error) {
 		lease.release();
-		// Nothing of the run exists yet: no directory is left for a later scan to report.
-		rmSync(dir, { recursive: true, force: true });
+		discard();
 		throw new Error(`could not write the run's first snapshot in ${dir}: ${(error as Error).message}`);
 	}
 	return { runId, store, lease, runs: place.runs, sessionId: place.sessionId };

@@ -131,6 +131,22 @@ describe("roster validation table", () => {
 		expect(loadError(file).problems).toEqual([expect.stringMatching(new RegExp(`^${file}: malformed JSON: `))]);
 	});
 
+	it("says on one line where malformed JSON stops being JSON, also when the text ends early or is YAML", () => {
+		const dir = tempDir();
+		const cases: [string, string][] = [
+			['{"roster": {\n  "enabled": ', "malformed JSON: Unexpected end of JSON input (line 2, column 14)"],
+			["roster:\n  enabled: true\n", "(line 1, column 1)"],
+			["", "malformed JSON: Unexpected end of JSON input (the file is empty)"],
+		];
+		for (const [text, expected] of cases) {
+			const file = join(dir, "roster.json");
+			writeFileSync(file, text);
+			const [problem] = loadError(file).problems;
+			expect(problem).toContain(expected);
+			expect(problem).not.toContain("\n");
+		}
+	});
+
 	it("refuses duplicate keys in a roster file, naming the file and the key's path", () => {
 		const dir = tempDir();
 		const file = join(dir, "roster.json");

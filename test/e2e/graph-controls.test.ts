@@ -102,22 +102,29 @@ describe("agent_graph controls", () => {
 });
 
 describe("a run that cannot be recorded", () => {
-	it("is refused before anything starts when its first snapshot cannot be written (ENOSPC)", async () => {
-		process.env[FS_FAULT_ENV] = "write:ENOSPC:snapshot.json:1";
-		try {
-			const before = env.server.requests.length;
-			const refused = await graphCall({ graph: { nodes: { only: { agent_type: "pi", task: "never recorded" } } } });
-			expect(refused.isError).toBe(true);
-			expect(refused.text).toMatch(
-				/^agent_graph: nothing was started\.\nthe run could not be recorded: could not write the run's first snapshot in .+: ENOSPC: injected write fault on /,
-			);
-			expect(env.server.requests.length).toBe(before);
-			const root = graphsRoot(env.home.agentDir);
-			expect(readdirSync(root).filter((id) => !existsSync(join(root, id, "snapshot.json")))).toEqual([]);
-		} finally {
-			delete process.env[FS_FAULT_ENV];
-		}
-	});
+	it.each([
+		["its lease", ".lease.", "could not take the run's lease in"],
+		["its first snapshot", "snapshot.json", "could not write the run's first snapshot in"],
+	])(
+		"is refused before anything starts when %s cannot be written (ENOSPC), naming the file and leaving no directory",
+		async (_what, file, words) => {
+			process.env[FS_FAULT_ENV] = `write:ENOSPC:${file}:1`;
+			try {
+				const before = env.server.requests.length;
+				const refused = await graphCall({ graph: { nodes: { only: { agent_type: "pi", task: "never recorded" } } } });
+				expect(refused.isError).toBe(true);
+				const named = new RegExp(
+					`^agent_graph: nothing was started\\.\\nthe run could not be recorded: ${words} (/\\S+): \\1/\\S*${file.replaceAll(".", "\\.")}\\S*: ENOSPC: injected write fault`,
+				);
+				expect(refused.text).toMatch(named);
+				expect(env.server.requests.length).toBe(before);
+				const root = graphsRoot(env.home.agentDir);
+				expect(readdirSync(root).filter((id) => !existsSync(join(root, id, "snapshot.json")))).toEqual([]);
+			} finally {
+				delete process.env[FS_FAULT_ENV];
+			}
+		},
+	);
 });
 
 describe("the restore scan at session start", () => {

@@ -5,7 +5,8 @@
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { describe, expect, it } from "vitest";
 import { Problems } from "../../src/core/problems.ts";
-import { type GraphDefinition, parseGraphDefinition } from "../../src/graph/definition.ts";
+import type { GraphDefinition } from "../../src/graph/definition.ts";
+import { parseGraphDefinition } from "../../src/graph/parse-graph.ts";
 import { type CompileOptions, compileGraph } from "../../src/graph/validate.ts";
 import { objectSchema } from "../support/graphs.ts";
 

@@ -178,6 +178,19 @@ describe("the ledger, one line per event", () => {
 		expect(ledgerLines(dir).map((record) => record?.event)).toEqual([admit("a")]);
 	});
 
+	it("writes a failed checkpoint's lines with the next one, before its own: the ledger loses no event the snapshot holds", () => {
+		const { dir, store, state } = runWithAAdmitted(agentDir);
+		process.env[FS_FAULT_ENV] = "write:ENOSPC:ledger.jsonl";
+		const withB = applyEvent(state, admit("b"));
+		expect(() => store.commit([admit("b")], withB)).toThrow(/ledger\.jsonl: ENOSPC/);
+		delete process.env[FS_FAULT_ENV];
+		store.commit([{ type: "pause" }], applyEvent(withB, { type: "pause" }));
+		const lines = ledgerLines(dir);
+		expect(lines.map((record) => record?.event)).toEqual([admit("a"), admit("b"), { type: "pause" }]);
+		const checkpoints = lines.map((record) => record?.checkpoint ?? 0);
+		expect(checkpoints).toEqual([...checkpoints].sort((x, y) => x - y));
+	});
+
 	it("starts a record on a line of its own after a line a crash cut short, and numbers it on from the last whole one", () => {
 		const { dir, store, state } = runWithAAdmitted(agentDir);
 		// A crash in the middle of the next append (a power loss, SIGKILL between two writes).

@@ -8,7 +8,7 @@ import { Problems } from "../../src/core/problems.ts";
 import { emptyUsage } from "../../src/core/run-result.ts";
 import { spentUsageBudget } from "../../src/graph/budget.ts";
 import { evaluateCondition, parseCondition } from "../../src/graph/conditions.ts";
-import { parseGraphDefinition } from "../../src/graph/definition.ts";
+import { parseGraphDefinition } from "../../src/graph/parse-graph.ts";
 import { graphResultText } from "../../src/graph/result.ts";
 import { applyEvent, initialRunState } from "../../src/graph/run-state.ts";
 import { declaresPath } from "../../src/graph/schema-paths.ts";
@@ -276,5 +276,36 @@ describe("keys and nesting of a graph's values", () => {
 		expect(fillTemplate(graph.outputs[0].parts, { inputs: {}, outputs: {} })).toEqual({
 			missing: ["${nodes.constructor.output}"],
 		});
+	});
+});
+
+describe("names a graph author misspelt", () => {
+	const problemsOf = (graph: Record<string, unknown>) => {
+		const problems = new Problems();
+		const definition = parseGraphDefinition(graph, problems);
+		if (definition) compileGraph(definition, {}, problems);
+		return problems.list;
+	};
+
+	it("suggests the nearest key of the graph, and of the node's kind, for an unknown key", () => {
+		expect(problemsOf({ nodes: { a: { agent_type: "pi", task: "t", dependson: [] } }, limts: {} })).toEqual([
+			'node "a": dependson: unknown key "dependson" (did you mean "depends_on"?)',
+			'limts: unknown key "limts" (did you mean "limits"?)',
+		]);
+		expect(problemsOf({ nodes: { c: { kind: "command", runn: ["true"] } } })).toContain(
+			'node "c": runn: unknown key "runn" (did you mean "run"?)',
+		);
+	});
+
+	it("suggests the nearest node for an unknown node in depends_on and in a ValueRef", () => {
+		const plan = { agent_type: "pi", task: "t", output_schema: objectSchema({ v: { type: "string" } }) };
+		expect(
+			problemsOf({
+				nodes: { plan, use: { agent_type: "pi", task: "${nodes.plna.output.v}", depends_on: ["plna"] } },
+			}),
+		).toEqual([
+			'node "use": depends_on: unknown node "plna" (did you mean "plan"?)',
+			'node "use": task: ${nodes.plna.output.v}: unknown node "plna" (did you mean "plan"?)',
+		]);
 	});
 });

@@ -190,6 +190,7 @@ function specsFor(harness: Harness): LaunchSpec[] {
 			model: "fake/m",
 			effort: "high",
 			allowedTools: ["read", "Bash(git *)"],
+			approvedTools: ["read", "Bash(git *)"],
 			disallowedTools: ["write"],
 			systemPromptAddition: "be brief",
 			// Refused with interactive: only the headless command carries what it adds.

@@ -404,6 +404,7 @@ describe("lifeline", () => {
 			const outcome = await run({ file: "sh", args: ["-c", `touch '${marker}'`], cwd: dir, env: {} }, { lifeline })
 				.done;
 			expect(outcome.end).toBe("spawn_failed");
+			expect(outcome.startRefused).toBe(true);
 			expect(outcome.spawnError).toBe(
 				"pi-native-subagents: the parent-death watchdog (true) was started 11 times and is not started again, so no child starts: it would not die with Pi; restart Pi",
 			);

@@ -38,6 +38,17 @@ describe("settling a run", () => {
 		}
 	});
 
+	it("words a start this package refused as not started, without the hint to choose another command", () => {
+		const refusal = "pi-native-subagents: the parent-death watchdog (w) was started 11 times and is not started again";
+		expect(settled({ kind: "spawn_failed", reason: refusal })).toEqual({
+			status: "failed",
+			error: `the pi child was not started: ${refusal}`,
+		});
+		expect(settled({ kind: "spawn_failed", reason: "could not start pi", commandEnv: "X_COMMAND" }).error).toBe(
+			"the pi harness could not start pi (set X_COMMAND to choose its command)",
+		);
+	});
+
 	it("takes the harness's verdict once the turn ended, and distrusts a success the process contradicts", () => {
 		const failedVerdict = (run: RunState) => run.apply({ type: "done", status: "failed", error: "model said no" });
 		expect(settled({ kind: "turn_ended" }, "tmux session", failedVerdict)).toEqual({

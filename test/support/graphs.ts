@@ -1,6 +1,6 @@
 /** A graph definition parsed and compiled for engine tests; throws with every problem when it is refused. */
 import { Problems } from "../../src/core/problems.ts";
-import { parseGraphDefinition } from "../../src/graph/definition.ts";
+import { parseGraphDefinition } from "../../src/graph/parse-graph.ts";
 import { type CompiledGraph, compileGraph } from "../../src/graph/validate.ts";
 
 export function compiledGraph(

@@ -31,3 +31,6 @@ export interface JobLogger {
  * whose result a `wait` promised is kept on top of these until its result is read (`result`).
  */
 export const MAX_FINISHED_JOBS = 20;
+
+/** A job id: 8 hex characters (the start of a random UUID), as `Started background job <id>` gives it. */
+export const JOB_ID_PATTERN = /^[0-9a-f]{8}$/;

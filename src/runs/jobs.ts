@@ -67,6 +67,7 @@ export class JobRegistry {
 		succeeded: (children: ChildRun[]) => boolean = (children) => children.every((child) => child.phase === "completed"),
 	): Job {
 		const job: Job = {
+			// JOB_ID_PATTERN: 8 hex characters.
 			id: randomUUID().slice(0, 8),
 			mode,
 			label,

@@ -10,7 +10,7 @@ import type { SendReceipt } from "../core/child-input.ts";
 import type { JobsToolDetails } from "../core/details.ts";
 import { printable } from "../core/printable.ts";
 import { childDetails } from "../runs/child-details.ts";
-import { type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
+import { JOB_ID_PATTERN, type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childTitle } from "../ui/card.ts";
 import { dialogWait, phaseLabel } from "../ui/format.ts";
 import { checkToolArguments } from "./check-arguments.ts";
@@ -68,7 +68,7 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 			const cancelled = await jobs.cancel(id);
 			const job = jobs.get(id);
 			if (!cancelled) {
-				const why = job ? `it is already ${job.status}` : "there is no such job";
+				const why = job ? `it is already ${job.status}` : `there is no such job${notAJobId(id)}`;
 				return reply(`job ${id} was not cancelled: ${why}`, { jobs: job ? [job] : [] }, true);
 			}
 			return reply(`job ${id} cancelled; its children were stopped`, { jobs: job ? [job] : [] });
@@ -102,7 +102,7 @@ async function stop(jobs: JobRegistry, id: string): Promise<JobsResult> {
 	const outcome = await jobs.stop(id);
 	const job = jobs.get(id);
 	if (!outcome) {
-		const why = job ? `it is already ${job.status}` : "there is no such job";
+		const why = job ? `it is already ${job.status}` : `there is no such job${notAJobId(id)}`;
 		return reply(`job ${id} was not stopped: ${why}`, { jobs: job ? [job] : [] }, true);
 	}
 	const asked = outcome.receipts.map(({ index, receipt }) =>
@@ -113,7 +113,14 @@ async function stop(jobs: JobRegistry, id: string): Promise<JobsResult> {
 }
 
 function unknownJob(id: string): JobsResult {
-	return reply(`there is no job ${id} (only the last ${MAX_FINISHED_JOBS} finished jobs are kept)`, { jobs: [] }, true);
+	const kept = `only the last ${MAX_FINISHED_JOBS} finished jobs are kept`;
+	return reply(`there is no job ${id} (${kept})${notAJobId(id)}`, { jobs: [] }, true);
+}
+
+/** For an id no job could have (a native session id, say): what a job id is, and where a session id goes. */
+function notAJobId(id: string): string {
+	if (JOB_ID_PATTERN.test(id)) return "";
+	return `; a job id is the 8 hex characters of "Started background job <id>", and a native session id is no job id (resume a session with subagent's resume_session_id)`;
 }
 
 async function waitForJob(

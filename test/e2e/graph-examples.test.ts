@@ -55,6 +55,18 @@ describe("shipped example graphs", () => {
 		);
 	});
 
+	it("names a misspelt input of a shipped graph, whose inputs schema allows no other key", async () => {
+		const before = env.server.requests.length;
+		const { result, isError } = await env.session.callTool<GraphDetails>("agent_graph", {
+			name: "explore-and-plan",
+			inputs: { gaol: "add --verbose" },
+		});
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain("(gaol)");
+		expect(textOf(result)).toContain("goal");
+		expect(env.server.requests.length).toBe(before);
+	});
+
 	it("runs plan-code-review (claude → codex → pi, follow-up on revise) to its outputs", async () => {
 		env.server.scriptFor("Plan this change: rename", claude({ summary: "rename foo to bar", files: ["src/x.ts"] }));
 		env.server.scriptFor("Implement: rename foo to bar", {

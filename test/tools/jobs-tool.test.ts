@@ -32,6 +32,15 @@ describe("subagent_jobs arguments", () => {
 		);
 	});
 
+	it("says a native session id is no job id, and where it goes, for an id no job could have", async () => {
+		const session = await run({ action: "result", job_id: "0f0e0d0c-1114-406e-8ddf-025493a5408d" });
+		expect((session.content[0] as { text: string }).text).toContain(
+			"a native session id is no job id (resume a session with subagent's resume_session_id)",
+		);
+		const job = await run({ action: "cancel", job_id: "0f0e0d0c" });
+		expect((job.content[0] as { text: string }).text).toBe("job 0f0e0d0c was not cancelled: there is no such job");
+	});
+
 	it("refuses a field the action does not read, naming it and what the action reads", async () => {
 		const cases: [Record<string, unknown>, string][] = [
 			[{ action: "cancel", job_id: "j1", text: "stop now" }, 'action "cancel" does not use text (it reads job_id)'],

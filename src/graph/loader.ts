@@ -146,15 +146,15 @@ export interface LoadedSubgraph {
 /**
  * Every saved graph the graph nodes of `definition` name, recursively (each name read and parsed once), by
  * name. Cycles and nesting are refused by `compileGraph`, which sees the chain; trust by `checkGraphTrust`.
- * @returns what was read; each problem (unknown name, unreadable file, bad shape) is added to `problems`,
- *   labelled `node "<key>": graph`.
+ * @returns what was read, and the names that could not be (each problem: unknown name, unreadable file, bad
+ *   shape, is added to `problems`, labelled `node "<key>": graph`).
  */
 export function readSubgraphs(
 	definition: GraphDefinition,
 	scope: AgentScope,
 	context: Pick<LaunchContext, "cwd" | "agentDir">,
 	problems: Problems,
-): Map<string, LoadedSubgraph> {
+): { loaded: Map<string, LoadedSubgraph>; failed: Set<string> } {
 	const loaded = new Map<string, LoadedSubgraph>();
 	const failed = new Set<string>();
 	const queue: GraphDefinition[] = [definition];
@@ -177,5 +177,5 @@ export function readSubgraphs(
 			queue.push(parsed);
 		}
 	}
-	return loaded;
+	return { loaded, failed };
 }

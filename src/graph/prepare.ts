@@ -69,7 +69,7 @@ export async function prepareGraph(
 	const parsed = parseGraphPartly(raw, local);
 	if (!parsed) return undefined;
 	const { definition, refusedNodes, complete } = parsed;
-	const subgraphs = readSubgraphs(definition, env.scope, env.context(), local);
+	const { loaded: subgraphs, failed: unloadable } = readSubgraphs(definition, env.scope, env.context(), local);
 	// A saved project graph, and every project graph a run loads as a subgraph, grants nothing itself.
 	const projectGraphs = [
 		...(origin.source === "project" ? [{ nodes: definition.nodes, field: local }] : []),
@@ -89,6 +89,7 @@ export async function prepareGraph(
 		subgraphs,
 		chain: [request.name ?? definition.name ?? "inline"],
 		refusedNodes,
+		unloadable,
 	});
 	// The templates as written stand in for the tasks: pre-flight checks who runs, not what they are told.
 	const all = compiled ? compiled.nodes.map(({ key, node }) => [key, node] as const) : Object.entries(definition.nodes);

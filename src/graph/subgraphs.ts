@@ -21,6 +21,8 @@ export type SubgraphSources = ReadonlyMap<string, { definition: GraphDefinition;
 export interface SubgraphContext {
 	caps: CoordinatorCaps;
 	subgraphs?: SubgraphSources;
+	/** Saved graphs that could not be read, their problems listed already: not reported again as not loaded. */
+	unloadable?: ReadonlySet<string>;
 	/** The names of the enclosing graphs, outermost first. */
 	chain: string[];
 	compile(definition: GraphDefinition, problems: Problems, chain: string[]): CompiledGraph | undefined;
@@ -47,7 +49,7 @@ export function compileSubgraphs(
 		}
 		const source = context.subgraphs?.get(node.graph);
 		if (!source) {
-			field.add(`saved graph "${node.graph}" is not loaded`);
+			if (!context.unloadable?.has(node.graph)) field.add(`saved graph "${node.graph}" is not loaded`);
 			continue;
 		}
 		checkInputNames(node, source.definition, problems.at(nodeLabel(key)));

@@ -39,6 +39,8 @@ export interface CompileOptions {
 	 * as if they were there, their output not known, so no problem is reported for them twice or wrongly.
 	 */
 	refusedNodes?: ReadonlyMap<string, readonly string[]>;
+	/** Saved graphs that could not be read (each one's problem listed already): a graph node running one is not checked further. */
+	unloadable?: ReadonlySet<string>;
 }
 
 /**
@@ -58,6 +60,9 @@ export function compileGraph(
 		Object.entries(definition.nodes).map(([key, node]) => [key, outputShapeOf(node)]),
 	);
 	for (const key of refused.keys()) shapes.set(key, { unknown: true });
+	for (const [key, node] of Object.entries(definition.nodes)) {
+		if (node.kind === "graph" && options.unloadable?.has(node.graph)) shapes.set(key, { unknown: true });
+	}
 	const inputsRefused = options.inputsAtRunTime
 		? definition.inputs !== undefined && !checkJsonSchema(definition.inputs, problems.at("graph.inputs"))
 		: !checkInputs(definition, inputs, problems);
@@ -66,6 +71,7 @@ export function compileGraph(
 		{
 			caps,
 			subgraphs: options.subgraphs,
+			unloadable: options.unloadable,
 			chain: options.chain ?? [definition.name ?? "inline"],
 			compile: (sub, local, chain) => compileGraph(sub, undefined, local, { ...options, chain, inputsAtRunTime: true }),
 		},

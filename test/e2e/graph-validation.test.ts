@@ -173,6 +173,22 @@ describe("agent_graph validation", () => {
 		expect(shapeless).not.toContain("ghost");
 	});
 
+	it("names a saved graph it cannot read once, and checks what reads that node's output no further", async () => {
+		const text = await refusal({
+			graph: {
+				nodes: {
+					sub: { kind: "graph", graph: "nope" },
+					use: { agent: "scout", task: "${nodes.sub.output.x}", depends_on: ["sub", "ghost"] },
+				},
+			},
+		});
+		expect(missingFrom(text, ['unknown saved graph "nope"', 'node "use": depends_on: unknown node "ghost"'])).toEqual(
+			[],
+		);
+		expect(text).not.toContain("is not loaded");
+		expect(text).not.toContain("nodes.sub.output.x");
+	});
+
 	it("checks each ValueRef against its node's dependencies in a graph with a cycle elsewhere", async () => {
 		const text = await refusal({
 			graph: {

@@ -69,7 +69,7 @@ async function gated(
 	const definition = saved && parseGraphDefinition(saved.raw, problems.at(saved.file));
 	if (!saved || !definition) return undefined;
 	const origin = { source: saved.source, name, file: saved.file, digest: saved.digest };
-	const subgraphs = readSubgraphs(definition, scope, value, problems);
+	const { loaded: subgraphs } = readSubgraphs(definition, scope, value, problems);
 	return (await checkGraphTrust({ origin, definition }, subgraphs, value, problems)) ? saved : undefined;
 }
 

@@ -68,7 +68,7 @@ function whatItRuns(
 	definition: GraphDefinition,
 	subgraphs: ReadonlyMap<string, LoadedSubgraph>,
 ): { commands: string[]; approved: string[] } {
-	const commands = ownCommands(definition).map(argvText);
+	const commands = ownCommands(definition);
 	const approved: string[] = [];
 	const seen = new Set<string>();
 	const queue = graphNodes(definition).map((node) => ({ ...node, way: [] as string[] }));
@@ -78,7 +78,7 @@ function whatItRuns(
 		const way = [...next.way, hop];
 		if (sub?.source !== "user" || seen.has(way.join(" → ")) || next.way.length >= MAX_WAY) continue;
 		seen.add(way.join(" → "));
-		for (const argv of ownCommands(sub.definition)) commands.push(`${argvText(argv)} (${way.join(" → ")})`);
+		for (const command of ownCommands(sub.definition)) commands.push(`${command} (${way.join(" → ")})`);
 		for (const child of approvedChildren(sub.definition)) approved.push(`${child} (${way.join(" → ")})`);
 		queue.push(...graphNodes(sub.definition).map((node) => ({ ...node, way })));
 	}
@@ -108,8 +108,11 @@ function inputsText(inputs: Record<string, unknown> | undefined): string {
 	return ` with inputs ${text.slice(0, INPUTS_SHOWN)}${cut}`;
 }
 
-const ownCommands = (definition: GraphDefinition): string[][] =>
-	Object.values(definition.nodes).flatMap((node) => (node.kind === "command" ? [node.run] : []));
+/** Each command gate's argv as the live view shows it, with the directory it runs in when it gives one. */
+const ownCommands = (definition: GraphDefinition): string[] =>
+	Object.values(definition.nodes).flatMap((node) =>
+		node.kind === "command" ? [`${argvText(node.run)}${node.cwd ? ` (in ${JSON.stringify(node.cwd)})` : ""}`] : [],
+	);
 
 const graphNodes = (definition: GraphDefinition): Array<{ graph: string; inputs?: Record<string, unknown> }> =>
 	Object.values(definition.nodes).flatMap((node) =>

@@ -146,6 +146,8 @@ describe("saved graphs", () => {
 			'npm "test;" rm -rf build) is defined by the project and will run with your permissions. Continue?',
 		);
 		expect(two).toMatch(/^npm test; rm -rf build\)/);
+		const placed = await consent("placed", { a: { kind: "command", run: ["rm", "-rf", "build"], cwd: "/" } });
+		expect(placed).toMatch(/^rm -rf build \(in "\/"\)\)/);
 		expect(spaced).toMatch(/^"npm test; rm -rf build"\)/);
 	});
 

@@ -42,7 +42,7 @@ export async function checkGraphTrust(
 		const { commands, approved } = whatItRuns(graph.definition, subgraphs);
 		const notes = [
 			...(commands.length > 0 ? [`runs commands: ${commands.join("; ")}`] : []),
-			...(approved.length > 0 ? [`runs children with auto_approve: ${approved.join("; ")}`] : []),
+			...(approved.length > 0 ? [`runs children that skip approvals: ${approved.join("; ")}`] : []),
 		];
 		return {
 			what: `project graph ${JSON.stringify(graph.name)}`,
@@ -61,8 +61,9 @@ export async function checkGraphTrust(
  * by the way there, every hop with the inputs its graph node gives (`(user graph "relay" with inputs {…} → user
  * graph "runner" with inputs {…})`, templates as written, each inputs text at most {@link INPUTS_SHOWN} characters
  * and the rest counted), so a consent shows what a `${inputs.…}` of a user graph's commands will be. `approved`:
- * each child with `auto_approve` of those user graphs (a project graph cannot grant it itself, but chooses their
- * inputs), `node "fix": codex, task "${inputs.task}" (user graph "cfix" with inputs {…})`.
+ * each child of those user graphs with `auto_approve`, or with `allowed_tools` it may run unasked on claude (a
+ * project graph can grant neither itself, but chooses their inputs), `node "fix": codex, auto_approve, task
+ * "${inputs.task}" (user graph "cfix" with inputs {…})`.
  */
 function whatItRuns(
 	definition: GraphDefinition,
@@ -85,15 +86,23 @@ function whatItRuns(
 	return { commands, approved };
 }
 
-/** Each child of `definition` with `auto_approve`: its label, harness or agent, and task template. */
+/**
+ * Each child of `definition` that skips approvals: `auto_approve`, or `allowed_tools` on a child that may be
+ * claude's (its harness named, or an agent or roster entry that may choose it), which runs them without asking.
+ */
 const approvedChildren = (definition: GraphDefinition): string[] =>
 	Object.entries(definition.nodes).flatMap(([key, node]) =>
-		childrenToResolve(key, node)
-			.filter((child) => child.node.auto_approve === true)
-			.map((child) => {
-				const who = child.node.agent_type ?? child.node.agent ?? child.node.roster_entry ?? "pi";
-				return `${child.label ?? nodeLabel(key)}: ${who}, task ${JSON.stringify(child.task)}`;
-			}),
+		childrenToResolve(key, node).flatMap(({ node: child, label, task }) => {
+			const who = child.agent_type ?? child.agent ?? child.roster_entry ?? "pi";
+			const onClaude = child.agent_type === "claude_code" || (!child.agent_type && (child.agent ?? child.roster_entry));
+			const how = [
+				...(child.auto_approve === true ? ["auto_approve"] : []),
+				...(onClaude && child.allowed_tools?.length ? [`allowed_tools ${JSON.stringify(child.allowed_tools)}`] : []),
+			];
+			return how.length > 0
+				? [`${label ?? nodeLabel(key)}: ${who}, ${how.join(", ")}, task ${JSON.stringify(task)}`]
+				: [];
+		}),
 	);
 
 /** Characters of one graph node's inputs a consent shows; the rest is counted. */

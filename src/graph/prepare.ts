@@ -7,10 +7,9 @@ import type { Problems } from "../core/problems.ts";
 import type { CoordinatorCaps } from "./compile-node.ts";
 import { type GraphNode, nodeLabel } from "./definition.ts";
 import { checkGraphTrust } from "./graph-trust.ts";
-import { type GraphOrigin, readSavedGraph, readSubgraphs } from "./loader.ts";
+import { type GraphOrigin, type LoadedSubgraph, readSavedGraph, readSubgraphs } from "./loader.ts";
 import { parseGraphPartly } from "./parse-graph.ts";
 import { childrenToResolve, type NodeLaunchEnv, resolveNodes } from "./preflight.ts";
-import type { SubgraphSources } from "./subgraphs.ts";
 import { type CompiledGraph, compileGraph } from "./validate.ts";
 
 export interface GraphRequest {
@@ -39,7 +38,19 @@ export interface PreparedGraph {
 	/** Where the graph came from (kept with the run: its restore passes the trust gate again). */
 	origin: GraphOrigin;
 	/** The saved graphs its graph nodes run, by name (kept with the run, so its controls can compile it again). */
-	subgraphs: SubgraphSources;
+	subgraphs: ReadonlyMap<string, LoadedSubgraph>;
+}
+
+/**
+ * Whether the children of node `key` may approve tools with their `allowed_tools` (claude `--allowedTools`: a
+ * matching call runs without asking): not in a project graph, which grants nothing itself, as an agent file
+ * cannot (SECURITY.md "Trust"); there the list only narrows what is offered. A node of an unknown graph does not.
+ */
+export function approvesTools(prepared: PreparedGraph, key: string): boolean {
+	const frame = prepared.compiled.nodes.find((node) => node.key === key)?.frame;
+	const graph = frame === undefined ? undefined : prepared.compiled.frames[frame]?.graph;
+	const source = graph === undefined ? prepared.origin.source : prepared.subgraphs.get(graph)?.source;
+	return source === "inline" || source === "user";
 }
 
 /**

@@ -48,7 +48,12 @@ interface CallRun {
 	startSignal: AbortSignal | undefined;
 	/** Reports the live children through `options.onUpdate`. */
 	update(): void;
+	/** `childStarts` when the call's specs were handed over (planned, or resolved at a graph node's dispatch). */
+	plannedAt: number;
 }
+
+/** Children this process has started so far, of every call: one started after a call's planning may have changed what a harness would load. */
+let childStarts = 0;
 
 /**
  * Runs every spec and resolves with one ChildRun per spec, in call order. Never rejects for child
@@ -58,7 +63,13 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 	const children = specs.map(pendingChild);
 	const stopSignals = [options.signal, options.noMoreStarts].filter((signal) => signal !== undefined);
 	const startSignal = stopSignals.length > 1 ? AbortSignal.any(stopSignals) : stopSignals[0];
-	const call: CallRun = { children, options, startSignal, update: () => options.onUpdate?.(children) };
+	const call: CallRun = {
+		children,
+		options,
+		startSignal,
+		update: () => options.onUpdate?.(children),
+		plannedAt: childStarts,
+	};
 	call.update();
 	if (mode === "chain") await runChain(call, specs);
 	else await runParallel(call, specs);
@@ -111,9 +122,10 @@ async function runChain(call: CallRun, specs: LaunchSpec[]): Promise<void> {
 }
 
 /**
- * A child of a call with several is checked by its harness again as it starts (fail closed): an earlier one
- * may have changed what the harness would load since the call was planned (a pi step writing `.agents/skills`
- * in an untrusted project before a codex step there). A refusal fails the child, naming each problem.
+ * A child is checked by its harness again as it starts (fail closed) when another child started since its call
+ * was planned (a later child of a parallel or chain call; a call or graph node that waited for a slot): that one
+ * may have changed what the harness would load (a pi child writing `.agents/skills` in an untrusted project
+ * before a codex child there). A refusal fails the child, naming each problem.
  */
 function acceptedAtStart(call: CallRun, child: ChildRun, spec: LaunchSpec): boolean {
 	const problems = new Problems();
@@ -167,7 +179,8 @@ async function runOne(call: CallRun, index: number, spec: LaunchSpec): Promise<v
 		child.phase = "skipped";
 		return;
 	}
-	if (call.children.length > 1 && !acceptedAtStart(call, child, spec)) return;
+	if (childStarts > call.plannedAt && !acceptedAtStart(call, child, spec)) return;
+	childStarts++;
 	child.phase = "running";
 	child.startedAt = Date.now();
 	call.update();

@@ -18,7 +18,7 @@ import { type GraphRunOutcome, startGraph } from "../graph/engine.ts";
 import type { SpecRunner } from "../graph/executors.ts";
 import type { CommandHost, HumanHost } from "../graph/gate-hosts.ts";
 import { type NodeLaunchEnv, resolveNodes } from "../graph/preflight.ts";
-import type { PreparedGraph } from "../graph/prepare.ts";
+import { approvesTools, type PreparedGraph } from "../graph/prepare.ts";
 import { graphDetails, graphOutputs, graphResultText } from "../graph/result.ts";
 import { writeArtifact } from "../runs/artifacts.ts";
 import { buildChildEnv, filterEnvironment } from "../runs/child-env.ts";
@@ -132,7 +132,9 @@ export async function runAccepted(accepted: AcceptedGraph, hooks: RunHooks): Pro
 			defaultConcurrency: accepted.limits.concurrency,
 			resolve: async (key, task, problems, template) => {
 				const node = template ?? (prepared.compiled.nodes.find((n) => n.key === key)?.node as AgentNode);
-				return (await resolveNodes([{ key, node, task }], env, problems))?.get(key);
+				const spec = (await resolveNodes([{ key, node, task }], env, problems))?.get(key);
+				// A project graph's allowed_tools narrow what its children are offered, and approve nothing.
+				return spec && !approvesTools(prepared, key) ? { ...spec, approvedTools: undefined } : spec;
 			},
 			run: specRunner(accepted),
 			gates: { command: commandHost(accepted), human: hooks.human },

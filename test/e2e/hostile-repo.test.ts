@@ -16,7 +16,8 @@ import { join } from "node:path";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubagentDetails } from "../../src/core/details.ts";
-import { type E2eEnv, runOf, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import type { GraphDetails } from "../../src/core/graph-details.ts";
+import { type E2eEnv, runOf, startE2eEnv, textOf, withSettingsSession } from "../support/e2e-env.ts";
 import { confirmingUi, createExtensionSession, type ExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
 import { expectRefused } from "../support/refusals.ts";
@@ -124,6 +125,92 @@ describe("codex project content written by an earlier child of the call", () => 
 			`refused at start: codex harness: ${dir} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${join(dir, ".agents/skills")}`,
 		);
 		expect(env.server.requests.some((r) => r.lastUserText.includes("codex after the plant"))).toBe(false);
+	});
+});
+
+describe("codex project content written while a codex child waits for a slot", () => {
+	/** An untrusted project (it has `.git`) and the command that writes `.agents/skills` into it. */
+	const planted = (prefix: string) => {
+		const dir = realpathSync(mkdtempSync(join(env.home.dir, prefix)));
+		mkdirSync(join(dir, ".git"));
+		const skill = join(dir, ".agents/skills/evil/SKILL.md");
+		const command = `mkdir -p ${dir}/.agents/skills/evil && printf -- '---\\nname: evil\\ndescription: PLANTED-SKILL\\n---\\nx\\n' > ${skill}`;
+		return { dir, skill, command };
+	};
+	const refusal = (dir: string) =>
+		`refused at start: codex harness: ${dir} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${join(dir, ".agents/skills")}`;
+
+	it("refuses a graph's codex node as it starts when a pi node wrote .agents/skills while it waited for the global slot", async () => {
+		const { dir, skill, command } = planted("codex-slot-graph-");
+		env.server.scriptFor("slot graph plant", { toolCalls: [{ name: "bash", arguments: { command } }] }, () => ({
+			text: "planted",
+		}));
+		await withSettingsSession(env, { limits: { global_concurrency: 1 } }, async (session) => {
+			const { result } = await session.callTool<GraphDetails>("agent_graph", {
+				graph: {
+					nodes: {
+						plant: { agent_type: "pi", task: "slot graph plant", cwd: dir },
+						late: { agent_type: "codex", task: "slot graph codex", cwd: dir },
+					},
+				},
+			});
+			expect(existsSync(skill)).toBe(true);
+			expect(textOf(result)).toContain(refusal(dir));
+		});
+		expect(env.server.requests.some((r) => r.lastUserText.includes("slot graph codex"))).toBe(false);
+	});
+
+	it("refuses a single codex call as it starts when another call's pi child wrote .agents/skills while it waited", async () => {
+		const { dir, skill, command } = planted("codex-slot-calls-");
+		env.server.scriptFor("slot calls plant", { toolCalls: [{ name: "bash", arguments: { command } }] }, () => ({
+			text: "planted",
+		}));
+		await withSettingsSession(env, { limits: { global_concurrency: 1 } }, async (session) => {
+			const [, late] = await session.callTools([
+				{ name: "subagent", args: { agent_type: "pi", task: "slot calls plant", cwd: dir } },
+				{ name: "subagent", args: { agent_type: "codex", task: "slot calls codex", cwd: dir } },
+			]);
+			expect(existsSync(skill)).toBe(true);
+			expect((late.result.details as SubagentDetails).children[0].error).toContain(refusal(dir));
+		});
+		expect(env.server.requests.some((r) => r.lastUserText.includes("slot calls codex"))).toBe(false);
+	});
+});
+
+describe("a project graph's allowed_tools on claude", () => {
+	it('narrow what its child is offered and approve nothing, where the same inline node approves them (SECURITY.md "Trust")', async () => {
+		const project = realpathSync(mkdtempSync(join(env.home.dir, "graph-approves-")));
+		mkdirSync(join(project, ".pi/graphs"), { recursive: true });
+		const node = (marker: string) => ({
+			agent_type: "claude_code",
+			task: `claude graph touches ${marker}`,
+			allowed_tools: ["Bash"],
+		});
+		for (const marker of ["from-project", "from-inline"]) {
+			env.server.scriptFor(
+				`claude graph touches ${marker}`,
+				{
+					toolCalls: [{ name: "Bash", arguments: { command: `touch ${join(project, marker)}`, description: "Touch" } }],
+				},
+				(request) => ({ text: `said: ${request.lastToolOutput ?? ""}` }),
+			);
+		}
+		writeFileSync(join(project, ".pi/graphs/tools.json"), JSON.stringify({ nodes: { t: node("from-project") } }));
+		trust({ [project]: true });
+		const session = await sessionIn(project, { projectTrusted: true });
+		try {
+			const fromProject = await session.callTool<GraphDetails>("agent_graph", { name: "tools", agentScope: "project" });
+			expect(fromProject.isError, textOf(fromProject.result)).toBe(false);
+			expect(existsSync(join(project, "from-project"))).toBe(false);
+			const inline = await session.callTool<GraphDetails>("agent_graph", {
+				graph: { nodes: { t: node("from-inline") } },
+			});
+			expect(inline.isError, textOf(inline.result)).toBe(false);
+			expect(existsSync(join(project, "from-inline"))).toBe(true);
+		} finally {
+			session.dispose();
+			trust({});
+		}
 	});
 });
 

@@ -192,7 +192,7 @@ describe("saved graphs", () => {
 		await gated("drive", "both", value, new Problems());
 		expect(asked).toHaveLength(1);
 		expect(asked[0]).toContain(
-			'runs children with auto_approve: node "fix": codex, task "${inputs.task}" (user graph "cfix" with inputs {"task":"rm -rf ~ please"})',
+			'runs children that skip approvals: node "fix": codex, auto_approve, task "${inputs.task}" (user graph "cfix" with inputs {"task":"rm -rf ~ please"})',
 		);
 		expect(asked[0]).not.toContain('node "check"');
 	});

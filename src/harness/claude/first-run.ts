@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../core/atomic-write.ts";
+import { namingFile, writeFileAtomic } from "../../core/atomic-write.ts";
 
 /** claude's global config file for `env`: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`. */
 export function claudeGlobalConfig(env: Record<string, string | undefined>): string {
@@ -58,5 +58,5 @@ export function answerClaudeFirstRun(env: Record<string, string | undefined>, cw
 	}
 	if (!changed) return;
 	const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
-	writeFileAtomic(file, JSON.stringify(config, null, 2), mode);
+	namingFile(file, () => writeFileAtomic(file, JSON.stringify(config, null, 2), mode));
 }

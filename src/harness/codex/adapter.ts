@@ -8,7 +8,7 @@ import { CODEX_COMMAND_ENV, type NativeCommand } from "../native-command.ts";
 import { addMissingSession } from "../session-cwd.ts";
 import { buildCodexCommand, buildCodexTuiCommand, codexRefusals, codexTuiRefusals } from "./command.ts";
 import { CodexEventParser } from "./events.ts";
-import { findThreadRollout, readRolloutCwd, readThreadUsage } from "./rollout.ts";
+import { findThreadRollout, readRolloutCwd, readThreadUsage, THREAD_ID } from "./rollout.ts";
 
 export { codexHomeDir } from "../../core/native-homes.ts";
 
@@ -32,9 +32,6 @@ export interface CodexAdapterOptions {
  */
 export const CODEX_INPUT_REFUSAL =
 	"codex exec reads its whole prompt before it starts and takes no input while it runs; resume the child (subagent with resume: its native session id) once it has finished";
-
-/** A UUID, which `codex exec resume` takes as a session id before a thread name (its `--help`). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Builds the codex adapter. */
 export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter {
@@ -64,7 +61,7 @@ export function createCodexAdapter(options: CodexAdapterOptions): HarnessAdapter
 				problems,
 				(refused) => {
 					// A thread name is codex's to resolve (it starts a new thread for an unknown one: refused after).
-					addMissingSession(spec, sessionFile, `${options.codexHome}/sessions`, refused, (id) => UUID.test(id));
+					addMissingSession(spec, sessionFile, `${options.codexHome}/sessions`, refused, (id) => THREAD_ID.test(id));
 					codexRefusals(spec, refused);
 				},
 				(refused, clean) => codexTuiRefusals(spec, options.command, refused, clean),

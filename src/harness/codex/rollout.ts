@@ -37,8 +37,15 @@ export function readRolloutCwd(codexHome: string, threadId: string): string | un
 	});
 }
 
-/** The rollout file of `threadId` under `$CODEX_HOME/sessions`, or `undefined`. */
+/** A codex thread id: a UUID (`codex exec resume` takes one before a thread name, its `--help`). */
+export const THREAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The rollout file of `threadId` under `$CODEX_HOME/sessions`, or `undefined`; only a whole thread id is looked
+ * for (a thread name, or the tail of another thread's id, would match another thread's file by its end).
+ */
 export function findThreadRollout(codexHome: string, threadId: string): string | undefined {
+	if (!THREAD_ID.test(threadId)) return undefined;
 	return findRollout(join(codexHome, "sessions"), `-${threadId}.jsonl`);
 }
 

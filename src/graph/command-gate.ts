@@ -10,6 +10,7 @@
 import { resolveAdHocCwd } from "../config/paths.ts";
 import { printable } from "../core/printable.ts";
 import { Problems } from "../core/problems.ts";
+import { noteChildStart } from "../process/start-count.ts";
 import { startProcess } from "../process/start-process.ts";
 import type { CommandNode } from "./definition.ts";
 import type { NodeExecution, NodeOutcome } from "./execution.ts";
@@ -43,6 +44,8 @@ export async function runCommandNode(execution: NodeExecution): Promise<NodeOutc
 	if (cwd === undefined) return { status: "failed", error: `refused at dispatch: ${problems.list.join("; ")}` };
 	if (execution.noMoreStarts.aborted) return { status: "not_started" };
 	execution.onStart({ command: argv });
+	// It may write what a harness would load: a child planned before it ends is checked again as it starts.
+	const gone = noteChildStart();
 	const running = startProcess(
 		{ file: argv[0], args: argv.slice(1), cwd, env },
 		{
@@ -52,7 +55,7 @@ export async function runCommandNode(execution: NodeExecution): Promise<NodeOutc
 			stdoutTailBytes: COMMAND_TAIL_BYTES,
 		},
 	);
-	const outcome = await running.done;
+	const outcome = await running.done.finally(gone);
 	const output = {
 		exit_code: outcome.exitCode ?? -1,
 		stdout_tail: outcome.stdoutTail ?? "",

@@ -4,8 +4,8 @@
  * only with explicit trust of its project or a confirmation (launch/trust.ts), all asked about at once, before
  * anything is compiled or pre-flighted. The consent to each names every command it runs: its own command gates
  * and those of every user graph it runs as a subgraph, directly or through other user graphs (a user graph
- * passes no gate of its own, yet the project graph chooses its inputs), and every child with `auto_approve` of
- * those user graphs. A project graph it runs has a consent of
+ * passes no gate of its own, yet the project graph chooses its inputs), and every child of those user graphs
+ * that skips approvals (`auto_approve`, or `allowed_tools` claude may run unasked). A project graph it runs has a consent of
  * its own.
  */
 import type { Problems } from "../core/problems.ts";

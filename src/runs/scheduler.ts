@@ -10,6 +10,7 @@ import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import { definitionName, type Harness, type LaunchSpec } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
 import type { RunResult } from "../core/run-result.ts";
+import { childActivity, noteChildStart } from "../process/start-count.ts";
 import { type RunChildOptions, runChild } from "./run-child.ts";
 import type { WarmPool } from "./warm-children.ts";
 
@@ -48,12 +49,9 @@ interface CallRun {
 	startSignal: AbortSignal | undefined;
 	/** Reports the live children through `options.onUpdate`. */
 	update(): void;
-	/** `childStarts` when the call's specs were handed over (planned, or resolved at a graph node's dispatch). */
-	plannedAt: number;
+	/** `childActivity()` when the call's specs were handed over (planned, or resolved at a graph node's dispatch). */
+	plannedAt: { started: number; running: number };
 }
-
-/** Children this process has started so far, of every call: one started after a call's planning may have changed what a harness would load. */
-let childStarts = 0;
 
 /**
  * Runs every spec and resolves with one ChildRun per spec, in call order. Never rejects for child
@@ -68,7 +66,7 @@ export async function runCall(mode: CallMode, specs: LaunchSpec[], options: Sche
 		options,
 		startSignal,
 		update: () => options.onUpdate?.(children),
-		plannedAt: childStarts,
+		plannedAt: childActivity(),
 	};
 	call.update();
 	if (mode === "chain") await runChain(call, specs);
@@ -122,10 +120,11 @@ async function runChain(call: CallRun, specs: LaunchSpec[]): Promise<void> {
 }
 
 /**
- * A child is checked by its harness again as it starts (fail closed) when another child started since its call
- * was planned (a later child of a parallel or chain call; a call or graph node that waited for a slot): that one
- * may have changed what the harness would load (a pi child writing `.agents/skills` in an untrusted project
- * before a codex child there). A refusal fails the child, naming each problem.
+ * A child is checked by its harness again as it starts (fail closed) when another child or command gate ran
+ * since its call was planned (running then, or started since: a later child of a parallel or chain call, a call
+ * or graph node that waited for a slot): that one may have changed what the harness would load (a pi child
+ * writing `.agents/skills` in an untrusted project before a codex child there). A refusal fails the child,
+ * naming each problem.
  */
 function acceptedAtStart(call: CallRun, child: ChildRun, spec: LaunchSpec): boolean {
 	const problems = new Problems();
@@ -179,8 +178,10 @@ async function runOne(call: CallRun, index: number, spec: LaunchSpec): Promise<v
 		child.phase = "skipped";
 		return;
 	}
-	if (childStarts > call.plannedAt && !acceptedAtStart(call, child, spec)) return;
-	childStarts++;
+	// Another child ran since the call was planned (running then, or started since): it may have written meanwhile.
+	const { running, started } = call.plannedAt;
+	if ((running > 0 || childActivity().started > started) && !acceptedAtStart(call, child, spec)) return;
+	const ended = noteChildStart();
 	child.phase = "running";
 	child.startedAt = Date.now();
 	call.update();
@@ -202,6 +203,8 @@ async function runOne(call: CallRun, index: number, spec: LaunchSpec): Promise<v
 	} catch (error) {
 		child.phase = "failed";
 		child.error = (error as Error).message;
+	} finally {
+		ended();
 	}
 	call.update();
 }

@@ -20,6 +20,8 @@ import type { GraphDetails } from "../../src/core/graph-details.ts";
 import { type E2eEnv, runOf, startE2eEnv, textOf, withSettingsSession } from "../support/e2e-env.ts";
 import { confirmingUi, createExtensionSession, type ExtensionSession } from "../support/extension-session.ts";
 import { writeJson } from "../support/files.ts";
+import { gate } from "../support/jobs.ts";
+import { waitUntil } from "../support/processes.ts";
 import { expectRefused } from "../support/refusals.ts";
 
 let env: E2eEnv;
@@ -137,6 +139,11 @@ describe("codex project content written while a codex child waits for a slot", (
 		const command = `mkdir -p ${dir}/.agents/skills/evil && printf -- '---\\nname: evil\\ndescription: PLANTED-SKILL\\n---\\nx\\n' > ${skill}`;
 		return { dir, skill, command };
 	};
+	/** The graph result line of node "late", refused at its dispatch or its start. */
+	const lateRefused = (dir: string) =>
+		new RegExp(
+			`late: failed[^\\n]*refused at (start|dispatch): (node "late": )?codex harness: ${dir} is not explicitly trusted`,
+		);
 	const refusal = (dir: string) =>
 		`refused at start: codex harness: ${dir} is not explicitly trusted, and codex would load project content from it that no codex switch excludes: ${join(dir, ".agents/skills")}`;
 
@@ -158,6 +165,64 @@ describe("codex project content written while a codex child waits for a slot", (
 			expect(textOf(result)).toContain(refusal(dir));
 		});
 		expect(env.server.requests.some((r) => r.lastUserText.includes("slot graph codex"))).toBe(false);
+	});
+
+	it("refuses a graph's codex node as it starts when a command gate wrote .agents/skills while it waited for the global slot", async () => {
+		const { dir, skill, command } = planted("codex-slot-gate-");
+		const held = gate();
+		env.server.scriptFor("slot gate hold", async () => {
+			await held.wait;
+			return { text: "held" };
+		});
+		await withSettingsSession(env, { limits: { global_concurrency: 1 } }, async (session) => {
+			const call = session.callTool<GraphDetails>("agent_graph", {
+				graph: {
+					nodes: {
+						hold: { agent_type: "pi", task: "slot gate hold" },
+						write: { kind: "command", run: ["sh", "-c", command], cwd: dir },
+						late: { agent_type: "codex", task: "slot gate codex", cwd: dir },
+					},
+				},
+			});
+			// The codex node waits for the slot the pi node holds until the command has written the skill.
+			await waitUntil(() => existsSync(skill), "the command gate to write the skill");
+			held.open();
+			const { result } = await call;
+			expect(textOf(result)).toMatch(lateRefused(dir));
+		});
+		expect(env.server.requests.some((r) => r.lastUserText.includes("slot gate codex"))).toBe(false);
+	});
+
+	it("refuses a graph's codex node as it starts when a pi node running since before its dispatch wrote .agents/skills", async () => {
+		const { dir, skill, command } = planted("codex-slot-before-");
+		const waited = join(dir, "waited");
+		const held = gate();
+		env.server.scriptFor(
+			"slot before plant",
+			async () => {
+				await held.wait;
+				return { toolCalls: [{ name: "bash", arguments: { command } }] };
+			},
+			() => ({ text: "planted" }),
+		);
+		await withSettingsSession(env, { limits: { global_concurrency: 1 } }, async (session) => {
+			const call = session.callTool<GraphDetails>("agent_graph", {
+				graph: {
+					nodes: {
+						plant: { agent_type: "pi", task: "slot before plant", cwd: dir },
+						wait: { kind: "command", run: ["touch", waited] },
+						late: { agent_type: "codex", task: "slot before codex", cwd: dir, depends_on: ["wait"] },
+					},
+				},
+			});
+			// The codex node is dispatched once the gate is done, before the skill exists, and waits for pi's slot.
+			await waitUntil(() => existsSync(waited), "the command gate to run");
+			held.open();
+			const { result } = await call;
+			expect(existsSync(skill)).toBe(true);
+			expect(textOf(result)).toMatch(lateRefused(dir));
+		});
+		expect(env.server.requests.some((r) => r.lastUserText.includes("slot before codex"))).toBe(false);
 	});
 
 	it("refuses a single codex call as it starts when another call's pi child wrote .agents/skills while it waited", async () => {

@@ -5,8 +5,8 @@
  * anything is compiled or pre-flighted. The consent to each names every command it runs: its own command gates
  * and those of every user graph it runs as a subgraph, directly or through other user graphs (a user graph
  * passes no gate of its own, yet the project graph chooses its inputs), and every child of those user graphs
- * that skips approvals (`auto_approve`, or `allowed_tools` claude may run unasked). A project graph it runs has a consent of
- * its own.
+ * that skips approvals (`auto_approve`, or `allowed_tools` claude may run unasked). A project graph it runs has
+ * a consent of its own.
  */
 import type { Problems } from "../core/problems.ts";
 import type { LaunchContext } from "../launch/launch-context.ts";

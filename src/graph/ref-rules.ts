@@ -17,7 +17,6 @@ export const COMMAND_OUTPUT_SCHEMA = {
 	required: ["exit_code", "stdout_tail", "stderr_tail"],
 };
 
-/** A node's output shape, or why it has none (wiring reads structured output only). */
 /**
  * What a node's output declares: a schema, nothing (`none`: why a ValueRef cannot read it), or not known
  * (`unknown`: the node was refused for its shape, so what reads it is checked no further).

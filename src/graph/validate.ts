@@ -5,7 +5,6 @@
  * without `output_schema` / an undeclared path, conditions, `output_schema`s ajv rejects and inputs that
  * fail the graph's `inputs` schema. The result is the compiled graph the engine runs.
  */
-
 import { checkJsonShape } from "../core/json-shape.ts";
 import { didYouMean } from "../core/nearest-name.ts";
 import type { Problems } from "../core/problems.ts";

@@ -59,5 +59,10 @@ export function addMissingSession(
 	if (spec.session.kind !== "resume") return;
 	const id = spec.session.nativeSessionId;
 	if (!looksUp(id) || sessionFile(id)) return;
-	problems.add(`no ${spec.harness} session "${id}" in ${store} (where it keeps its session files)`);
+	problems.add(missingSession(spec.harness, id, store));
+}
+
+/** `no codex session "<id>" in <store> (where it keeps its session files)`: a resume's session file is not there. */
+export function missingSession(harness: string, nativeSessionId: string, store: string): string {
+	return `no ${harness} session "${nativeSessionId}" in ${store} (where it keeps its session files)`;
 }

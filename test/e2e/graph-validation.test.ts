@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphDetails } from "../../src/core/graph-details.ts";
 import { type E2eEnv, startE2eEnv, textOf } from "../support/e2e-env.ts";
+import { createExtensionSession } from "../support/extension-session.ts";
 import { missingFrom } from "../support/problems.ts";
 
 let env: E2eEnv;
@@ -28,6 +29,16 @@ async function refusal(args: Record<string, unknown>): Promise<string> {
 	expect(text).toMatch(/^agent_graph: nothing was started\./);
 	expect(env.server.requests.length).toBe(before);
 	return text;
+}
+
+/** Calls agent_graph from a session in `project`, which Pi does not trust; the session is disposed after. */
+async function callInUntrusted(project: string, args: Record<string, unknown>) {
+	const session = await createExtensionSession({ cwd: project, agentDir: env.home.agentDir, projectTrusted: false });
+	try {
+		return await session.callTool<GraphDetails>("agent_graph", args);
+	} finally {
+		session.dispose();
+	}
 }
 
 describe("agent_graph validation", () => {
@@ -256,23 +267,10 @@ describe("agent_graph validation", () => {
 		);
 		const unknown = await refusal({ name: "missing" });
 		expect(unknown).toContain('name: unknown saved graph "missing" in scope "user"');
-		const sub = await import("../support/extension-session.ts");
-		const session = await sub.createExtensionSession({
-			cwd: project,
-			agentDir: env.home.agentDir,
-			projectTrusted: false,
-		});
-		try {
-			const { result, isError } = await session.callTool<GraphDetails>("agent_graph", {
-				name: "local",
-				agentScope: "both",
-			});
-			expect(isError).toBe(true);
-			expect(textOf(result)).toContain('refused to run project graph "local"');
-			expect(env.server.requests.some((r) => r.lastUserText === "project graph ran")).toBe(false);
-		} finally {
-			session.dispose();
-		}
+		const { result, isError } = await callInUntrusted(project, { name: "local", agentScope: "both" });
+		expect(isError).toBe(true);
+		expect(textOf(result)).toContain('refused to run project graph "local"');
+		expect(env.server.requests.some((r) => r.lastUserText === "project graph ran")).toBe(false);
 	});
 
 	it("reads nothing an untrusted project graph names while it is refused for its shape: only its own problems are listed", async () => {
@@ -286,26 +284,13 @@ describe("agent_graph validation", () => {
 			e: { agent_type: "pi", task: "t", resources: { extensions: ["/nonexistent/x.ts"] } },
 		};
 		writeFileSync(join(project, ".pi", "graphs", "probe.json"), JSON.stringify({ nodes }));
-		const sub = await import("../support/extension-session.ts");
-		const session = await sub.createExtensionSession({
-			cwd: project,
-			agentDir: env.home.agentDir,
-			projectTrusted: false,
-		});
-		try {
-			const { result, isError } = await session.callTool<GraphDetails>("agent_graph", {
-				name: "probe",
-				agentScope: "project",
-			});
-			expect(isError).toBe(true);
-			const text = textOf(result);
-			expect(text).toContain('node "bad": kind: unknown node kind "loop"');
-			expect(text).not.toContain("SECRET-VALUE-123");
-			expect(text).not.toContain("/nonexistent/x.ts");
-			expect(text).not.toContain('node "r"');
-		} finally {
-			session.dispose();
-		}
+		const { result, isError } = await callInUntrusted(project, { name: "probe", agentScope: "project" });
+		expect(isError).toBe(true);
+		const text = textOf(result);
+		expect(text).toContain('node "bad": kind: unknown node kind "loop"');
+		expect(text).not.toContain("SECRET-VALUE-123");
+		expect(text).not.toContain("/nonexistent/x.ts");
+		expect(text).not.toContain('node "r"');
 	});
 
 	it('refuses a project graph that grants its nodes or the children of its coordinators auto_approve: a file cannot grant itself more than the call allows (SECURITY.md "Trust")', async () => {
@@ -323,7 +308,7 @@ describe("agent_graph validation", () => {
 				"",
 			].join("\n"),
 		);
-		const { confirmingUi, createExtensionSession } = await import("../support/extension-session.ts");
+		const { confirmingUi } = await import("../support/extension-session.ts");
 		const asked: string[] = [];
 		const ui = confirmingUi(async (_title, message) => asked.push(message) > 0);
 		const session = await createExtensionSession({

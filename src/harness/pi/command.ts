@@ -14,6 +14,7 @@ import type { Problems } from "../../core/problems.ts";
 import { tryBuild } from "../adapter.ts";
 import { writeOutputSchemaFile } from "../output-schema-file.ts";
 import { addAgentRefusals, addResourceRefusals } from "../resource-refusals.ts";
+import { addMissingSession, missingSession } from "../session-cwd.ts";
 import { dryRunFiles, type RunFiles, runFilesIn, systemPromptFile } from "../system-prompt-file.ts";
 import { addPiToolNameProblems, SUBMIT_RESULT_TOOL } from "../tool-names.ts";
 import { addTuiPromptProblems } from "../tui-prompt.ts";
@@ -180,12 +181,8 @@ export function piResourceFlags(resources: Resources): string[] {
 /** @throws LaunchError when no pi session file has the id (validation reports it before launch; it may go since). */
 function sessionFile(sessionDir: string, nativeSessionId: string): string {
 	const file = findPiSessionFile(sessionDir, nativeSessionId);
-	if (!file) throw new LaunchError(`pi harness: ${piSessionMissing(sessionDir, nativeSessionId)}`);
+	if (!file) throw new LaunchError(`pi harness: ${missingSession("pi", nativeSessionId, sessionDir)}`);
 	return file;
-}
-
-function piSessionMissing(sessionDir: string, nativeSessionId: string): string {
-	return `no pi session "${nativeSessionId}" in ${sessionDir} (pi children's sessions are kept there)`;
 }
 
 /**
@@ -193,9 +190,7 @@ function piSessionMissing(sessionDir: string, nativeSessionId: string): string {
  * resource options.
  */
 export function piRefusals(spec: LaunchSpec, options: PiAdapterOptions, problems: Problems): void {
-	if (spec.session.kind === "resume" && !findPiSessionFile(options.sessionDir, spec.session.nativeSessionId)) {
-		problems.add(piSessionMissing(options.sessionDir, spec.session.nativeSessionId));
-	}
+	addMissingSession(spec, (id) => findPiSessionFile(options.sessionDir, id), options.sessionDir, problems);
 	if (spec.effort !== undefined && !(PI_THINKING_LEVELS as readonly string[]).includes(spec.effort)) {
 		problems.add(`effort ${JSON.stringify(spec.effort)} is not a pi thinking level (${PI_THINKING_LEVELS.join(", ")})`);
 	}

@@ -36,10 +36,10 @@ const TREE_USAGE = join(import.meta.dirname, "support", "tree-usage.py");
 /** Fake-model rule (test/support/fake-model/rules.ts): one `subagent` call, then `Tool said: <its output>`. */
 const TASK = 'TOOL:subagent:{"agent":"echo","task":"delegation probe"}';
 /**
- * Alternating pairs a full run measures: 15, as the per-pair ratios spread about ±10% on a 2-core machine and the
- * goal is a ratio near 1 (9 pairs moved the median by up to 0.06 between back-to-back runs).
+ * Alternating pairs a full run measures: 31, as the per-pair ratios spread about ±10–20% on a 2-core machine and the
+ * goal is a ratio near 1 (9 pairs moved the median by up to 0.06 between back-to-back runs, 15 pairs by about ±0.03).
  */
-const PAIRS = 15;
+const PAIRS = 31;
 /** What both parents answer with: the child's echo answer came back through the tool. */
 const ANSWER = "Tool said: echo:";
 

@@ -36,6 +36,7 @@ type LatestContext = () => Pick<ExtensionContext, "hasUI" | "ui"> | undefined;
 async function loadModules(agentDir: string) {
 	return {
 		jobsWidget: await import("./ui/jobs-widget.ts"),
+		lifeline: await import("./process/lifeline.ts"),
 		state: await import("./config/extension-state.ts"),
 		settings: await import("./config/settings.ts"),
 		jobs: await import("./runs/jobs.ts"),
@@ -60,7 +61,10 @@ type Modules = Awaited<ReturnType<typeof loadModules>>;
 function buildParts(modules: Modules, agentDir: string, context: LatestContext) {
 	const config = new modules.state.ExtensionState(agentDir, process.env, process.cwd());
 	const inputs = new modules.live.LiveInputs();
-	const jobs = new modules.jobs.JobRegistry(modules.background.jobLogger(context), inputs);
+	const logger = modules.background.jobLogger(context);
+	// A parent-death watchdog that fails is reported as a job's failure is (SECURITY.md "Processes").
+	modules.lifeline.reportLifelineWarnings((message) => logger.error(message));
+	const jobs = new modules.jobs.JobRegistry(logger, inputs);
 	// Every change of the launch records rewrites this load's hold on the child sessions it may resume.
 	const hold = new modules.retention.SessionHold(modules.retention.holdsDir(agentDir));
 	const sessions: InstanceType<Modules["records"]["LaunchRecords"]> = new modules.records.LaunchRecords(() =>
@@ -283,10 +287,7 @@ function registerToolsAndCommands(
 	startReport: AgentStartReport,
 ): void {
 	const subagent = deferredTool(subagentToolInfo, runtime, async (r) => r.subagent);
-	pi.registerTool({
-		...subagent,
-		execute: async (...args) => startReport.appendTo(await subagent.execute(...args)),
-	});
+	pi.registerTool({ ...subagent, execute: async (...args) => startReport.appendTo(await subagent.execute(...args)) });
 	pi.registerTool(deferredTool(graphToolInfo, runtime, async (r) => (await r.later.graphs()).tool));
 	pi.registerTool(deferredTool(rosterToolInfo, runtime, (r) => r.later.roster()));
 	pi.registerTool(deferredTool(jobsToolInfo, runtime, (r) => r.later.jobs()));

@@ -92,13 +92,15 @@ export class WatchdogLifeline implements Lifeline {
 	#ids = 0;
 	/** Watchdogs started so far: the first and at most MAX_RESTARTS more. */
 	#started = 0;
-	#warned = false;
+	/** The failures reported so far: each kind once per lifeline. */
+	readonly #reported = new Set<"start" | "limit">();
 	#watchdog: ChildProcess | undefined;
 
 	/**
 	 * @param options.command the watchdog's argv (default: the shell gate before `node watchdog.mjs`; tests point
 	 *   it elsewhere).
-	 * @param options.warn where a failed watchdog is reported, once (default `process.emitWarning`).
+	 * @param options.warn where a failed watchdog is reported, once per kind of failure (default: the reporter
+	 *   given to {@link reportLifelineWarnings}, else `process.emitWarning`, which Pi's CLI silences).
 	 */
 	constructor(options: { command?: readonly string[]; warn?: (message: string) => void } = {}) {
 		this.#command = options.command ?? [
@@ -110,7 +112,7 @@ export class WatchdogLifeline implements Lifeline {
 			WATCHDOG,
 			this.#markerPrefix(),
 		];
-		this.#warn = options.warn ?? ((message) => process.emitWarning(message));
+		this.#warn = options.warn ?? ((message) => (reporter ? reporter(message) : process.emitWarning(message)));
 	}
 
 	/** `<RUN_MARKER>=<token>/`: what every child of this Pi process carries in its environment. */
@@ -164,11 +166,21 @@ export class WatchdogLifeline implements Lifeline {
 		if (stdin?.writable) stdin.write(this.#line(message));
 	}
 
-	/** Reports, once per lifeline, that a watchdog failed: children may then outlive Pi. */
-	#fail(reason: string): void {
-		if (this.#warned) return;
-		this.#warned = true;
-		this.#warn(`pi-native-subagents: parent-death watchdog (${this.#describe()}) ${reason}; children may outlive Pi`);
+	/**
+	 * Reports that a watchdog failed, once per lifeline for each kind: the first one that could not start (`start`),
+	 * and the restarts used up (`limit`), which names what runs unprotected now.
+	 */
+	#fail(kind: "start" | "limit", reason: string): void {
+		if (this.#reported.has(kind)) return;
+		this.#reported.add(kind);
+		const running = this.#entries.size;
+		const consequence =
+			kind === "start"
+				? "children may outlive Pi until one starts (it is started again with the next child)"
+				: running > 0
+					? `what runs now (${running} registration${running === 1 ? "" : "s"}) is not killed if Pi dies, and no child starts any more: restart Pi`
+					: "no child starts any more: restart Pi";
+		this.#warn(`pi-native-subagents: parent-death watchdog (${this.#describe()}) ${reason}; ${consequence}`);
 	}
 
 	/** The watchdog's command as a message names it: the default one by its two stages, not the gate's script. */
@@ -186,7 +198,7 @@ export class WatchdogLifeline implements Lifeline {
 	#start(): ChildProcess | undefined {
 		if (this.#watchdog) return this.#watchdog;
 		if (this.#started > MAX_RESTARTS) {
-			this.#fail(`was started ${this.#started} times and is not started again`);
+			this.#fail("limit", `was started ${this.#started} times and is not started again`);
 			return undefined;
 		}
 		this.#started += 1;
@@ -206,7 +218,7 @@ export class WatchdogLifeline implements Lifeline {
 		// Could not start (EAGAIN, ENOENT, …; no "exit" follows): the next call starts one again.
 		watchdog.on("error", (error) => {
 			if (this.#watchdog === watchdog) this.#watchdog = undefined;
-			this.#fail(`could not start: ${error.message}`);
+			this.#fail("start", `could not start: ${error.message}`);
 		});
 		// Killed by someone else: a new one starts at once while anything is registered (registrations sent
 		// to the dying one are replayed), else with the next registration or marker.
@@ -225,6 +237,17 @@ export class WatchdogLifeline implements Lifeline {
 		watchdog.stdin?.write(lines.join(""));
 		return watchdog;
 	}
+}
+
+let reporter: ((message: string) => void) | undefined;
+
+/**
+ * Sends the warnings of every lifeline made without a `warn` of its own (the default {@link lifeline} included)
+ * to `report` from now on: the extension's wiring passes the session's UI notice, else stderr (src/index.ts).
+ * Until then they are Node process warnings, which Pi's CLI silences.
+ */
+export function reportLifelineWarnings(report: (message: string) => void): void {
+	reporter = report;
 }
 
 /** The lifeline every child of this Pi process uses unless a caller passes another (tests, bench). */

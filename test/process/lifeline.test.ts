@@ -4,7 +4,7 @@ import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, syml
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
+import { reportLifelineWarnings, WATCHDOG_GATE, WatchdogLifeline } from "../../src/process/lifeline.ts";
 import { RUN_DIR_PREFIX, TMUX_DIR_PREFIX } from "../../src/runs/leftovers.ts";
 import { givenUpLifeline } from "../support/lifelines.ts";
 import {
@@ -414,15 +414,54 @@ describe("lifeline", () => {
 		}
 	});
 
-	it("reports a watchdog that keeps exiting once the restarts are used up, naming its command", async () => {
+	it("reports a watchdog that keeps exiting once the restarts are used up, naming its command and what runs unprotected", async () => {
 		const warnings: string[] = [];
 		const lifeline = new WatchdogLifeline({ command: ["true"], warn: (message) => warnings.push(message) });
 		const unregister = lifeline.register({ pgid: 1_000_001 });
 		await waitUntil(() => warnings.length > 0, "a warning about the exiting watchdog");
 		unregister();
 		expect(warnings).toEqual([
-			"pi-native-subagents: parent-death watchdog (true) was started 11 times and is not started again; children may outlive Pi",
+			"pi-native-subagents: parent-death watchdog (true) was started 11 times and is not started again; what runs now (1 registration) is not killed if Pi dies, and no child starts any more: restart Pi",
 		]);
+	});
+
+	it("reports the restarts used up even after it reported a watchdog that could not start", async () => {
+		const dir = makeTempDir("lifeline-both-");
+		const command = join(dir, "watchdog");
+		try {
+			const warnings: string[] = [];
+			const lifeline = new WatchdogLifeline({ command: [command], warn: (message) => warnings.push(message) });
+			const forget = [lifeline.register({ pgid: 1_000_001 })];
+			await waitUntil(() => warnings.length > 0, "a warning about the missing watchdog");
+			// Now every watchdog exits at once: each exit starts another while the registration lives.
+			writeFileSync(command, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+			forget.push(lifeline.register({ pgid: 1_000_002 }));
+			await waitUntil(() => warnings.length > 1, "a warning about the restarts used up");
+			for (const unregister of forget) unregister();
+			expect(warnings[0]).toContain("could not start: spawn");
+			expect(warnings[0]).toContain("children may outlive Pi until one starts");
+			expect(warnings[1]).toMatch(
+				/was started 11 times and is not started again; what runs now \(2 registrations\) is not killed if Pi dies/,
+			);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("sends the warnings of a lifeline without a warn of its own to the reporter the wiring gives", async () => {
+		const reported: string[] = [];
+		reportLifelineWarnings((message) => reported.push(message));
+		try {
+			const lifeline = new WatchdogLifeline({ command: ["/no/such/watchdog"] });
+			const unregister = lifeline.register({ pgid: 1_000_001 });
+			await waitUntil(() => reported.length > 0, "the reported warning");
+			unregister();
+			expect(reported[0]).toBe(
+				"pi-native-subagents: parent-death watchdog (/no/such/watchdog) could not start: spawn /no/such/watchdog ENOENT; children may outlive Pi until one starts (it is started again with the next child)",
+			);
+		} finally {
+			reportLifelineWarnings((message) => process.emitWarning(message));
+		}
 	});
 });
 

@@ -4,13 +4,15 @@
  * Loaded at session start and on `/reload`; entries are snapshots until the next load.
  */
 
+import { ConfigError } from "../core/config-error.ts";
 import { ProblemsError } from "../core/problems.ts";
 import { ROSTER_FILE_ENV } from "../runs/child-env.ts";
-import { resolveRosterOverride } from "./paths.ts";
+import { resolveRosterOverride, settingsFilePath } from "./paths.ts";
 import { loadRosterFile } from "./roster.ts";
 import type { LoadedRoster } from "./roster-entry.ts";
 import { rosterFromSettings } from "./roster-inline.ts";
-import { loadSettings, type Settings } from "./settings.ts";
+import { inlineRosterSchema, type ParsedInlineRoster } from "./roster-schema.ts";
+import { loadSettings, readSettingsFile, type Settings } from "./settings.ts";
 
 export interface RuntimeConfig {
 	/** `undefined` when the settings file is malformed (`settingsError` says why); never silently defaulted. */
@@ -35,7 +37,7 @@ export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, proc
 	try {
 		config.settings = loadSettings(agentDir);
 	} catch (error) {
-		config.settingsError = messageOf(error);
+		config.settingsError = messageOf(withRosterProblems(error, agentDir));
 	}
 	let override: string | undefined;
 	try {
@@ -57,6 +59,38 @@ export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, proc
 		setRosterError(config, error);
 	}
 	return config;
+}
+
+/**
+ * A malformed settings file's error with its personal roster's path problems added, when its `roster` is valid
+ * in shape (docs/rules.md §Configuration files: every problem at once). Other errors are returned as they are.
+ */
+function withRosterProblems(error: unknown, agentDir: string): unknown {
+	const parsed = error instanceof ConfigError ? rosterOfMalformedSettings(agentDir) : undefined;
+	if (!parsed) return error;
+	try {
+		rosterFromSettings(parsed, agentDir);
+		return error;
+	} catch (rosterError) {
+		if (!(rosterError instanceof ConfigError)) return error;
+		return new ConfigError([...(error as ConfigError).problems, ...rosterError.problems]);
+	}
+}
+
+/**
+ * The personal roster of a settings file that failed `loadSettings`, when its `roster` alone is valid: its path
+ * checks (`rosterFromSettings`) then join the file's other problems, so one answer lists them all. `undefined`
+ * when the file cannot be read as a JSON object or its `roster` has problems of its own (already listed).
+ */
+function rosterOfMalformedSettings(agentDir: string): { roster: ParsedInlineRoster } | undefined {
+	try {
+		const raw = readSettingsFile(settingsFilePath(agentDir))?.value;
+		if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+		const roster = inlineRosterSchema().safeParse((raw as Record<string, unknown>).roster ?? {});
+		return roster.success ? { roster: roster.data } : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /** `error` as the roster's error: its message, and its problems one line each. */

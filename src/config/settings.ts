@@ -205,7 +205,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
  * @throws ConfigError naming the file: not a regular file, too large, unreadable, malformed JSON, a key
  *   said twice (see `readJson`).
  */
-function readSettingsFile(file: string): { value: unknown } | undefined {
+export function readSettingsFile(file: string): { value: unknown } | undefined {
 	const problems = new Problems(file);
 	const read = readJson(file, problems, { missing: "absent" });
 	if (!read) throw new ConfigError(problems.list);

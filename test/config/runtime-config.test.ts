@@ -20,4 +20,36 @@ describe("runtime configuration", () => {
 		expect(state.problems[0]).toContain("limits.concurrency");
 		expect(state.toolState().refusal).toContain("the settings file is malformed");
 	});
+
+	it("lists a malformed settings file's roster path problems with its other problems, in one answer", () => {
+		const agentDir = tempDir("runtime-config-");
+		const roles = [
+			{ name: "a", description: "d", agent_type: "pi", model: "m", effort: "low", cwd: "no-such-dir" },
+			{ name: "a", description: "d", agent_type: "pi", model: "m", effort: "low" },
+		];
+		writeTree(agentDir, {
+			"extensions/agentshell.json": JSON.stringify({ limits: { concurrency: 0 }, roster: { roles } }),
+		});
+		const state = new ExtensionState(agentDir, {}, "/");
+		state.reload();
+		expect(state.problems).toHaveLength(1);
+		const [problem] = state.problems;
+		expect(problem).toContain("limits.concurrency");
+		expect(problem).toMatch(/roster\.roles\[0\] "a": cwd: .*no-such-dir/);
+		expect(problem).toMatch(/roster\.roles\[1\] "a": name: duplicate name "a"/);
+		expect(state.toolState().refusal).toContain("no-such-dir");
+	});
+
+	it("lists only the shape problems of a settings file whose roster is malformed in shape, once each", () => {
+		const agentDir = tempDir("runtime-config-");
+		writeTree(agentDir, {
+			"extensions/agentshell.json": JSON.stringify({ limits: { concurrency: 0 }, roster: { roles: [{ name: "" }] } }),
+		});
+		const state = new ExtensionState(agentDir, {}, "/");
+		state.reload();
+		expect(state.problems).toHaveLength(1);
+		expect(state.problems[0]).toContain("limits.concurrency");
+		expect(state.problems[0]).toContain("roster.roles[0]");
+		expect(state.problems[0].match(/limits\.concurrency/g)).toHaveLength(1);
+	});
 });

@@ -99,6 +99,7 @@ export async function runInteractive(
 			command: [process.execPath, PANE_EXEC, launchFile],
 			width: options.width ?? 200,
 			height: options.height ?? 50,
+			marker,
 		});
 		panePid = pane.pid;
 		live.pid = pane.pid;

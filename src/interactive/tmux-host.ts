@@ -11,9 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { TMUX_CLOSE_GRACE_MS } from "../core/graces.ts";
-import { lifeline as defaultLifeline, type Lifeline } from "../process/lifeline.ts";
+import { lifeline as defaultLifeline, type Lifeline, type RunMarker } from "../process/lifeline.ts";
+import { readStat, stopAndKillFamily } from "../process/proc-table.mjs";
 import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
 import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
+import { nudgeReaping, reap, signalGroup } from "./pane-reap.ts";
 import { PANE_STATE_FORMAT, type PaneState, parsePaneState } from "./pane-state.ts";
 
 export { findTmux } from "./find-tmux.ts";
@@ -36,6 +38,20 @@ export interface NewSession {
 	/** Columns and rows of the pane. */
 	width: number;
 	height: number;
+	/**
+	 * The run marker in the pane's environment ({@link TmuxHost.nextMarker}): once the pane's process is gone or
+	 * killed, every process carrying it is killed too and the marker is settled (SECURITY.md "Processes").
+	 */
+	marker?: RunMarker;
+}
+
+/** A live pane's cleanup: its process group, when that process started, its marker, and its lifeline entry. */
+interface PaneRegistration {
+	pgid: number;
+	/** The pane process's start time (clock ticks since boot; 0 unknown): nothing older carries its marker. */
+	bornFrom: number;
+	marker: RunMarker | undefined;
+	unregister: () => void;
 }
 
 /** One private tmux server. Create it lazily (nothing runs until the first session). */
@@ -49,8 +65,8 @@ export class TmuxHost {
 	private readonly lifeline: Lifeline;
 	/** Forgets the server's kill-server registration; set once the first session started it. */
 	private unregisterServer: (() => void) | undefined;
-	/** Session name → its live pane's process group and the function that forgets its registration. */
-	private readonly paneRegistrations = new Map<string, { pgid: number; unregister: () => void }>();
+	/** Session name → its live pane's cleanup. */
+	private readonly paneRegistrations = new Map<string, PaneRegistration>();
 	private closed = false;
 
 	/**
@@ -68,7 +84,7 @@ export class TmuxHost {
 	}
 
 	/** A run marker for a pane's environment: the lifeline also finds its processes that left the group. */
-	nextMarker(): { name: string; value: string; refusal?: string } {
+	nextMarker(): RunMarker {
 		return this.lifeline.nextMarker();
 	}
 
@@ -102,9 +118,13 @@ export class TmuxHost {
 		const pane = await this.pane(spec.name);
 		if (!pane) throw new Error(`tmux session ${spec.name} vanished right after it was created`);
 		// The pane's process leads its own process group (tmux starts it in a new session).
-		if (!pane.dead) {
-			this.paneRegistrations.set(spec.name, { pgid: pane.pid, unregister: this.lifeline.register({ pgid: pane.pid }) });
-		}
+		// Also a pane already dead: tmux read the end of its terminal, but its process may still run.
+		this.paneRegistrations.set(spec.name, {
+			pgid: pane.pid,
+			bornFrom: Number(readStat(pane.pid)?.startTime ?? 0),
+			marker: spec.marker,
+			unregister: this.lifeline.register({ pgid: pane.pid }),
+		});
 		return pane;
 	}
 
@@ -122,8 +142,9 @@ export class TmuxHost {
 		// without its exit status, until another child of the server exits. A SIGCHLD sent to the server makes it
 		// reap (waitpid with WNOHANG: harmless when nothing has exited), so the next look finds the status.
 		if (pane.dead && !pane.reaped) nudgeReaping(Number(line.slice(line.lastIndexOf("\t") + 1)));
-		// A group whose leader has exited is not killed on parent death: its id may be reused.
-		if (pane.dead) this.forgetPane(name);
+		// Reaped: the pane's process has exited, and what carries its marker goes (forgetPane). Its group id may be
+		// reused from now on, so the lifeline forgets it. A dead pane not reaped yet may still run (see pane-state.ts).
+		if (pane.dead && pane.reaped) this.forgetPane(name);
 		return pane;
 	}
 
@@ -206,9 +227,21 @@ export class TmuxHost {
 		this.unregisterServer = undefined;
 	}
 
+	/**
+	 * The pane's process has exited or was killed: every process still carrying its run marker (a `setsid`
+	 * grandchild, say) is killed, as a headless child's are at its leader's exit, before the marker is settled and
+	 * the lifeline forgets the pane.
+	 */
 	private forgetPane(name: string): void {
-		this.paneRegistrations.get(name)?.unregister();
+		const registration = this.paneRegistrations.get(name);
+		if (!registration) return;
 		this.paneRegistrations.delete(name);
+		const { marker, pgid, bornFrom } = registration;
+		if (marker) {
+			stopAndKillFamily(`${marker.name}=${marker.value}`, [pgid], undefined, { bornFrom });
+			marker.settle();
+		}
+		registration.unregister();
 	}
 
 	/**
@@ -245,44 +278,4 @@ export class TmuxHost {
 			`tmux ${args[0]} failed: ${String(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`,
 		);
 	}
-}
-
-/** Sends SIGCHLD to the tmux server `pid` (see `TmuxHost.pane`); nothing when it is gone. */
-function nudgeReaping(pid: number): void {
-	if (!Number.isInteger(pid) || pid <= 1) return;
-	try {
-		process.kill(pid, "SIGCHLD");
-	} catch {
-		// The server has exited: its panes are gone with it.
-	}
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		try {
-			process.kill(pid, signal);
-			return true;
-		} catch {
-			return false;
-		}
-	}
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/** Waits up to `graceMs` for `pid` to be gone, then SIGKILLs its group. */
-async function reap(pid: number, graceMs: number): Promise<void> {
-	const deadline = Date.now() + graceMs;
-	while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-	if (alive(pid)) signalGroup(pid, "SIGKILL");
 }

@@ -223,9 +223,11 @@ describe("a TUI that exits before its records end the turn", () => {
 					pid = live.pid;
 				},
 			});
-			// The gate is still closed: the process runs on, and the run did not wait for it.
+			// The gate is still closed, so the process could not have exited by itself: the run did not wait for it,
+			// and the sweep at the run's end kills it (it carries the run marker).
 			expect(result.error).toBe("the pi TUI exited before its records showed the end of the turn");
-			expect(isAlive(pid as number)).toBe(true);
+			expect(existsSync(gate)).toBe(false);
+			await waitUntil(() => !isAlive(pid as number), "the pane's process to be killed with its run");
 		} finally {
 			writeFileSync(gate, "");
 			if (pid !== undefined) await waitUntil(() => !isAlive(pid as number), "the pane's process to be gone");

@@ -3,7 +3,7 @@
  * pi children): two fingerprints are equal only when no listed file or directory, nor anything below one,
  * was created, removed, written or replaced between them.
  */
-import { type BigIntStats, lstatSync, opendirSync } from "node:fs";
+import { type BigIntStats, lstatSync, opendirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** Entries a fingerprint looks at, at most: a larger tree is not fingerprinted (its launch is not warmed). */
@@ -11,8 +11,10 @@ export const MAX_FINGERPRINT_ENTRIES = 5000;
 
 /**
  * Each path's identity and change times (inode, size, mtime and ctime in ns; ctime moves on any write,
- * rename or permission change and cannot be set back), directories walked depth first without following
- * links; an absent path counts as absent.
+ * rename or permission change and cannot be set back), directories walked depth first; an absent path counts
+ * as absent. A symlink counts as itself and as what it leads to (a dangling one as absent), a directory it leads
+ * to walked too, as Pi reads through links: an edit of a linked `AGENTS.md` or the removal of a linked
+ * extension changes the fingerprint. A link cycle ends where the system stops following it (ELOOP).
  * @returns the fingerprint, or `undefined` past MAX_FINGERPRINT_ENTRIES entries or when a directory
  *   cannot be listed.
  */
@@ -29,7 +31,13 @@ export function startupFingerprint(paths: readonly string[]): string | undefined
 			parts.push(`${path}\u0000-`);
 			continue;
 		}
-		parts.push([path, stat.mode, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join("\u0000"));
+		parts.push(identity(path, stat));
+		if (stat.isSymbolicLink()) {
+			const target = followed(path);
+			parts.push(target ? identity(`${path} ->`, target) : `${path} ->\u0000-`);
+			if (!target) continue;
+			stat = target;
+		}
 		if (!stat.isDirectory()) continue;
 		const names = listUpTo(path, MAX_FINGERPRINT_ENTRIES - parts.length - pending.length);
 		if (!names) return undefined;
@@ -41,6 +49,18 @@ export function startupFingerprint(paths: readonly string[]): string | undefined
 		);
 	}
 	return parts.join("\n");
+}
+
+const identity = (path: string, stat: BigIntStats) =>
+	[path, stat.mode, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join("\u0000");
+
+/** What the link `path` leads to, `undefined` when it dangles or cannot be followed. */
+function followed(path: string): BigIntStats | undefined {
+	try {
+		return statSync(path, { bigint: true });
+	} catch {
+		return undefined;
+	}
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The warm-child fingerprint reads through symlinks as Pi does (found by the hostile-repository attack): an
- * `AGENTS.md -> docs/agents.md` edited in its target, or a linked extension whose target was removed, must not
+ * `AGENTS.md -> notes/agents.md` edited in its target, or a linked extension whose target was removed, must not
  * let a warm child that started before the change be taken (SECURITY.md "Processes", warm children).
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -22,11 +22,11 @@ function scratch(): string {
 describe("the startup fingerprint", () => {
 	it("changes when the file a symlinked context file leads to is edited", () => {
 		const dir = scratch();
-		mkdirSync(join(dir, "docs"));
-		writeFileSync(join(dir, "docs", "agents.md"), "before\n");
-		symlinkSync("docs/agents.md", join(dir, "AGENTS.md"));
+		mkdirSync(join(dir, "notes"));
+		writeFileSync(join(dir, "notes", "agents.md"), "before\n");
+		symlinkSync("notes/agents.md", join(dir, "AGENTS.md"));
 		const before = startupFingerprint([join(dir, "AGENTS.md")]);
-		writeFileSync(join(dir, "docs", "agents.md"), "after, longer\n");
+		writeFileSync(join(dir, "notes", "agents.md"), "after, longer\n");
 		expect(startupFingerprint([join(dir, "AGENTS.md")])).not.toBe(before);
 	});
 

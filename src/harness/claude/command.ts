@@ -94,7 +94,12 @@ function claudeLaunch(spec: LaunchSpec, options: ClaudeAdapterOptions, files: Ru
 	// agent, so the flag carries it; otherwise "default", `-p`'s own default and not the TUI's ("auto").
 	// auto_approve's --dangerously-skip-permissions wins.
 	const agentMode = spec.claudeAgent?.definition.permissionMode;
-	if (!spec.autoApprove) shared.push(`--permission-mode=${typeof agentMode === "string" ? agentMode : "default"}`);
+	const mode = typeof agentMode === "string" ? agentMode : "default";
+	if (!spec.autoApprove) shared.push(`--permission-mode=${mode}`);
+	// --settings: claude 2.1.332's plan mode takes auto mode's semantics when auto mode is available (its setting
+	// useAutoModeDuringPlan, default true), whose classifier runs tools unasked; plan here keeps asking.
+	if (!spec.autoApprove && mode === "plan")
+		shared.push(`--settings=${JSON.stringify({ useAutoModeDuringPlan: false })}`);
 	// --tools: the tools claude offers at all (`""` none); --allowedTools: the permission rules (such as
 	// `Bash(git *)`) that let listed calls run without asking, from the call's own allowed_tools only (an agent
 	// file's tools are offered, not approved). One value per flag.

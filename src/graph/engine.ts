@@ -11,6 +11,7 @@
 import pLimit from "p-limit";
 import type { ChildRun } from "../core/child-run.ts";
 import { killFaultPoint } from "../core/fault-points.ts";
+import { timer as clampedTimer } from "../process/deadlines.ts";
 import { admissionWave, runScope, stopReason } from "./admission.ts";
 import { runUsage, spentUsageBudget } from "./budget.ts";
 import { type ControlAnswer, type ControlRequest, decideControl, restoreEvents } from "./controls.ts";
@@ -71,10 +72,10 @@ class GraphEngine {
 		const timer =
 			timeoutMs === undefined
 				? undefined
-				: setTimeout(
+				: clampedTimer(
+						timeoutMs,
 						() =>
 							void this.#stop({ type: "budget", stop: { budget: "timeout_ms", limit: timeoutMs, spent: timeoutMs } }),
-						timeoutMs,
 					);
 		try {
 			await this.#commit([...restoreEvents(this.#state), ...this.#unparkEvents()]);

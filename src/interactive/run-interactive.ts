@@ -12,6 +12,7 @@ import type { HarnessAdapter, TuiRecordReader } from "../core/harness-adapter.ts
 import { LaunchError } from "../core/launch-error.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { InteractiveInfo, LiveRun, RunResult } from "../core/run-result.ts";
+import { timer as clampedTimer } from "../process/deadlines.ts";
 import { applyEnvOverrides } from "../runs/child-env.ts";
 import { makeOwnedTempDir, RUN_DIR_PREFIX, writeRunFile } from "../runs/leftovers.ts";
 import { writeOutputFile } from "../runs/output-file.ts";
@@ -233,7 +234,7 @@ class RecentScreens {
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 	return new Promise((resolve) => {
-		const timer = setTimeout(done, ms);
+		const timer = clampedTimer(ms, done);
 		function done() {
 			clearTimeout(timer);
 			signal?.removeEventListener("abort", done);

@@ -11,6 +11,8 @@
  * reserved while it is the id of a group with a live member, so signalling the group after the leader
  * exited is safe as long as a member remains; once the group is empty the kernel answers ESRCH.
  */
+
+import { timer as clampedTimer } from "./deadlines.ts";
 import type { Lifeline, RunMarker } from "./lifeline.ts";
 import {
 	familyOf,
@@ -83,7 +85,7 @@ export class GroupTerminator {
 		this.#family = this.#findFamily();
 		signalGroup(this.#pgid, "SIGTERM");
 		signalEach(this.#family, "SIGTERM");
-		this.#killTimer = setTimeout(() => this.#killAll(this.#family), this.#killGraceMs);
+		this.#killTimer = clampedTimer(this.#killGraceMs, () => this.#killAll(this.#family));
 	}
 
 	/**

@@ -15,6 +15,7 @@ import type {
 import { ACK_TIMEOUT_MS } from "../core/graces.ts";
 import type { Harness } from "../core/launch-spec.ts";
 import type { RunReport } from "../core/run-result.ts";
+import { timer as clampedTimer } from "../process/deadlines.ts";
 import type { ProcessInput } from "../process/types.ts";
 
 /** Characters of a sent text kept in the run result. */
@@ -182,7 +183,7 @@ export class HeadlessInputChannel implements ChildInputChannel {
 	/** The acknowledgement of line `id`; `{ timedOut }` after `timeoutMs` ms when given. */
 	#awaitAck(id: string, timeoutMs?: number): Promise<Ack> {
 		return new Promise((resolve) => {
-			const timer = timeoutMs === undefined ? undefined : setTimeout(() => answer({ timedOut: true }), timeoutMs);
+			const timer = timeoutMs === undefined ? undefined : clampedTimer(timeoutMs, () => answer({ timedOut: true }));
 			const answer = (ack: Ack) => {
 				clearTimeout(timer);
 				this.#waiting.delete(id);

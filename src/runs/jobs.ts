@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { ChildInputChannel, SendMode, SendReceipt, StopReceipt } from "../core/child-input.ts";
 import type { ChildRun } from "../core/child-run.ts";
 import type { JobMode } from "../core/details.ts";
+import { timer as clampedTimer } from "../process/deadlines.ts";
 import { childDetails } from "./child-details.ts";
 import { type Job, type JobLogger, MAX_FINISHED_JOBS, STOP_GRACE_MS, type StopOutcome } from "./job.ts";
 import { findChild, LiveInputs } from "./live-inputs.ts";
@@ -236,7 +237,7 @@ export class JobRegistry {
 			entry.controller.abort();
 		};
 		// The grace runs from the request, so a harness that never acknowledges cannot hold the stop up.
-		const graceTimer = setTimeout(kill, graceMs);
+		const graceTimer = clampedTimer(graceMs, kill);
 		const call = this.#inputs.get(id);
 		const running = entry.job.children.filter((child) => child.phase === "running");
 		const receipts = await Promise.all(

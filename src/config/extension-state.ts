@@ -128,16 +128,17 @@ export class ExtensionState {
 	}
 
 	/**
-	 * Flips the roster's enabled flag.
+	 * Sets the roster's enabled flag to `target` (default: the other value). Only that flag changes: other edits of
+	 * the settings file wait for `/reload`.
 	 * @throws ConfigError when the roster or settings file cannot be loaded, or the settings file cannot be written.
 	 */
-	toggleRoster(): RosterToggle {
+	toggleRoster(target?: boolean): RosterToggle {
 		const roster = this.config.roster;
 		if (!roster) {
 			const problems = this.config.rosterProblems ?? ["no roster"];
 			throw new ConfigError(problems.map((problem) => `the roster could not be loaded: ${problem}`));
 		}
-		const enabled = !this.rosterEnabled;
+		const enabled = target ?? !this.rosterEnabled;
 		if (this.config.rosterOverride) {
 			this.enabledOverride = enabled;
 			return {
@@ -147,7 +148,7 @@ export class ExtensionState {
 		}
 		if (this.config.settingsError) throw new ConfigError(this.config.settingsError);
 		saveRosterEnabled(this.agentDir, enabled);
-		this.reload();
+		this.enabledOverride = enabled;
 		return {
 			enabled,
 			message: `personal roster ${enabled ? "enabled" : "disabled"} (saved to the settings file)`,

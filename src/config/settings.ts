@@ -49,7 +49,7 @@
  * }
  * ```
  */
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { z } from "zod";
 import { writeFileAtomic } from "../core/atomic-write.ts";
@@ -274,7 +274,9 @@ export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 	writeSettingsFile(file, `${JSON.stringify(document, null, 2)}\n`);
 }
 
-function writeSettingsFile(file: string, content: string): void {
+function writeSettingsFile(link: string, content: string): void {
+	// A symlinked settings file (a dotfiles checkout, say) is written where it leads; the link stays.
+	const file = realPathOrSelf(link);
 	let mode = 0o600;
 	try {
 		mode = statSync(file).mode & 0o777;
@@ -286,5 +288,13 @@ function writeSettingsFile(file: string, content: string): void {
 		writeFileAtomic(file, content, mode);
 	} catch (error) {
 		throw new ConfigError(`${file}: cannot write settings file (${(error as NodeJS.ErrnoException).code ?? error})`);
+	}
+}
+
+function realPathOrSelf(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
 	}
 }

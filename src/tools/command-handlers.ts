@@ -33,12 +33,20 @@ export function commandHandlers(
 	graph: CommandHandler,
 ): Record<string, CommandHandler> {
 	return {
-		[ROSTER_COMMAND.name]: (_args, ctx) => toggleRosterCommand(config, ctx),
+		[ROSTER_COMMAND.name]: (args, ctx) => toggleRosterCommand(config, args, ctx),
 		[SEND_COMMAND.name]: (args, ctx) => handleSendCommand(deps.inputs, args, ctx),
-		[AGENTS_COMMAND.name]: (_args, ctx) => agentsCommand({ cwd: ctx.cwd, agentDir }, ctx),
+		[AGENTS_COMMAND.name]: wordless(AGENTS_COMMAND.name, (ctx) => agentsCommand({ cwd: ctx.cwd, agentDir }, ctx)),
 		[ATTACH_COMMAND.name]: (args, ctx) => handleAttachCommand(deps.interactive, args, ctx),
-		[FLEET_COMMAND.name]: (_args, ctx) => handleFleetCommand(deps, ctx),
+		[FLEET_COMMAND.name]: wordless(FLEET_COMMAND.name, (ctx) => handleFleetCommand(deps, ctx)),
 		[JOBS_COMMAND.name]: (args, ctx) => handleJobsCommand(deps, args, ctx),
 		[GRAPH_COMMAND.name]: graph,
+	};
+}
+
+/** A command that reads no word: one given is refused with an error notice, and nothing runs. */
+function wordless(name: string, run: (ctx: ExtensionCommandContext) => Promise<void> | void): CommandHandler {
+	return (args, ctx) => {
+		if (args.trim() === "") return run(ctx);
+		ctx.ui.notify(`/${name} takes no words; got "${args.trim()}"`, "error");
 	};
 }

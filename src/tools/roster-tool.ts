@@ -71,10 +71,21 @@ function describeEntry(entry: RosterEntry): string[] {
 	return lines;
 }
 
-/** `/agentshell-roster`: toggles the roster (persisted without an override, in memory with one) and says so. */
-export function toggleRosterCommand(state: ExtensionState, ctx: ExtensionCommandContext): void {
+/**
+ * `/agentshell-roster [enable | disable]`: enables or disables the roster (no word: the other state), persisted
+ * without an override, in memory with one, and says so. Another word is refused, changing nothing.
+ */
+export function toggleRosterCommand(state: ExtensionState, args: string, ctx: ExtensionCommandContext): void {
+	const word = args.trim();
+	if (word !== "" && word !== "enable" && word !== "disable") {
+		ctx.ui.notify(
+			`/${ROSTER_COMMAND.name}: unknown word "${word}"; usage: /${ROSTER_COMMAND.name} [enable | disable]`,
+			"error",
+		);
+		return;
+	}
 	try {
-		const toggle = state.toggleRoster();
+		const toggle = state.toggleRoster(word === "" ? undefined : word === "enable");
 		ctx.ui.notify(toggle.message, "info");
 	} catch (error) {
 		if (!(error instanceof ConfigError)) throw error;

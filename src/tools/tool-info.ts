@@ -94,7 +94,7 @@ export const jobsToolInfo = {
 export const ROSTER_COMMAND = {
 	name: "agentshell-roster",
 	description:
-		"Enable or disable the sub-agent roster (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
+		"Enable or disable the sub-agent roster: [enable | disable], no word flips it (persisted to agentshell.json unless PI_AGENTSHELL_ROSTER_FILE is set)",
 };
 
 /** `/subagent-agents`'s name and description (docs/agent-libraries.md §Catalogue). */

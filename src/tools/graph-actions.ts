@@ -23,6 +23,11 @@ function answer(text: string, isError = false, runId?: string): GraphResult {
 	return { content: [{ type: "text", text }], details: { graph: "control", nodes: [], runId }, isError };
 }
 
+/** A control refused before it looked at any run (a field its action does not read): nothing changed. */
+export function refusedControl(reason: string): GraphResult {
+	return answer(`${reason}; nothing was changed`, true);
+}
+
 function controlAnswer(action: string, runId: string, result: ControlAnswer): GraphResult {
 	const text = result.accepted
 		? `agent_graph ${action} ${runId}: accepted${result.note ? ` (${result.note})` : ""}`

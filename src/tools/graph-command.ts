@@ -8,14 +8,15 @@ import { graphAction } from "./graph-actions.ts";
 import { graphsAtSessionStart } from "./graph-restore.ts";
 import { type ActionScope, GraphRuns } from "./graph-runs.ts";
 import { createGraphTool } from "./graph-tool.ts";
-import { GRAPH_ACTIONS, type GraphAction } from "./model-parameters.ts";
+import { GRAPH_ACTION_FIELDS, GRAPH_ACTIONS, type GraphAction } from "./model-parameters.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 import { GRAPH_COMMAND } from "./tool-info.ts";
 
 const USAGE = `usage: /${GRAPH_COMMAND.name} list | status <run_id> | cancel <run_id> | skip <run_id> <node> | retry <run_id> <node> | pause <run_id> | resume <run_id>`;
 
-/** How many words after the action each action reads (`run_id`, then `node`). */
-const WORDS = { list: 0, status: 1, cancel: 1, pause: 1, resume: 1, skip: 2, retry: 2 } as const;
+/** How many words after the action it reads: its `run_id`, then its `node` (GRAPH_ACTION_FIELDS). */
+const words = (action: GraphAction) =>
+	GRAPH_ACTION_FIELDS[action].filter((field) => field === "run_id" || field === "node").length;
 
 /** The command's handler. */
 export async function handleGraphCommand(
@@ -30,7 +31,7 @@ export async function handleGraphCommand(
 		return;
 	}
 	// A word the action does not read is refused, not ignored (`/graph cancel <id> <node>` cancels the whole run).
-	const extra = [runId, node, ...rest].slice(WORDS[action as keyof typeof WORDS]).filter(Boolean);
+	const extra = [runId, node, ...rest].slice(words(action as GraphAction)).filter(Boolean);
 	if (extra.length > 0) {
 		ctx.ui.notify(`${GRAPH_COMMAND.name}: ${action} does not take "${extra.join(" ")}"; ${USAGE}`, "error");
 		return;

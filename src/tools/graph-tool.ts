@@ -11,12 +11,13 @@ import type { GraphDetails } from "../core/graph-details.ts";
 import { LaunchError } from "../core/launch-error.ts";
 import { Problems } from "../core/problems.ts";
 import { prepareGraph } from "../graph/prepare.ts";
-import { graphAction } from "./graph-actions.ts";
+import { unreadFields } from "./action-fields.ts";
+import { graphAction, refusedControl } from "./graph-actions.ts";
 import { acceptGraph, graphCaps, graphLaunchEnv, graphStartCheck, launchAccepted } from "./graph-launch.ts";
 import type { GraphResult } from "./graph-run.ts";
 import { graphRefusal } from "./graph-run.ts";
 import { type DurableRun, type GraphRuns, openNewRun } from "./graph-runs.ts";
-import type { GraphArgs, graphParameters } from "./model-parameters.ts";
+import { GRAPH_ACTION_FIELDS, type GraphArgs, type graphParameters } from "./model-parameters.ts";
 import type { SubagentToolDeps } from "./subagent-tool.ts";
 import { graphToolInfo } from "./tool-info.ts";
 
@@ -28,6 +29,9 @@ export function createGraphTool(
 	return {
 		...graphToolInfo,
 		async execute(_toolCallId, params, signal, onUpdate, ctx) {
+			const action = params.action ?? "run";
+			const unread = unreadFields("agent_graph", action, params, GRAPH_ACTION_FIELDS[action]);
+			if (unread) return action === "run" ? graphRefusal(unread) : refusedControl(unread);
 			if (params.action !== undefined && params.action !== "run") {
 				return graphAction({ deps, runs, ctx }, params, signal, onUpdate);
 			}

@@ -13,6 +13,7 @@ import { childDetails } from "../runs/child-details.ts";
 import { JOB_ID_PATTERN, type Job, type JobRegistry, MAX_FINISHED_JOBS, type StopOutcome } from "../runs/jobs.ts";
 import { childTitle } from "../ui/card.ts";
 import { dialogWait, phaseLabel } from "../ui/format.ts";
+import { unreadFields } from "./action-fields.ts";
 import { checkToolArguments } from "./check-arguments.ts";
 import { DEFAULT_WAIT_MS, JOBS_ACTION_FIELDS, type JobsArgs, jobsSchema } from "./jobs-schema.ts";
 import { jobsToolInfo } from "./tool-info.ts";
@@ -45,7 +46,7 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 			if ("error" in checked) return reply(checked.error, { jobs: [] }, true);
 			const params = checked.value;
 			const action = params.action ?? "list";
-			const unused = unusedFields(params, action);
+			const unused = unreadFields("subagent_jobs", action, params, JOBS_ACTION_FIELDS[action]);
 			if (unused) return reply(unused, { jobs: [] }, true);
 			if (action === "list") {
 				const list = jobs.list();
@@ -74,18 +75,6 @@ export function createJobsTool(jobs: JobRegistry): ToolDefinition<typeof jobsToo
 			return reply(`job ${id} cancelled; its children were stopped`, { jobs: job ? [job] : [] });
 		},
 	};
-}
-
-/**
- * A field the action does not read, refused rather than ignored (a `text` given to `cancel` is not delivered):
- * `subagent_jobs: action "cancel" does not use text (it reads job_id)`; `undefined` when every field is read.
- */
-function unusedFields(params: JobsArgs, action: keyof typeof JOBS_ACTION_FIELDS): string | undefined {
-	const reads: readonly string[] = JOBS_ACTION_FIELDS[action];
-	const unused = Object.keys(params).filter((key) => key !== "action" && !reads.includes(key));
-	if (unused.length === 0) return undefined;
-	const fields = reads.length > 0 ? `it reads ${reads.join(", ")}` : "it reads no other field";
-	return `subagent_jobs: action "${action}" does not use ${unused.join(", ")} (${fields})`;
 }
 
 async function send(

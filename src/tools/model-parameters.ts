@@ -74,6 +74,17 @@ export const jobsParameters = Type.Object({
 /** `agent_graph`'s actions (docs/graphs.md §Controls). */
 export const GRAPH_ACTIONS = ["run", "list", "status", "cancel", "skip", "retry", "pause", "resume"] as const;
 export type GraphAction = (typeof GRAPH_ACTIONS)[number];
+/** The fields each `agent_graph` action reads besides `action`; another is refused (src/tools/action-fields.ts). */
+export const GRAPH_ACTION_FIELDS: Record<GraphAction, readonly (keyof GraphArgs)[]> = {
+	run: ["graph", "name", "inputs", "background", "agentScope"],
+	list: [],
+	status: ["run_id"],
+	cancel: ["run_id"],
+	pause: ["run_id"],
+	resume: ["run_id", "background"],
+	skip: ["run_id", "node"],
+	retry: ["run_id", "node"],
+};
 /**
  * A JSON object whose shape is checked after Pi's schema validation (plain `type: object`: some providers
  * refuse `patternProperties`, which `Type.Record` emits).

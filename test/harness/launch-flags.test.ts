@@ -80,6 +80,7 @@ const FLAGS: Record<Harness, Record<string, FlagClass>> = {
 		"--json-schema": { use: "headless" },
 		"--permission-mode": shared,
 		"--max-turns": shared,
+		"--settings": shared,
 	},
 	codex: {
 		"--json": { use: "headless" },

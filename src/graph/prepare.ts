@@ -3,6 +3,8 @@
  * inline or saved, its shape, its wiring, its inputs, and every node pre-flighted through the launch
  * layer — all problems at once, nothing started.
  */
+
+import { resolveAdHocCwd } from "../config/paths.ts";
 import type { Problems } from "../core/problems.ts";
 import type { CoordinatorCaps } from "./compile-node.ts";
 import { type GraphNode, nodeLabel } from "./definition.ts";
@@ -108,6 +110,11 @@ export async function prepareGraph(
 		.filter(([key]) => request.preflight?.(key) ?? true)
 		.flatMap(([key, node]) => childrenToResolve(key, node));
 	const specs = await resolveNodes(nodes, env, local);
+	// A command gate's cwd, resolved as its dispatch does (command-gate.ts): a missing one refuses the graph now.
+	for (const [key, node] of all) {
+		if (node.kind !== "command" || node.cwd === undefined || !(request.preflight?.(key) ?? true)) continue;
+		resolveAdHocCwd(env.context().cwd, node.cwd, local.at(nodeLabel(key)));
+	}
 	if (problems.subjectSize > 0 || !complete || !compiled || !specs || !granted) return undefined;
 	return { name: request.name ?? definition.name ?? "inline", compiled, file, origin, subgraphs };
 }

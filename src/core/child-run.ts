@@ -18,6 +18,8 @@ export interface ChildRun {
 	harness: Harness;
 	agent?: string;
 	taskName?: string;
+	/** A graph node's child: its node key (a coordinator's part: `<key> item 3`), a name to reach it by as well. */
+	nodeKey?: string;
 	/** The task as given (for chain steps, the template before `{previous}` is substituted). */
 	task: string;
 	model?: string;

@@ -203,7 +203,7 @@ export class JobRegistry {
 	}
 
 	/**
-	 * Sends `text` to child `child` (index, task_name or agent; optional for a one-child job) of running job
+	 * Sends `text` to child `child` (index, task_name, agent or node key; optional for a one-child job) of running job
 	 * `id`. The receipt is the child's own (see ChildInputChannel); a finished job refuses with `exited`.
 	 */
 	async send(id: string, child: string | number | undefined, text: string, mode: SendMode): Promise<SendReceipt> {

@@ -47,7 +47,7 @@ export class LiveInputs {
 
 /**
  * The child `ref` names in `call`: its 0-based index (a number or digits), or its `task_name`, agent or
- * roster entry name. Without `ref`, the call's only child.
+ * roster entry name, or (a graph node's child) its node key. Without `ref`, the call's only child.
  */
 export function findChild(call: LiveCall, ref: string | number | undefined): ChildLookup {
 	const children = call.children();
@@ -63,7 +63,7 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		const index = Number(ref);
 		matches = children.filter((child) => child.index === index);
 	} else {
-		matches = children.filter((child) => child.taskName === ref || child.agent === ref);
+		matches = children.filter((child) => child.taskName === ref || child.agent === ref || child.nodeKey === ref);
 	}
 	// The reference and the children's names (a task name, an agent file's name) are shown as one visible line each.
 	const shown = printable(String(ref));
@@ -75,8 +75,8 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 	const child = matches[0];
 	if (!child) {
 		const names = children.map((c) => {
-			const name = c.taskName || c.agent;
-			return `${c.index}${name ? ` (${printable(name)})` : ""}`;
+			const shownNames = childNames(c).map(printable);
+			return `${c.index}${shownNames.length > 0 ? ` (${shownNames.join(" or ")})` : ""}`;
 		});
 		return {
 			error: `no child "${shown}" in call ${call.id}; its children are ${names.join(", ")}`,
@@ -96,4 +96,10 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		return { error: `${where} is still starting and takes no input yet; nothing was sent`, reason: "not_started" };
 	}
 	return { error: `${where} ended (${child.phase}) without an input channel; nothing was sent`, reason: "exited" };
+}
+
+/** The names a child is listed by: its node key (a graph node's child), then its `task_name`, else its agent. */
+function childNames(child: ChildRun): string[] {
+	const names = [child.nodeKey, child.taskName || child.agent].filter((name): name is string => !!name);
+	return [...new Set(names)];
 }

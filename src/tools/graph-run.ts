@@ -82,7 +82,7 @@ export interface RunHooks {
 
 /**
  * The nodes' children as a call's children, so `subagent_jobs` send and `/subagent-send` can name them: a
- * node's own child at its node's position in the run (dependency order), named by its `task_name` or node
+ * node's own child at its node's position in the run (dependency order), named by its `task_name` and its node
  * key; a coordinator's part (`<key> item 3`, `<key> round 2 worker`) after every node, in the order they
  * started, named so.
  */
@@ -90,7 +90,7 @@ export function nodeRuns(prepared: PreparedGraph, children: ReadonlyMap<string, 
 	const positions = childPositions(prepared, children);
 	return [...positions].flatMap(([key, index]) => {
 		const child = children.get(key);
-		return child ? [{ ...child, index, taskName: child.taskName ?? key }] : [];
+		return child ? [{ ...child, index, taskName: child.taskName ?? key, nodeKey: key }] : [];
 	});
 }
 

@@ -10,7 +10,7 @@ import { receiptInWords } from "./fleet-command.ts";
 import { SEND_COMMAND } from "./tool-info.ts";
 
 /**
- * Sends `args` (`<child> <text>`; `<child>` is an index, task_name or agent name, or `-` for the only
+ * Sends `args` (`<child> <text>`; `<child>` is an index, task_name, agent name or node key, or `-` for the only
  * child) to the running foreground calls' children. A child is looked up in the newest call that has it.
  */
 export async function sendFromCommand(inputs: LiveInputs, args: string): Promise<SendReceipt> {

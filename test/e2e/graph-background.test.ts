@@ -87,7 +87,7 @@ describe("a background graph", () => {
 		expect(reports[0]).toContain("- hangs: cancelled");
 		expect(reports[0]).toContain("- after: skipped (cancelled: the run was cancelled)");
 	});
-	it("lets subagent_jobs send reach a node by its key, and stop it gracefully: nothing more starts", async () => {
+	it("lets subagent_jobs send reach a node by its key though it has a task_name, and stop it gracefully: nothing more starts", async () => {
 		env.server.scriptFor(
 			"bg stop works",
 			{ text: "Looking first.", toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
@@ -96,7 +96,7 @@ describe("a background graph", () => {
 		const { result } = await env.session.callTool<GraphDetails>("agent_graph", {
 			graph: {
 				nodes: {
-					work: { agent: "scout", task: "bg stop works" },
+					work: { agent: "scout", task: "bg stop works", task_name: "reviewer" },
 					after: { agent: "scout", task: "bg stop after", depends_on: ["work"] },
 				},
 			},

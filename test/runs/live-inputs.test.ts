@@ -44,6 +44,22 @@ describe("sending to a job or child that is not there", () => {
 		});
 	});
 
+	it("finds a graph node's child by its node key as well as its task_name, and lists it by both", () => {
+		const inputs = new LiveInputs();
+		inputs.open("call-3", false, () => [{ ...child(0, "reviewer"), nodeKey: "work", phase: "pending" }]);
+		const call = inputs.get("call-3");
+		if (!call) throw new Error("the call was not registered");
+		for (const ref of ["work", "reviewer"])
+			expect(findChild(call, ref)).toEqual({
+				error: "child 0 of call call-3 is queued (for a slot or an earlier step) and has not started; nothing was sent",
+				reason: "not_started",
+			});
+		expect(findChild(call, "wrok")).toEqual({
+			error: 'no child "wrok" in call call-3; its children are 0 (work or reviewer)',
+			reason: "not_found",
+		});
+	});
+
 	it("refuses an unknown job id as not_found", async () => {
 		const jobs = new JobRegistry({ error: () => {} });
 		expect(await jobs.send("nosuch", undefined, "hi", "steer")).toEqual({

@@ -87,6 +87,8 @@ export interface AgentFileError {
 	 * its place. Absent for an unreadable directory.
 	 */
 	name?: string;
+	/** The `aliases` of a file refused for a name clash, kept from lower-precedence files as `name` is. */
+	aliases?: string[];
 }
 
 /** A definition hidden by one of higher precedence with the same name (docs/agent-libraries.md §Selecting an agent). */

@@ -47,6 +47,11 @@ export { contentDigest } from "./agent-values.ts";
 export interface AgentDiscovery {
 	/** The selectable definitions (one per name), sorted by name. */
 	agents: AgentDefinition[];
+	/**
+	 * Every plain name, a definition's name or `aliases` entry, to the selectable definition it selects: the one
+	 * of the highest-precedence source that claims it.
+	 */
+	selects: ReadonlyMap<string, AgentDefinition>;
 	/** Definitions hidden by a higher-precedence one of the same name. */
 	shadowed: ShadowedAgent[];
 	errors: AgentFileError[];
@@ -116,8 +121,8 @@ function preParsedBuiltin(filePath: string, text: string): AgentDefinition | und
 
 /**
  * Loads every agent file directly inside one directory (not recursive; symlinked files are followed).
- * A missing directory yields nothing; an unreadable one is an error. Within one directory a second
- * file with an already used name is an error (files are read in name order), and neither is used.
+ * A missing directory yields nothing; an unreadable one is an error. Within one directory two files that
+ * claim one name (as a name or an alias) are errors, and neither is used (see `nameClashes`).
  */
 function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 	agents: AgentDefinition[];
@@ -138,8 +143,6 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 		};
 	}
 	names.sort();
-	const seen = new Map<string, string>();
-	const ambiguous = new Set<string>();
 	for (const name of names) {
 		const filePath = join(dir, name);
 		const read = readUserFile(filePath);
@@ -155,18 +158,59 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 			errors.push({ filePath, source, format, problems: [...problems], name: name.slice(0, -ext.length) });
 			continue;
 		}
-		const earlier = seen.get(agent.name);
-		if (earlier !== undefined) {
-			ambiguous.add(agent.name);
-			const problem = `name: "${agent.name}" is already defined by ${earlier}; neither file is used until one is renamed`;
-			errors.push({ filePath, source, format, problems: [problem], name: agent.name });
-			continue;
-		}
-		seen.set(agent.name, filePath);
 		agents.push(agent);
 	}
-	// An ambiguous name must not silently run whichever file sorts first.
-	return { agents: agents.filter((found) => !ambiguous.has(found.name)), errors };
+	const clashes = nameClashes(agents);
+	errors.push(...clashes.errors);
+	return { agents: agents.filter((found) => !clashes.unusable.has(found)), errors };
+}
+
+/**
+ * The files of one directory (in name order) that claim a name another of them claimed first, as its name or
+ * an `aliases` entry: both are unusable, since a name two files claim must not run whichever one sorts first.
+ * Each gets an error that keeps its names (`name`, `aliases`) from lower-precedence files.
+ */
+function nameClashes(agents: readonly AgentDefinition[]): { unusable: Set<AgentDefinition>; errors: AgentFileError[] } {
+	const claimedBy = new Map<string, AgentDefinition>();
+	const unusable = new Set<AgentDefinition>();
+	const problemsOf = new Map<AgentDefinition, string[]>();
+	const complain = (agent: AgentDefinition, problem: string) =>
+		problemsOf.set(agent, [...(problemsOf.get(agent) ?? []), problem]);
+	const keyOf = (agent: AgentDefinition, name: string) => (agent.name === name ? "name" : "aliases");
+	const unused = "neither file is used until one is renamed";
+	for (const agent of agents) {
+		for (const name of new Set([agent.name, ...agent.aliases])) {
+			const earlier = claimedBy.get(name);
+			if (earlier === undefined) {
+				claimedBy.set(name, agent);
+				continue;
+			}
+			unusable.add(agent).add(earlier);
+			const [key, earlierKey] = [keyOf(agent, name), keyOf(earlier, name)];
+			if (key === "name" && earlierKey === "name") {
+				complain(agent, `name: "${name}" is already defined by ${earlier.filePath}; ${unused}`);
+				continue;
+			}
+			const role = earlierKey === "name" ? "the name" : "an alias";
+			complain(agent, `${key}: "${name}" is already ${role} of ${earlier.filePath}; ${unused}`);
+			complain(earlier, `${earlierKey}: "${name}" is also claimed by ${agent.filePath}; ${unused}`);
+		}
+	}
+	const errors = agents.flatMap((agent) => {
+		const problems = problemsOf.get(agent);
+		if (!problems) return [];
+		return [
+			{
+				filePath: agent.filePath,
+				source: agent.source,
+				format: agent.format,
+				problems,
+				name: agent.name,
+				aliases: agent.aliases,
+			},
+		];
+	});
+	return { unusable, errors };
 }
 
 /**
@@ -194,18 +238,21 @@ export function discoverAgents(options: DiscoverAgentsOptions): AgentDiscovery {
 				continue;
 			}
 			selectable.push(agent);
-			for (const name of [agent.name, ...agent.aliases]) if (!byName.has(name)) byName.set(name, agent);
+			byName.set(agent.name, agent);
 		}
+		for (const agent of loaded.agents.filter((found) => byName.get(found.name) === found))
+			for (const alias of agent.aliases) if (!byName.has(alias) && !blocked.has(alias)) byName.set(alias, agent);
 		for (const error of loaded.errors) {
-			if (error.name === undefined) continue;
-			const qualified = `${error.format}:${error.name}`;
-			if (!byName.has(error.name) && !blocked.has(error.name)) blocked.set(error.name, error);
-			if (!ofFormat.has(qualified) && !blocked.has(qualified)) blocked.set(qualified, error);
+			for (const name of error.name === undefined ? [] : [error.name, ...(error.aliases ?? [])]) {
+				const qualified = `${error.format}:${name}`;
+				if (!byName.has(name) && !blocked.has(name)) blocked.set(name, error);
+				if (!ofFormat.has(qualified) && !blocked.has(qualified)) blocked.set(qualified, error);
+			}
 		}
 	}
 	const agents = selectable.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	const projectAgentsDir = findNearestAgentsDir(options.cwd, CONFIG_DIR_NAME, join(options.agentDir, "agents"));
-	return { agents, shadowed, errors, blocked, searched, projectAgentsDir };
+	return { agents, selects: byName, shadowed, errors, blocked, searched, projectAgentsDir };
 }
 
 /** `scout (user)`, or `scout (user; ignored keys: color)`: how agent listings name a definition. */

@@ -1,0 +1,81 @@
+/**
+ * `aliases` share the name space of agent names (docs/agent-libraries.md §Selecting an agent): in one directory a
+ * name two files claim, as a name or an alias, makes both unusable, and across sources a name or alias is taken by
+ * the highest-precedence source that claims it, never by whichever definition sorts first (found by the new-user
+ * attack: an alias silently took another file's name).
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findAgent, selectAgent } from "../../src/config/agent-selection.ts";
+import { type DiscoverAgentsOptions, discoverAgents } from "../../src/config/agents.ts";
+import { problemsFound } from "../support/problems.ts";
+import { tempDir, writeTree } from "./helpers.ts";
+
+const agentMd = (frontmatter: string) => `---\n${frontmatter}\n---\nYou are helpful.\n`;
+
+/** A user agent directory and a built-in one (no claude or codex home) with the given files. */
+function discover(user: Record<string, string>, builtin: Record<string, string> = {}) {
+	const root = tempDir();
+	const builtinDir = join(root, "builtin");
+	const agentDir = join(root, "agent-home");
+	writeTree(builtinDir, { "scout.md": agentMd("name: scout\ndescription: Built-in scout"), ...builtin });
+	writeTree(agentDir, Object.fromEntries(Object.entries(user).map(([name, text]) => [`agents/${name}`, text])));
+	const options: DiscoverAgentsOptions = { cwd: root, agentDir, scope: "user", builtinDir, env: {} };
+	const discovery = discoverAgents(options);
+	const refusal = (selector: string) => problemsFound((problems) => findAgent(discovery, selector, options, problems));
+	return { discovery, refusal, file: (name: string) => join(agentDir, "agents", name) };
+}
+
+describe("agent aliases", () => {
+	it("use neither of two files in one directory when one's alias is the other's name, nor a lower-precedence agent of that name", () => {
+		const { discovery, refusal, file } = discover({
+			"finder.md": agentMd("name: finder\ndescription: Finds\naliases: [scout]"),
+			"scout.md": agentMd("name: scout\ndescription: My scout"),
+		});
+		expect(discovery.agents.map((a) => a.name)).toEqual([]);
+		const problems = Object.fromEntries(discovery.errors.map((error) => [error.filePath, error.problems]));
+		expect(problems).toEqual({
+			[file("finder.md")]: [
+				`aliases: "scout" is also claimed by ${file("scout.md")}; neither file is used until one is renamed`,
+			],
+			[file("scout.md")]: [
+				`name: "scout" is already an alias of ${file("finder.md")}; neither file is used until one is renamed`,
+			],
+		});
+		for (const selector of ["scout", "finder", "pi:scout"]) expect(refusal(selector)[0]).toMatch(/failed to load/);
+		expect(refusal("scout")[0]).toContain("the lower-precedence scout it hides");
+	});
+
+	it("use neither of two files in one directory that share an alias, and the alias selects no other agent", () => {
+		const { discovery, refusal, file } = discover(
+			{
+				"a.md": agentMd("name: alpha\ndescription: A\naliases: [helper]"),
+				"b.md": agentMd("name: beta\ndescription: B\naliases: [helper]"),
+			},
+			{ "helper.md": agentMd("name: helper\ndescription: Built-in helper") },
+		);
+		expect(discovery.agents.map((a) => a.name)).toEqual(["scout"]);
+		expect(discovery.errors.map((error) => error.problems)).toEqual([
+			[`aliases: "helper" is also claimed by ${file("b.md")}; neither file is used until one is renamed`],
+			[`aliases: "helper" is already an alias of ${file("a.md")}; neither file is used until one is renamed`],
+		]);
+		for (const selector of ["alpha", "beta", "helper"]) expect(refusal(selector)[0]).toMatch(/failed to load/);
+	});
+
+	it("select the highest-precedence source that claims a name, not the definition that sorts first", () => {
+		const { discovery } = discover(
+			{ "zeta.md": agentMd("name: zeta\ndescription: Mine\naliases: [helper, scout]") },
+			{ "alpha.md": agentMd("name: alpha\ndescription: Built-in alpha\naliases: [helper]") },
+		);
+		expect(selectAgent(discovery, "helper")?.name).toBe("zeta");
+		expect(selectAgent(discovery, "scout")?.name).toBe("zeta");
+		expect(discovery.shadowed.map((s) => s.agent.name)).toEqual(["scout"]);
+		expect(selectAgent(discovery, "alpha")?.name).toBe("alpha");
+	});
+
+	it("let a file's own name repeated among its aliases, or an alias given twice, pass", () => {
+		const { discovery } = discover({ "solo.md": agentMd("name: solo\ndescription: S\naliases: [solo, one, one]") });
+		expect(discovery.errors).toEqual([]);
+		expect(selectAgent(discovery, "one")?.name).toBe("solo");
+	});
+});

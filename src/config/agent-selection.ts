@@ -30,10 +30,7 @@ function blockedBy(discovery: AgentDiscovery, selector: string) {
 export function selectAgent(discovery: AgentDiscovery, selector: string): AgentDefinition | undefined {
 	const { format, name } = parseAgentSelector(selector);
 	if (blockedBy(discovery, selector)) return undefined;
-	if (format === undefined) return discovery.selects.get(name);
-	return [...discovery.agents, ...discovery.shadowed.map((s) => s.agent)].find(
-		(agent) => agent.format === format && answersTo(agent, name),
-	);
+	return format === undefined ? discovery.selects.get(name) : discovery.selectsOfFormat.get(`${format}:${name}`);
 }
 
 /**

@@ -11,8 +11,8 @@
  * | user (default) | `<agent dir>/agents/*.md` | `<claude config dir>/agents/*.md` | `<CODEX_HOME>/agents/*.toml` |
  * | built-in | this package's `agents/*.md` | | |
  *
- * A bad file is reported in `errors` and never hides other agents; two files defining one name in one
- * directory are both unusable until one is renamed.
+ * A bad file is reported in `errors` and never hides other agents; which name selects what, and the clashes
+ * that make files unusable, are in `agent-names.ts`.
  */
 import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -30,6 +30,7 @@ import {
 	findNearestAgentsDir,
 } from "./agent-dirs.ts";
 import { parseAgentFile } from "./agent-markdown.ts";
+import { type NameClaim, nameClashes, resolveNames } from "./agent-names.ts";
 import { contentDigest } from "./agent-values.ts";
 import { PARSED_BUILTIN_AGENTS } from "./builtin-agents.ts";
 
@@ -49,9 +50,11 @@ export interface AgentDiscovery {
 	agents: AgentDefinition[];
 	/**
 	 * Every plain name, a definition's name or `aliases` entry, to the selectable definition it selects: the one
-	 * of the highest-precedence source that claims it.
+	 * of the highest-precedence source that claims it (src/config/agent-names.ts).
 	 */
 	selects: ReadonlyMap<string, AgentDefinition>;
+	/** `<format>:<name or alias>` to the highest-precedence definition of that format claiming it, shadowed or not. */
+	selectsOfFormat: ReadonlyMap<string, AgentDefinition>;
 	/** Definitions hidden by a higher-precedence one of the same name. */
 	shadowed: ShadowedAgent[];
 	errors: AgentFileError[];
@@ -143,74 +146,32 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 		};
 	}
 	names.sort();
+	const claims: NameClaim[] = [];
 	for (const name of names) {
 		const filePath = join(dir, name);
 		const read = readUserFile(filePath);
+		const failed = (problems: string[]) => {
+			errors.push({ filePath, source, format, problems, name: name.slice(0, -ext.length) });
+			claims.push({ filePath, name: name.slice(0, -ext.length), aliases: [] });
+		};
+		// A directory named like an agent file is not one; anything else that is not a readable file is reported.
 		if ("problem" in read) {
-			// A directory named like an agent file is not one; anything else that is not a readable file is reported.
-			if (read.reason !== "directory") {
-				errors.push({ filePath, source, format, problems: [read.problem], name: name.slice(0, -ext.length) });
-			}
+			if (read.reason !== "directory") failed([read.problem]);
 			continue;
 		}
 		const { agent, problems } = parseOnce(format, read.text, filePath, source);
-		if (!agent) {
-			errors.push({ filePath, source, format, problems: [...problems], name: name.slice(0, -ext.length) });
-			continue;
-		}
-		agents.push(agent);
+		if (!agent) failed([...problems]);
+		else claims.push({ filePath, name: agent.name, aliases: agent.aliases, agent });
 	}
-	const clashes = nameClashes(agents);
-	errors.push(...clashes.errors);
-	return { agents: agents.filter((found) => !clashes.unusable.has(found)), errors };
-}
-
-/**
- * The files of one directory (in name order) that claim a name another of them claimed first, as its name or
- * an `aliases` entry: both are unusable, since a name two files claim must not run whichever one sorts first.
- * Each gets an error that keeps its names (`name`, `aliases`) from lower-precedence files.
- */
-function nameClashes(agents: readonly AgentDefinition[]): { unusable: Set<AgentDefinition>; errors: AgentFileError[] } {
-	const claimedBy = new Map<string, AgentDefinition>();
-	const unusable = new Set<AgentDefinition>();
-	const problemsOf = new Map<AgentDefinition, string[]>();
-	const complain = (agent: AgentDefinition, problem: string) =>
-		problemsOf.set(agent, [...(problemsOf.get(agent) ?? []), problem]);
-	const keyOf = (agent: AgentDefinition, name: string) => (agent.name === name ? "name" : "aliases");
-	const unused = "neither file is used until one is renamed";
-	for (const agent of agents) {
-		for (const name of new Set([agent.name, ...agent.aliases])) {
-			const earlier = claimedBy.get(name);
-			if (earlier === undefined) {
-				claimedBy.set(name, agent);
-				continue;
-			}
-			unusable.add(agent).add(earlier);
-			const [key, earlierKey] = [keyOf(agent, name), keyOf(earlier, name)];
-			if (key === "name" && earlierKey === "name") {
-				complain(agent, `name: "${name}" is already defined by ${earlier.filePath}; ${unused}`);
-				continue;
-			}
-			const role = earlierKey === "name" ? "the name" : "an alias";
-			complain(agent, `${key}: "${name}" is already ${role} of ${earlier.filePath}; ${unused}`);
-			complain(earlier, `${earlierKey}: "${name}" is also claimed by ${agent.filePath}; ${unused}`);
-		}
+	const clashes = nameClashes(claims);
+	for (const error of errors) error.problems.push(...(clashes.get(error.filePath) ?? []));
+	for (const { agent } of claims) {
+		if (!agent) continue;
+		const problems = clashes.get(agent.filePath);
+		if (!problems) agents.push(agent);
+		else errors.push({ filePath: agent.filePath, source, format, problems, name: agent.name, aliases: agent.aliases });
 	}
-	const errors = agents.flatMap((agent) => {
-		const problems = problemsOf.get(agent);
-		if (!problems) return [];
-		return [
-			{
-				filePath: agent.filePath,
-				source: agent.source,
-				format: agent.format,
-				problems,
-				name: agent.name,
-				aliases: agent.aliases,
-			},
-		];
-	});
-	return { unusable, errors };
+	return { agents, errors };
 }
 
 /**
@@ -220,39 +181,13 @@ function nameClashes(agents: readonly AgentDefinition[]): { unusable: Set<AgentD
  */
 export function discoverAgents(options: DiscoverAgentsOptions): AgentDiscovery {
 	const searched = agentDirectories(options);
-	const byName = new Map<string, AgentDefinition>();
-	const ofFormat = new Set<string>();
-	const blocked = new Map<string, AgentFileError>();
-	const shadowed: ShadowedAgent[] = [];
-	const errors: AgentFileError[] = [];
-	const selectable: AgentDefinition[] = [];
-	for (const directory of searched) {
-		const loaded = loadAgentsFromDir(directory);
-		errors.push(...loaded.errors);
-		for (const agent of loaded.agents) {
-			const winner = byName.get(agent.name)?.filePath ?? blocked.get(agent.name)?.filePath;
-			const qualified = `${agent.format}:${agent.name}`;
-			ofFormat.add(qualified);
-			if (winner) {
-				shadowed.push({ agent, by: winner });
-				continue;
-			}
-			selectable.push(agent);
-			byName.set(agent.name, agent);
-		}
-		for (const agent of loaded.agents.filter((found) => byName.get(found.name) === found))
-			for (const alias of agent.aliases) if (!byName.has(alias) && !blocked.has(alias)) byName.set(alias, agent);
-		for (const error of loaded.errors) {
-			for (const name of error.name === undefined ? [] : [error.name, ...(error.aliases ?? [])]) {
-				const qualified = `${error.format}:${name}`;
-				if (!byName.has(name) && !blocked.has(name)) blocked.set(name, error);
-				if (!ofFormat.has(qualified) && !blocked.has(qualified)) blocked.set(qualified, error);
-			}
-		}
-	}
-	const agents = selectable.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const loaded = searched.map(loadAgentsFromDir);
+	const names = resolveNames(loaded);
+	const errors = loaded.flatMap((directory) => directory.errors);
+	const agents = names.selectable.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	const projectAgentsDir = findNearestAgentsDir(options.cwd, CONFIG_DIR_NAME, join(options.agentDir, "agents"));
-	return { agents, selects: byName, shadowed, errors, blocked, searched, projectAgentsDir };
+	const { selects, selectsOfFormat, blocked, shadowed } = names;
+	return { agents, selects, selectsOfFormat, shadowed, errors, blocked, searched, projectAgentsDir };
 }
 
 /** `scout (user)`, or `scout (user; ignored keys: color)`: how agent listings name a definition. */

@@ -73,6 +73,38 @@ describe("agent aliases", () => {
 		expect(selectAgent(discovery, "alpha")?.name).toBe("alpha");
 	});
 
+	it("select a format-qualified alias from the highest-precedence file of that format, as the plain alias does", () => {
+		const { discovery } = discover(
+			{ "zeta.md": agentMd("name: zeta\ndescription: Mine\naliases: [helper]") },
+			{ "alpha.md": agentMd("name: alpha\ndescription: Built-in alpha\naliases: [helper]") },
+		);
+		expect(selectAgent(discovery, "helper")?.name).toBe("zeta");
+		expect(selectAgent(discovery, "pi:helper")?.name).toBe("zeta");
+		expect(selectAgent(discovery, "pi:alpha")?.name).toBe("alpha");
+	});
+
+	it("never let a file of the same directory take a broken override's name, as an alias or as its name", () => {
+		for (const other of ["name: zed\ndescription: Other\naliases: [scout]", "name: scout\ndescription: Other"]) {
+			const { discovery, refusal, file } = discover({
+				"scout.md": agentMd("name: scout\ndescription: My scout\nbogus: 1"),
+				"zed.md": agentMd(other),
+			});
+			for (const selector of ["scout", "pi:scout"]) {
+				expect(selectAgent(discovery, selector)).toBeUndefined();
+				expect(refusal(selector)[0]).toContain(`${file("scout.md")}: bogus: unknown key`);
+			}
+			const [claimed, already] = other.includes("aliases")
+				? ["claimed", 'aliases: "scout" is already the name of']
+				: ["defined", 'name: "scout" is already defined by'];
+			expect(refusal("scout")[0]).toContain(
+				`${file("scout.md")}: name: "scout" is also ${claimed} by ${file("zed.md")}; neither file is used until one is renamed`,
+			);
+			expect(discovery.errors.find((error) => error.filePath === file("zed.md"))?.problems).toEqual([
+				`${already} ${file("scout.md")} (which failed to load); neither file is used until one is renamed`,
+			]);
+		}
+	});
+
 	it("let a file's own name repeated among its aliases, or an alias given twice, pass", () => {
 		const { discovery } = discover({ "solo.md": agentMd("name: solo\ndescription: S\naliases: [solo, one, one]") });
 		expect(discovery.errors).toEqual([]);

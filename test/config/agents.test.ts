@@ -137,11 +137,20 @@ describe("discoverAgents", () => {
 		writeTree(agentDir, { "agents/a-scout-copy.md": agentMd("name: scout\ndescription: copy") });
 		const result = discoverAgents({ cwd, agentDir, scope: "user" });
 		expect(result.agents.find((a) => a.name === "scout")).toBeUndefined();
-		expect(result.errors).toHaveLength(1);
-		expect(result.errors[0].filePath).toMatch(/scout\.md$/);
-		expect(result.errors[0].problems[0]).toMatch(
-			/name: "scout" is already defined by .*a-scout-copy\.md; neither file is used until one is renamed/,
-		);
+		expect(result.errors.map((error) => [error.filePath, error.problems])).toEqual([
+			[
+				join(agentDir, "agents/a-scout-copy.md"),
+				[
+					`name: "scout" is also defined by ${join(agentDir, "agents/scout.md")}; neither file is used until one is renamed`,
+				],
+			],
+			[
+				join(agentDir, "agents/scout.md"),
+				[
+					`name: "scout" is already defined by ${join(agentDir, "agents/a-scout-copy.md")}; neither file is used until one is renamed`,
+				],
+			],
+		]);
 	});
 
 	it("never runs a lower-precedence agent in place of a same-named file that failed to load", () => {
@@ -161,7 +170,7 @@ describe("discoverAgents", () => {
 		const discovery = discoverAll(options);
 		expect(discovery.agents.map((a) => a.name)).toEqual([]);
 		expect(discovery.shadowed.map((s) => [s.agent.filePath, s.by])).toEqual([
-			[join(builtinDir, "planner.md"), join(agentDir, "agents/plan-b.md")],
+			[join(builtinDir, "planner.md"), join(agentDir, "agents/plan-a.md")],
 			[join(builtinDir, "scout.md"), join(agentDir, "agents/scout.md")],
 		]);
 		const refusal = (selector: string) =>
@@ -171,7 +180,7 @@ describe("discoverAgents", () => {
 		]);
 		expect(refusal("pi:scout")[0]).toMatch(/^agent "pi:scout" failed to load: .*agents\/scout\.md: modle/);
 		expect(refusal("planner")[0]).toMatch(
-			/^agent "planner" failed to load: .*plan-b\.md: name: "planner" is already defined by .*plan-a\.md; neither file is used until one is renamed; fix it, or the lower-precedence planner it hides \(.*builtin\/planner\.md\) is not used/,
+			/^agent "planner" failed to load: .*plan-a\.md: name: "planner" is also defined by .*plan-b\.md; neither file is used until one is renamed; fix it, or the lower-precedence planner it hides \(.*builtin\/planner\.md\) is not used/,
 		);
 	});
 

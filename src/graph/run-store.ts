@@ -12,6 +12,7 @@ import { appendFileDurable, namingFile, writeFileAtomic } from "../core/atomic-w
 import { runEnded } from "./controls.ts";
 import { directoryProblem, graphsRoot, RUN_ID } from "./run-dir.ts";
 import type { GraphEvent, GraphRunState } from "./run-state.ts";
+import { snapshotShapeProblem } from "./snapshot-shape.ts";
 
 /** The snapshot format this version writes and reads. */
 export const SNAPSHOT_VERSION = 1;
@@ -242,14 +243,13 @@ export function readSnapshot(dir: string, runId: string): ReadRun {
 	}
 	if (raw.runId !== runId)
 		return { dir, problem: `${file}: run id ${JSON.stringify(raw.runId)} is not the directory's name` };
-	if (!raw.state?.nodes || typeof raw.state.nodes !== "object" || !raw.graph || typeof raw.finished !== "boolean") {
-		return { dir, problem: `${file}: corrupt snapshot (not a graph run snapshot); the run is not restored` };
-	}
+	const shape = snapshotShapeProblem(raw);
+	if (shape) return { dir, problem: `${file}: corrupt snapshot (${shape}); the run is not restored` };
 	return { dir, snapshot: raw as RunSnapshot };
 }
 
 /**
- * Every run directory under the graphs root, read. Entries that are not run ids are ignored; a symlinked or
+ * Every run directory under the graphs root, read, in run id order. Entries that are not run ids are ignored; a symlinked or
  * foreign entry is refused with its problem. A root that is absent gives nothing; one that is a symlink or
  * foreign gives only its problem.
  */
@@ -265,6 +265,7 @@ export function scanRuns(agentDir: string): ReadRun[] {
 	if (rootProblem) return [{ dir: root, problem: rootProblem }];
 	return names
 		.filter((name) => RUN_ID.test(name))
+		.sort()
 		.map((name) => {
 			const dir = join(root, name);
 			const problem = directoryProblem(dir);

@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { describeSkip } from "../core/graph-details.ts";
 import { printable } from "../core/printable.ts";
 import { type ControlAction, type ControlAnswer, decideControl, decideNodeControl } from "../graph/controls.ts";
-import { acquireLease, directoryProblem, graphsRoot, RUN_ID } from "../graph/run-dir.ts";
+import { directoryProblem, graphsRoot, RUN_ID } from "../graph/run-dir.ts";
 import { applyEvent, type GraphRunState } from "../graph/run-state.ts";
 import { ownedBy, type RunSnapshot, RunStore, readSnapshot, scanRuns } from "../graph/run-store.ts";
-import { compileStored, restoreRun } from "./graph-restore.ts";
+import { compileStored, leaseRun, restoreRun } from "./graph-restore.ts";
 import type { GraphResult } from "./graph-run.ts";
 import type { ActionScope } from "./graph-runs.ts";
 import type { GraphArgs } from "./model-parameters.ts";
@@ -89,12 +89,14 @@ function controlStored(
 	action: ControlAction,
 	node: string | undefined,
 ): ControlAnswer {
-	const lease = acquireLease(stored.dir, scope.ctx.sessionManager.getSessionId());
-	if ("refused" in lease) return { accepted: false, reason: lease.refused };
+	// Read again under the lease: another process may have changed the run since `stored` was read.
+	const leased = leaseRun(stored.dir, stored.snapshot.runId, scope.ctx.sessionManager.getSessionId());
+	if ("refused" in leased) return { accepted: false, reason: leased.refused };
+	const { lease, snapshot } = leased;
 	try {
-		const compiled = compileStored(stored.snapshot);
+		const compiled = compileStored(snapshot);
 		if ("refused" in compiled) return { accepted: false, reason: compiled.refused };
-		const state = stored.snapshot.state;
+		const state = snapshot.state;
 		// A finished run reopens for a retry (unless it was cancelled: a cancel is terminal).
 		const reopen = action === "retry" && state.cancelled === undefined && state.infrastructureError === undefined;
 		const decision = reopen
@@ -103,7 +105,7 @@ function controlStored(
 		if ("refused" in decision) return { accepted: false, reason: decision.refused };
 		let next: GraphRunState = state;
 		for (const event of decision.events) next = applyEvent(next, event);
-		new RunStore(stored.dir, stored.snapshot).commit(decision.events, next);
+		new RunStore(stored.dir, snapshot).commit(decision.events, next);
 		const note =
 			action === "cancel" ? undefined : `stored; takes effect when the run resumes (action "resume", run_id)`;
 		return { accepted: true, note };

@@ -16,10 +16,10 @@ import type { GraphDefinition } from "../graph/definition.ts";
 import type { GraphOrigin } from "../graph/loader.ts";
 import { parseGraphDefinition } from "../graph/parse-graph.ts";
 import { prepareGraph } from "../graph/prepare.ts";
-import { acquireLease } from "../graph/run-dir.ts";
+import { acquireLease, type Lease } from "../graph/run-dir.ts";
 import { pruneRuns } from "../graph/run-retention.ts";
 import { applyEvent, isSettled } from "../graph/run-state.ts";
-import { ownedBy, type RunSnapshot, RunStore, scanRuns } from "../graph/run-store.ts";
+import { ownedBy, type RunSnapshot, RunStore, readSnapshot, scanRuns } from "../graph/run-store.ts";
 import { type CompiledGraph, compileGraph } from "../graph/validate.ts";
 import { acceptGraph, graphCaps, graphLaunchEnv, graphStartCheck, launchAccepted } from "./graph-launch.ts";
 import type { GraphResult } from "./graph-run.ts";
@@ -51,17 +51,30 @@ export async function restoreRun(
 	onUpdate: ((partial: GraphResult) => void) | undefined,
 ): Promise<GraphResult> {
 	const { deps, ctx } = scope;
-	const { snapshot } = stored;
-	const refuse = (why: string) => graphRefusal(`run ${snapshot.runId} cannot resume: ${why}`, snapshot.graph.name);
-	if (snapshot.finished) return refuse("the run has ended");
-	if (snapshot.graph.cwd !== ctx.cwd) return refuse(`it ran in ${printable(snapshot.graph.cwd)}; resume it from there`);
+	const seen = stored.snapshot;
+	const refuse = (why: string) => graphRefusal(`run ${seen.runId} cannot resume: ${why}`, seen.graph.name);
+	const sessionId = ctx.sessionManager.getSessionId();
+	const unusable = (snapshot: RunSnapshot) => {
+		if (snapshot.finished) return "the run has ended";
+		if (!ownedBy(snapshot, sessionId)) return "the run belongs to another Pi session";
+		if (snapshot.graph.cwd !== ctx.cwd) return `it ran in ${printable(snapshot.graph.cwd)}; resume it from there`;
+		return undefined;
+	};
+	const early = unusable(seen);
+	if (early) return refuse(early);
 	const checked = graphStartCheck(deps, ctx, background);
 	if ("refused" in checked) return refuse(checked.refused);
 	const { state, limits } = checked;
 	const problems = new Problems();
-	const sessionId = ctx.sessionManager.getSessionId();
-	const lease = acquireLease(stored.dir, sessionId);
-	if ("refused" in lease) return refuse(lease.refused);
+	// What another process recorded since `seen` was read (a run it finished meanwhile) is what resumes.
+	const leased = leaseRun(stored.dir, seen.runId, sessionId);
+	if ("refused" in leased) return refuse(leased.refused);
+	const { lease, snapshot } = leased;
+	const now = unusable(snapshot);
+	if (now) {
+		lease.release();
+		return refuse(now);
+	}
 	const env = graphLaunchEnv(deps, ctx, snapshot.graph.agentScope, limits);
 	const remaining = (key: string) => !isSettled(snapshot.state.nodes[key]?.status ?? "waiting");
 	const prepared = await prepareGraph(
@@ -101,6 +114,32 @@ export async function restoreRun(
 }
 
 /**
+ * Takes run directory `dir`'s lease and reads its snapshot again under it, so that the caller acts on what is
+ * recorded now, not on an earlier read another process has since overtaken (docs/graphs.md §Durability).
+ * @returns the lease and the snapshot, or why not: the lease is held or cannot be written (naming its file), or
+ * the snapshot cannot be read (naming it).
+ */
+export function leaseRun(
+	dir: string,
+	runId: string,
+	sessionId: string,
+): { lease: Lease; snapshot: RunSnapshot } | { refused: string } {
+	let lease: ReturnType<typeof acquireLease>;
+	try {
+		lease = acquireLease(dir, sessionId);
+	} catch (error) {
+		return { refused: `could not take the run's lease: ${(error as Error).message}` };
+	}
+	if ("refused" in lease) return lease;
+	const read = readSnapshot(dir, runId);
+	if ("problem" in read) {
+		lease.release();
+		return { refused: read.problem };
+	}
+	return { lease, snapshot: read.snapshot };
+}
+
+/**
  * Where a stored run's graph came from, told by its file rather than by anything else the snapshot says: no
  * file is an inline graph; a file directly in `<agent dir>/graphs/` a user graph; any other a project graph,
  * which passes the trust gate again before it resumes. The digest is the file's as admitted, or, in a snapshot
@@ -132,25 +171,43 @@ export async function graphsAtSessionStart(scope: ActionScope): Promise<StartRep
 			report.problems.push(`graph run not restored: ${read.problem}`);
 			continue;
 		}
-		const { snapshot } = read;
-		if (!ownedBy(snapshot, sessionId) || snapshot.finished || scope.runs.get(snapshot.runId)) continue;
-		const hint = `agent_graph({ action: "resume", run_id: "${snapshot.runId}" }) or /graph resume ${snapshot.runId}`;
-		// The name is the caller's or a file's (SECURITY.md "Text from files and children").
-		const name = printable(snapshot.graph.name);
-		if (snapshot.state.paused || !deps.state().graphs.auto_resume || ctx.mode === "print" || ctx.mode === "json") {
-			report.notices.push(`graph run ${snapshot.runId} "${name}" is unfinished; resume it with ${hint}`);
-			continue;
-		}
-		const started = await restoreRun(scope, read, true, undefined, undefined);
-		const text = started.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-		if (started.isError) report.problems.push(text);
-		else report.notices.push(`resuming graph run ${snapshot.runId} "${name}": ${text}`);
+		// One run that fails here (a full disk at its lease) is reported alone; the others still go on.
+		await restoreAtStart(scope, read, report).catch((error: unknown) =>
+			report.problems.push(`graph run ${read.snapshot.runId} not restored (${read.dir}): ${(error as Error).message}`),
+		);
 	}
 	const { graphs } = deps.state();
-	pruneRuns(deps.agentDir, {
-		sessionId,
-		maxAgeMs: graphs.max_age_days * 24 * 60 * 60 * 1000,
-		maxTotalBytes: graphs.max_total_bytes,
-	});
+	try {
+		pruneRuns(deps.agentDir, {
+			sessionId,
+			maxAgeMs: graphs.max_age_days * 24 * 60 * 60 * 1000,
+			maxTotalBytes: graphs.max_total_bytes,
+		});
+	} catch (error) {
+		report.problems.push(`graph runs not pruned: ${(error as Error).message}`);
+	}
 	return report;
+}
+
+/** One stored run at session start: skipped (not this session's, finished, running here), offered or resumed. */
+async function restoreAtStart(
+	scope: ActionScope,
+	read: { dir: string; snapshot: RunSnapshot },
+	report: StartReport,
+): Promise<void> {
+	const { deps, ctx } = scope;
+	const { snapshot } = read;
+	if (!ownedBy(snapshot, ctx.sessionManager.getSessionId()) || snapshot.finished || scope.runs.get(snapshot.runId))
+		return;
+	const hint = `agent_graph({ action: "resume", run_id: "${snapshot.runId}" }) or /graph resume ${snapshot.runId}`;
+	// The name is the caller's or a file's (SECURITY.md "Text from files and children").
+	const name = printable(snapshot.graph.name);
+	if (snapshot.state.paused || !deps.state().graphs.auto_resume || ctx.mode === "print" || ctx.mode === "json") {
+		report.notices.push(`graph run ${snapshot.runId} "${name}" is unfinished; resume it with ${hint}`);
+		return;
+	}
+	const started = await restoreRun(scope, read, true, undefined, undefined);
+	const text = started.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+	if (started.isError) report.problems.push(text);
+	else report.notices.push(`resuming graph run ${snapshot.runId} "${name}": ${text}`);
 }

@@ -15,7 +15,7 @@ import { childTitle } from "../ui/card.ts";
 import { dialogWait, phaseLabel } from "../ui/format.ts";
 import { unreadFields } from "./action-fields.ts";
 import { checkToolArguments } from "./check-arguments.ts";
-import { DEFAULT_WAIT_MS, JOBS_ACTION_FIELDS, type JobsArgs, jobsSchema } from "./jobs-schema.ts";
+import { DEFAULT_WAIT_MS, JOBS_ACTION_FIELDS, jobsSchema } from "./jobs-schema.ts";
 import { jobsToolInfo } from "./tool-info.ts";
 
 /** `details` of every `subagent_jobs` result: the jobs concerned, their children bounded (`childDetails`). */

@@ -7,46 +7,20 @@
 /** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates are written with ${…} placeholders. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KILL_FAULT_ENV } from "../../src/core/fault-points.ts";
 import { graphsRoot } from "../../src/graph/run-dir.ts";
 import type { LedgerRecord, RunSnapshot } from "../../src/graph/run-store.ts";
-import { type FakeModelServer, startFakeModelServer } from "../support/fake-model/index.ts";
-import { createPiHome, type PiHome } from "../support/pi-home.ts";
 import { waitUntil } from "../support/processes.ts";
-import { type RpcPi, startRpcPi } from "../support/rpc-pi.ts";
+import type { RpcPi as Pi } from "../support/rpc-pi.ts";
+import { useRpcPiHome } from "../support/rpc-pi-home.ts";
 
-let server: FakeModelServer;
-let home: PiHome;
-let workDir: string;
-const started: Pi[] = [];
-
-beforeAll(async () => {
-	server = await startFakeModelServer();
-	home = createPiHome(server);
-	workDir = join(home.dir, "work");
-	mkdirSync(workDir, { recursive: true });
-});
-afterEach(async () => {
-	for (const pi of started.splice(0)) await pi.stop();
-});
-afterAll(async () => {
-	await server?.close();
-	home?.cleanup();
-});
-
-type Pi = RpcPi;
-
-/** A real `pi --mode rpc` parent in the work dir with the home's environment (and `extraEnv`), stopped after each test. */
-function startPi(args: string[], extraEnv: Record<string, string> = {}): Pi {
-	const pi = startRpcPi(args, { cwd: workDir, env: { ...process.env, ...home.env, ...extraEnv } });
-	started.push(pi);
-	return pi;
-}
+const fixture = useRpcPiHome();
+const { startPi } = fixture;
 
 /** The parent model: on `marker`, call agent_graph with `args` once; afterwards answer plainly. */
 function parentRuns(marker: string, args: Record<string, unknown>): void {
-	server.route((request) => {
+	fixture.server.route((request) => {
 		if (!request.toolNames.includes("agent_graph")) return undefined;
 		// The prompt's own turn only: a later prompt in the same session is another scenario's.
 		if (!request.lastUserText.includes(marker)) return undefined;
@@ -58,18 +32,18 @@ function parentRuns(marker: string, args: Record<string, unknown>): void {
 /** A child task that hangs on its first run and answers `answer` on any later one. */
 function hangsOnce(task: string, answer: string): void {
 	let runs = 0;
-	server.route((request) => {
+	fixture.server.route((request) => {
 		if (request.toolNames.includes("agent_graph") || request.lastUserText !== task) return undefined;
 		return runs++ === 0 ? { hang: true } : { text: answer };
 	});
 }
 
 const childRequests = (task: string) =>
-	server.requests.filter((r) => !r.toolNames.includes("agent_graph") && r.lastUserText === task).length;
+	fixture.server.requests.filter((r) => !r.toolNames.includes("agent_graph") && r.lastUserText === task).length;
 
 /** The run directory of the graph named `name` (one per test). */
 function runOf(name: string): { dir: string; snapshot: () => RunSnapshot } {
-	const root = graphsRoot(home.agentDir);
+	const root = graphsRoot(fixture.home.agentDir);
 	const read = (dir: string) => JSON.parse(readFileSync(join(dir, "snapshot.json"), "utf8")) as RunSnapshot;
 	const dir = readdirSync(root)
 		.map((id) => join(root, id))
@@ -84,9 +58,9 @@ function runOf(name: string): { dir: string; snapshot: () => RunSnapshot } {
  */
 async function crashWhileRunning(marker: string, args: Record<string, unknown>, hangTask: string): Promise<string> {
 	parentRuns(marker, args);
-	const pi = startPi(["--session-dir", join(home.dir, "sessions", marker)]);
+	const pi = startPi(["--session-dir", join(fixture.home.dir, "sessions", marker)]);
 	await pi.command({ type: "prompt", message: marker });
-	await server.waitFor((requests) => requests.some((r) => r.lastUserText === hangTask), 60_000);
+	await fixture.server.waitFor((requests) => requests.some((r) => r.lastUserText === hangTask), 60_000);
 	const sessionFile = (await pi.command({ type: "get_state" })).sessionFile as string;
 	await pi.killHard();
 	return sessionFile;
@@ -132,7 +106,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 	it("completes after a restart on the same session file: settled nodes make no new request, the running node runs again as attempt 2", {
 		timeout: 180_000,
 	}, async () => {
-		server.scriptFor("durable-crash: scan", { text: "scanned" });
+		fixture.server.scriptFor("durable-crash: scan", { text: "scanned" });
 		hangsOnce("durable-crash: fix", "fixed");
 		const graph = {
 			name: "durable-crash",
@@ -142,7 +116,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 				report: node("durable-crash: report", { depends_on: ["fix"] }),
 			},
 		};
-		server.scriptFor("durable-crash: report", { text: "reported" });
+		fixture.server.scriptFor("durable-crash: report", { text: "reported" });
 		const sessionFile = await crashWhileRunning("durable crash parent", { graph }, "durable-crash: fix");
 		const run = runOf("durable-crash");
 		expect(run.snapshot().finished).toBe(false);
@@ -181,7 +155,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		};
 		// The parent starts the graph in the background, then skips "slow" by run_id; the fault point kills it
 		// right after the disposition is durable.
-		server.route((request) => {
+		fixture.server.route((request) => {
 			if (
 				!request.toolNames.includes("agent_graph") ||
 				!request.userTexts.some((t) => t.includes("durable skip parent"))
@@ -192,14 +166,14 @@ describe("a graph run survives its parent's SIGKILL", () => {
 				return { toolCalls: [{ name: "agent_graph", arguments: { graph, background: true } }] };
 			// The skip comes once "slow" runs (its child asked the model), so there is a child to kill.
 			if (runId)
-				return server
+				return fixture.server
 					.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-skip: slow"), 60_000)
 					.then(() => ({
 						toolCalls: [{ name: "agent_graph", arguments: { action: "skip", run_id: runId, node: "slow" } }],
 					}));
 			return { text: "parent done" };
 		});
-		const pi = startPi(["--session-dir", join(home.dir, "sessions", "skip")], {
+		const pi = startPi(["--session-dir", join(fixture.home.dir, "sessions", "skip")], {
 			[KILL_FAULT_ENV]: "after-disposition",
 		});
 		await pi.command({ type: "prompt", message: "durable skip parent" });
@@ -211,8 +185,8 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		expect(pi.child.signalCode).toBe("SIGKILL");
 		const run = runOf("durable-skip");
 		expect(run.snapshot().state.nodes.slow.disposition).toBe("skip");
-		const sessionFile = readdirSync(join(home.dir, "sessions", "skip")).map((f) =>
-			join(home.dir, "sessions", "skip", f),
+		const sessionFile = readdirSync(join(fixture.home.dir, "sessions", "skip")).map((f) =>
+			join(fixture.home.dir, "sessions", "skip", f),
 		)[0];
 		expect(childRequests("durable-skip: slow")).toBe(1);
 
@@ -227,7 +201,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 	it("fails the resume before any child starts when a remaining node's roster entry was disabled meanwhile", {
 		timeout: 180_000,
 	}, async () => {
-		const settings = join(home.agentDir, "extensions", "agentshell.json");
+		const settings = join(fixture.home.agentDir, "extensions", "agentshell.json");
 		const roster = (enabled: boolean) =>
 			writeFileSync(
 				settings,
@@ -240,7 +214,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 					},
 				}),
 			);
-		mkdirSync(join(home.agentDir, "extensions"), { recursive: true });
+		mkdirSync(join(fixture.home.agentDir, "extensions"), { recursive: true });
 		roster(true);
 		try {
 			hangsOnce("durable-roster: first", "first done");
@@ -267,11 +241,11 @@ describe("a graph run survives its parent's SIGKILL", () => {
 	it("fails the resume before any child starts when a remaining node's project agent is no longer trusted (the user declines)", {
 		timeout: 180_000,
 	}, async () => {
-		const trustFile = join(home.agentDir, "trust.json");
-		const agentFile = join(workDir, ".pi", "agents", "local.md");
-		mkdirSync(join(workDir, ".pi", "agents"), { recursive: true });
+		const trustFile = join(fixture.home.agentDir, "trust.json");
+		const agentFile = join(fixture.workDir, ".pi", "agents", "local.md");
+		mkdirSync(join(fixture.workDir, ".pi", "agents"), { recursive: true });
 		writeFileSync(agentFile, "---\nname: local\ndescription: A project agent\n---\nYou are the project's agent.\n");
-		writeFileSync(trustFile, JSON.stringify({ [workDir]: true }));
+		writeFileSync(trustFile, JSON.stringify({ [fixture.workDir]: true }));
 		try {
 			hangsOnce("durable-trust: first", "first done");
 			const graph = {
@@ -285,7 +259,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			const sessionFile = await crashWhileRunning("durable trust parent", args, "durable-trust: first");
 			const run = runOf("durable-trust");
 			const before = run.snapshot();
-			writeFileSync(trustFile, JSON.stringify({ [workDir]: false }));
+			writeFileSync(trustFile, JSON.stringify({ [fixture.workDir]: false }));
 
 			const again = startPi(["--session", sessionFile]);
 			// The project is no longer explicitly trusted: the restore asks (RPC confirm), and the user declines.
@@ -299,7 +273,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			const notice = await refusedResume(again, run, before, tasks);
 			expect(notice).toContain(`declined to run project agent "local" (${agentFile})`);
 		} finally {
-			rmSync(join(workDir, ".pi"), { recursive: true, force: true });
+			rmSync(join(fixture.workDir, ".pi"), { recursive: true, force: true });
 			rmSync(trustFile, { force: true });
 		}
 	});
@@ -307,10 +281,10 @@ describe("a graph run survives its parent's SIGKILL", () => {
 	it("asks about a restored project graph again, its commands named, and runs nothing of it when the user declines", {
 		timeout: 180_000,
 	}, async () => {
-		const trustFile = join(home.agentDir, "trust.json");
-		const graphFile = join(workDir, ".pi", "graphs", "durable-ship.json");
-		const marker = join(home.dir, "durable-ship-ran");
-		mkdirSync(join(workDir, ".pi", "graphs"), { recursive: true });
+		const trustFile = join(fixture.home.agentDir, "trust.json");
+		const graphFile = join(fixture.workDir, ".pi", "graphs", "durable-ship.json");
+		const marker = join(fixture.home.dir, "durable-ship-ran");
+		mkdirSync(join(fixture.workDir, ".pi", "graphs"), { recursive: true });
 		const ship = [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "ran")`];
 		writeFileSync(
 			graphFile,
@@ -322,7 +296,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 				},
 			}),
 		);
-		writeFileSync(trustFile, JSON.stringify({ [workDir]: true }));
+		writeFileSync(trustFile, JSON.stringify({ [fixture.workDir]: true }));
 		try {
 			hangsOnce("durable-ship: first", "first done");
 			const args = { name: "durable-ship", agentScope: "project" };
@@ -330,7 +304,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			const run = runOf("durable-ship");
 			const before = run.snapshot();
 			// The project is explicitly trusted no more; what the first process was allowed does not carry over.
-			writeFileSync(trustFile, JSON.stringify({ [workDir]: false }));
+			writeFileSync(trustFile, JSON.stringify({ [fixture.workDir]: false }));
 
 			const again = startPi(["--session", sessionFile]);
 			const asks = () => again.events.filter((e) => e.type === "extension_ui_request" && e.method === "confirm");
@@ -345,7 +319,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 			expect(notice).toContain(`declined to run project graph "durable-ship" (${graphFile}`);
 			expect(existsSync(marker)).toBe(false);
 		} finally {
-			rmSync(join(workDir, ".pi"), { recursive: true, force: true });
+			rmSync(join(fixture.workDir, ".pi"), { recursive: true, force: true });
 			rmSync(trustFile, { force: true });
 		}
 	});
@@ -353,8 +327,8 @@ describe("a graph run survives its parent's SIGKILL", () => {
 	it("with graphs.auto_resume false only announces the unfinished run, its name one visible line; agent_graph resume then completes it", {
 		timeout: 180_000,
 	}, async () => {
-		const settings = join(home.agentDir, "extensions", "agentshell.json");
-		mkdirSync(join(home.agentDir, "extensions"), { recursive: true });
+		const settings = join(fixture.home.agentDir, "extensions", "agentshell.json");
+		mkdirSync(join(fixture.home.agentDir, "extensions"), { recursive: true });
 		writeFileSync(settings, JSON.stringify({ graphs: { auto_resume: false } }));
 		try {
 			hangsOnce("durable-manual: work", "worked");
@@ -371,7 +345,7 @@ describe("a graph run survives its parent's SIGKILL", () => {
 				`pi-native-subagents: graph run ${runId} "durable-manual\\u001b[2J" is unfinished; resume it with agent_graph({ action: "resume", run_id: "${runId}" }) or /graph resume ${runId}`,
 			);
 			expect(childRequests("durable-manual: work")).toBe(1);
-			server.route((request) => {
+			fixture.server.route((request) => {
 				if (!request.toolNames.includes("agent_graph") || request.lastUserText !== "resume it now") return undefined;
 				if (request.lastToolOutput === undefined)
 					return { toolCalls: [{ name: "agent_graph", arguments: { action: "resume", run_id: runId } }] };
@@ -387,14 +361,14 @@ describe("a graph run survives its parent's SIGKILL", () => {
 	});
 
 	it("lets only one of two Pi processes on the same session file drive the run", { timeout: 180_000 }, async () => {
-		server.scriptFor("durable-two: one", { text: "one" });
+		fixture.server.scriptFor("durable-two: one", { text: "one" });
 		const pis: Pi[] = [];
 		const all = () => pis.flatMap((pi) => pi.notices());
 		const refusedOnce = () => all().some((n) => n.includes("is driven by"));
 		// Attempt 1 hangs until the crash; attempt 2 answers only once the other process has been refused, so
 		// both processes look at the run while it is driven.
 		let runs = 0;
-		server.route((request) => {
+		fixture.server.route((request) => {
 			if (request.toolNames.includes("agent_graph") || request.lastUserText !== "durable-two: two") return undefined;
 			if (runs++ === 0) return { hang: true };
 			return waitUntil(refusedOnce, "the other process's refusal", 60_000).then(() => ({ text: "two" }));
@@ -423,9 +397,9 @@ describe("a graph run survives its parent's SIGKILL", () => {
 		hangsOnce("durable-new: work", "worked");
 		const graph = { name: "durable-new", nodes: { work: node("durable-new: work") } };
 		parentRuns("durable new parent", { graph, background: true });
-		const pi = startPi(["--session-dir", join(home.dir, "sessions", "new")]);
+		const pi = startPi(["--session-dir", join(fixture.home.dir, "sessions", "new")]);
 		await pi.command({ type: "prompt", message: "durable new parent" });
-		await server.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-new: work"), 60_000);
+		await fixture.server.waitFor((requests) => requests.some((r) => r.lastUserText === "durable-new: work"), 60_000);
 		const oldFile = (await pi.command({ type: "get_state" })).sessionFile as string;
 		expect((await pi.command({ type: "new_session" })).cancelled).toBe(false);
 		const run = runOf("durable-new");
@@ -454,12 +428,12 @@ describe("a feedback loop survives its parent's SIGKILL", () => {
 			{ decision: "pass", feedback: "" },
 		];
 		let judged = 0;
-		server.route((request) => {
+		fixture.server.route((request) => {
 			if (request.toolNames.includes("agent_graph") || request.lastUserText !== "durable-fb judge") return undefined;
 			if (request.lastToolOutput !== undefined) return { text: "judged" };
 			return { toolCalls: [{ name: "submit_result", arguments: verdicts[judged++] }] };
 		});
-		server.scriptFor("durable-fb work: []", { text: "first draft" });
+		fixture.server.scriptFor("durable-fb work: []", { text: "first draft" });
 		hangsOnce("durable-fb work: [again]", "second draft");
 		const graph = {
 			name: "durable-fb",

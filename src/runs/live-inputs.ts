@@ -18,8 +18,14 @@ export interface LiveCall {
 	channels: Map<number, ChildInputChannel>;
 }
 
-/** What a child reference matched: a channel, or why none was found (and the refusal reason it gives). */
-export type ChildLookup = { channel: ChildInputChannel; child: ChildRun } | { error: string; reason: RefusalReason };
+/**
+ * What a child reference matched: a channel, or why none was found (and the refusal reason it gives). `noSuchChild`
+ * marks the one answer that says the call has no child by that reference (for none, no child at all): the only
+ * one after which `/subagent-send` looks in an older call.
+ */
+export type ChildLookup =
+	| { channel: ChildInputChannel; child: ChildRun }
+	| { error: string; reason: RefusalReason; noSuchChild?: true };
 
 /** The live calls of one extension load. */
 export class LiveInputs {
@@ -58,6 +64,7 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 			return {
 				error: `call ${call.id} has ${children.length} children; name one (index or task_name)`,
 				reason: "not_found",
+				...(children.length === 0 ? { noSuchChild: true as const } : {}),
 			};
 	} else if (typeof ref === "number" || /^\d+$/.test(ref)) {
 		const index = Number(ref);
@@ -81,6 +88,7 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		return {
 			error: `no child "${shown}" in call ${call.id}; its children are ${names.join(", ")}`,
 			reason: "not_found",
+			noSuchChild: true,
 		};
 	}
 	const channel = call.channels.get(child.index);

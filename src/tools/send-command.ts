@@ -11,7 +11,9 @@ import { SEND_COMMAND } from "./tool-info.ts";
 
 /**
  * Sends `args` (`<child> <text>`; `<child>` is an index, task_name, agent name or node key, or `-` for the only
- * child) to the running foreground calls' children. A child is looked up in the newest call that has it.
+ * child) to the running foreground calls' children. The lookup stops at the newest call that has a child by that
+ * reference (for `-`, any child): its answer, a send or a refusal (queued, ambiguous, ended), is the receipt. Only a
+ * call with no such child passes the lookup on to the next older call.
  */
 export async function sendFromCommand(inputs: LiveInputs, args: string): Promise<SendReceipt> {
 	const match = /^\s*(\S+)\s+([\s\S]*)$/.exec(args);
@@ -28,6 +30,7 @@ export async function sendFromCommand(inputs: LiveInputs, args: string): Promise
 		const found = findChild(call, ref === "-" ? undefined : ref);
 		if ("channel" in found) return found.channel.send(text, "steer");
 		last = { status: "refused", reason: found.reason, message: found.error };
+		if (!found.noSuchChild) break;
 	}
 	return last;
 }

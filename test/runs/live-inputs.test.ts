@@ -26,6 +26,7 @@ describe("sending to a job or child that is not there", () => {
 		expect(findChild(call, "doc")).toEqual({
 			error: 'no child "doc" in call call-1; its children are 0 (docs), 1 (review)',
 			reason: "not_found",
+			noSuchChild: true,
 		});
 		expect(findChild(call, "scout")).toMatchObject({ reason: "not_found" });
 		expect(findChild(call, undefined)).toMatchObject({ reason: "not_found" });
@@ -41,6 +42,7 @@ describe("sending to a job or child that is not there", () => {
 		expect(findChild(call, "nope\r")).toEqual({
 			error: 'no child "nope\\u000d" in call call-2; its children are 0 (evil\\u001b[2J\\u000aFORGED LINE\\u202eabc)',
 			reason: "not_found",
+			noSuchChild: true,
 		});
 	});
 
@@ -57,6 +59,7 @@ describe("sending to a job or child that is not there", () => {
 		expect(findChild(call, "wrok")).toEqual({
 			error: 'no child "wrok" in call call-3; its children are 0 (work or reviewer)',
 			reason: "not_found",
+			noSuchChild: true,
 		});
 	});
 

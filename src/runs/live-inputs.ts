@@ -62,7 +62,7 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		matches = children.length === 1 ? children : [];
 		if (matches.length === 0)
 			return {
-				error: `call ${call.id} has ${children.length} children; name one (index or task_name)`,
+				error: `call ${call.id} has ${children.length} children; name one (index or task_name)${childList(children)}`,
 				reason: "not_found",
 				...(children.length === 0 ? { noSuchChild: true as const } : {}),
 			};
@@ -76,17 +76,13 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 	const shown = printable(String(ref));
 	if (matches.length > 1)
 		return {
-			error: `"${shown}" names ${matches.length} children of call ${call.id}; use an index`,
+			error: `"${shown}" names ${matches.length} children of call ${call.id}; use an index${childList(children)}`,
 			reason: "not_found",
 		};
 	const child = matches[0];
 	if (!child) {
-		const names = children.map((c) => {
-			const shownNames = childNames(c).map(printable);
-			return `${c.index}${shownNames.length > 0 ? ` (${shownNames.join(" or ")})` : ""}`;
-		});
 		return {
-			error: `no child "${shown}" in call ${call.id}; its children are ${names.join(", ")}`,
+			error: `no child "${shown}" in call ${call.id}${childList(children)}`,
 			reason: "not_found",
 			noSuchChild: true,
 		};
@@ -104,6 +100,19 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 		return { error: `${where} is still starting and takes no input yet; nothing was sent`, reason: "not_started" };
 	}
 	return { error: `${where} ended (${child.phase}) without an input channel; nothing was sent`, reason: "exited" };
+}
+
+/**
+ * The children of a call as a refusal lists them, each by its index and its names shown as one visible line:
+ * `; its children are 0 (docs), 1 (work or reviewer)`; nothing for a call with no children.
+ */
+function childList(children: ChildRun[]): string {
+	if (children.length === 0) return "";
+	const listed = children.map((c) => {
+		const shownNames = childNames(c).map(printable);
+		return `${c.index}${shownNames.length > 0 ? ` (${shownNames.join(" or ")})` : ""}`;
+	});
+	return `; its children are ${listed.join(", ")}`;
 }
 
 /** The names a child is listed by: its node key (a graph node's child), then its `task_name`, else its agent. */

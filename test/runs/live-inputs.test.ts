@@ -7,15 +7,9 @@ import type { ChildRun } from "../../src/core/child-run.ts";
 import { JobRegistry } from "../../src/runs/jobs.ts";
 import { findChild, LiveInputs } from "../../src/runs/live-inputs.ts";
 import { sendFromCommand } from "../../src/tools/send-command.ts";
+import { childRun } from "../support/child-run.ts";
 
-const child = (index: number, taskName: string): ChildRun => ({
-	index,
-	harness: "pi",
-	task: "t",
-	taskName,
-	agent: "scout",
-	phase: "running",
-});
+const child = (index: number, taskName: string): ChildRun => childRun(index, taskName);
 
 describe("sending to a job or child that is not there", () => {
 	it("refuses a mistyped, ambiguous or missing child reference as not_found, naming the children", () => {

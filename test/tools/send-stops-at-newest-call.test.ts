@@ -9,15 +9,10 @@ import type { ChildInputChannel, SendReceipt } from "../../src/core/child-input.
 import type { ChildRun } from "../../src/core/child-run.ts";
 import { LiveInputs } from "../../src/runs/live-inputs.ts";
 import { sendFromCommand } from "../../src/tools/send-command.ts";
+import { childRun } from "../support/child-run.ts";
 
-const child = (index: number, taskName: string, phase: ChildRun["phase"]): ChildRun => ({
-	index,
-	harness: "pi",
-	task: "t",
-	taskName,
-	agent: "scout",
-	phase,
-});
+const child = (index: number, taskName: string, phase: ChildRun["phase"]): ChildRun =>
+	childRun(index, taskName, { phase });
 
 function recordingChannel(sent: string[]): ChildInputChannel {
 	return {

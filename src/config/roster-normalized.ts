@@ -12,6 +12,7 @@ import { Problems } from "../core/problems.ts";
 import { resolveExisting, rosterBaseDir } from "./paths.ts";
 import { readJson } from "./read-json.ts";
 import type { LoadedRoster, RosterEntry } from "./roster-entry.ts";
+import { checkUniqueNames } from "./roster-names.ts";
 import { resolveResources } from "./roster-resources.ts";
 import { normalizedDefinitionSchema, type ParsedNormalizedDefinition } from "./roster-schema.ts";
 import { settingsDigest } from "./settings-digest.ts";
@@ -87,21 +88,16 @@ export function loadNormalized(raw: unknown, file: string): LoadedRoster {
 	const checked = checkDefinitionValue(raw, file, problems);
 	if (!checked) throw new ConfigError(problems.list);
 	const entries: RosterEntry[] = [];
-	const firstIndex = new Map<string, number>();
+	// Each child's `agent` as read, for the duplicate-name check of every child with a readable name, valid or not.
+	const agents: unknown[] = [];
 	checked.roleFiles.forEach((childFile, index) => {
-		const child = checkDefinitionFile(childFile, problems.at(`roster.roles[${index}] → ${childFile}`));
-		if (!child) return;
-		const entry = entryFromDefinition(child, childFile);
-		const earlier = firstIndex.get(entry.name);
-		if (earlier !== undefined) {
-			problems.add(
-				`roster.roles[${index}] "${entry.name}": name: duplicate name "${entry.name}" (already used by roster.roles[${earlier}])`,
-			);
-		} else {
-			firstIndex.set(entry.name, index);
-		}
-		entries.push(entry);
+		const childProblems = problems.at(`roster.roles[${index}] → ${childFile}`);
+		const read = readJson(childFile, childProblems);
+		agents.push((read?.value as { agent?: unknown } | undefined)?.agent);
+		const child = read && checkDefinitionValue(read.value, childFile, childProblems);
+		if (child) entries.push(entryFromDefinition(child, childFile));
 	});
+	checkUniqueNames(agents, problems);
 	if (problems.size > 0) throw new ConfigError(problems.list);
 	return { source: file, format: "normalized", enabled: checked.definition.roster.enabled, entries };
 }

@@ -5,13 +5,13 @@
  */
 
 import { ConfigError } from "../core/config-error.ts";
-import { ProblemsError } from "../core/problems.ts";
+import { Problems, ProblemsError } from "../core/problems.ts";
 import { ROSTER_FILE_ENV } from "../runs/child-env.ts";
-import { resolveRosterOverride, settingsFilePath } from "./paths.ts";
+import { resolveRosterOverride, settingsBaseDir, settingsFilePath } from "./paths.ts";
 import { loadRosterFile } from "./roster.ts";
 import type { LoadedRoster } from "./roster-entry.ts";
-import { rosterFromSettings } from "./roster-inline.ts";
-import { inlineRosterSchema, type ParsedInlineRoster } from "./roster-schema.ts";
+import { checkMalformedRoles, rosterFromSettings } from "./roster-inline.ts";
+import { inlineRosterSchema } from "./roster-schema.ts";
 import { loadSettings, readSettingsFile, type Settings } from "./settings.ts";
 
 export interface RuntimeConfig {
@@ -62,35 +62,36 @@ export function loadRuntimeConfig(agentDir: string, env: NodeJS.ProcessEnv, proc
 }
 
 /**
- * A malformed settings file's error with its personal roster's path problems added, when its `roster` is valid
- * in shape (docs/rules.md §Configuration files: every problem at once). Other errors are returned as they are.
+ * A malformed settings file's error with its personal roster's problems past the schema added (docs/rules.md
+ * §Configuration files: every problem at once): when its `roster` is valid in shape, its path and duplicate-name
+ * checks (`rosterFromSettings`); when not, the same checks of the entries that allow them (`checkMalformedRoles`;
+ * the shape problems are in the error already). Other errors are returned as they are.
  */
 function withRosterProblems(error: unknown, agentDir: string): unknown {
-	const parsed = error instanceof ConfigError ? rosterOfMalformedSettings(agentDir) : undefined;
-	if (!parsed) return error;
-	try {
-		rosterFromSettings(parsed, agentDir);
-		return error;
-	} catch (rosterError) {
-		if (!(rosterError instanceof ConfigError)) return error;
-		return new ConfigError([...(error as ConfigError).problems, ...rosterError.problems]);
-	}
+	if (!(error instanceof ConfigError)) return error;
+	// rosterFromSettings' problems name the file already; the others get its name here.
+	const problems = new Problems();
+	problems.attempt(() => checkRosterOfMalformedSettings(agentDir, problems.at(settingsFilePath(agentDir))));
+	return problems.size === 0 ? error : new ConfigError([...error.problems, ...problems.list]);
 }
 
 /**
- * The personal roster of a settings file that failed `loadSettings`, when its `roster` alone is valid: its path
- * checks (`rosterFromSettings`) then join the file's other problems, so one answer lists them all. `undefined`
- * when the file cannot be read as a JSON object or its `roster` has problems of its own (already listed).
+ * Adds to `problems` the personal roster's problems past the schema of a settings file that failed `loadSettings`;
+ * nothing when the file cannot be read as a JSON object.
+ * @throws ConfigError from `rosterFromSettings` (a roster valid in shape whose entries have problems).
  */
-function rosterOfMalformedSettings(agentDir: string): { roster: ParsedInlineRoster } | undefined {
+function checkRosterOfMalformedSettings(agentDir: string, problems: Problems): void {
+	let raw: unknown;
 	try {
-		const raw = readSettingsFile(settingsFilePath(agentDir))?.value;
-		if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
-		const roster = inlineRosterSchema().safeParse((raw as Record<string, unknown>).roster ?? {});
-		return roster.success ? { roster: roster.data } : undefined;
+		raw = readSettingsFile(settingsFilePath(agentDir))?.value;
 	} catch {
-		return undefined;
+		return;
 	}
+	if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
+	const rawRoster = (raw as Record<string, unknown>).roster ?? {};
+	const roster = inlineRosterSchema().safeParse(rawRoster);
+	if (roster.success) rosterFromSettings({ roster: roster.data }, agentDir);
+	else checkMalformedRoles((rawRoster as { roles?: unknown }).roles, settingsBaseDir(agentDir), problems);
 }
 
 /** `error` as the roster's error: its message, and its problems one line each. */

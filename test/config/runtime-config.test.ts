@@ -40,7 +40,7 @@ describe("runtime configuration", () => {
 		expect(state.toolState().refusal).toContain("no-such-dir");
 	});
 
-	it("lists only the shape problems of a settings file whose roster is malformed in shape, once each", () => {
+	it("lists each shape problem of a settings file whose roster is malformed in shape once", () => {
 		const agentDir = tempDir("runtime-config-");
 		writeTree(agentDir, {
 			"extensions/agentshell.json": JSON.stringify({ limits: { concurrency: 0 }, roster: { roles: [{ name: "" }] } }),

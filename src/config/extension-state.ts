@@ -2,7 +2,7 @@
  * The configuration state of one extension load: settings, the roster and its enabled flag, and this
  * process's delegation depth. Rebuilt on session start and `/reload`.
  *
- * `/agentshell-roster` semantics (docs/rules.md §Paths and child environments): without a roster override the
+ * `/agentshell-roster` semantics (docs/rules.md §Rosters): without a roster override the
  * toggle persists to the settings file; with `PI_AGENTSHELL_ROSTER_FILE` it is an in-memory toggle that
  * `/reload` resets to the file's `enabled` value.
  */

@@ -256,9 +256,9 @@ export function saveRosterEnabled(agentDir: string, enabled: boolean): void {
 	const file = settingsFilePath(agentDir);
 	const read = readSettingsFile(file);
 	if (read === undefined) {
-		// No file: the personal roster is the default one, without entries; enabling it would change nothing.
+		// No file: the personal roster is the default one, without entries; enabling or disabling it would change nothing.
 		throw new ConfigError(
-			`${file} does not exist and the personal roster has no entries: nothing to enable, nothing was written; define roster.roles there first (docs/configuration.md §Rosters)`,
+			`${file} does not exist and the personal roster has no entries: nothing to ${enabled ? "enable" : "disable"}, nothing was written; define roster.roles there first (docs/configuration.md §Rosters)`,
 		);
 	}
 	const raw = read.value;

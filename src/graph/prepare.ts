@@ -90,7 +90,7 @@ export async function prepareGraph(
 			.filter((sub) => sub.source === "project")
 			.map((sub) => ({ nodes: sub.definition.nodes, field: problems.at(sub.file) })),
 	];
-	const granted = projectGraphs.map(({ nodes, field }) => refuseSelfGrantedApproval(nodes, field)).every(Boolean);
+	const granted = projectGraphs.map(({ nodes, field }) => refuseSelfGranted(nodes, field)).every(Boolean);
 	// No one is asked to trust a graph that is refused anyway. Its other problems are listed below only when it
 	// reaches no project graph: what an unconsented project file names (roster files, paths) is not read for it.
 	const ask = complete && granted && problems.subjectSize === 0;
@@ -120,22 +120,33 @@ export async function prepareGraph(
 }
 
 /**
- * A project graph cannot grant its nodes `auto_approve` (SECURITY.md "Trust": a file cannot grant itself
- * more than the call allows). `agent_graph` has no call-level `auto_approve`, so only an inline graph (the
- * model's own call) or a user graph (`<agent dir>/graphs/`) may set it.
- * @returns false with one problem per such child (`node "x": auto_approve: …`, `node "x": node: auto_approve: …`).
+ * What a project graph cannot give its children (SECURITY.md "Graph runs": a file cannot grant itself more than
+ * the call allows, and the consent names what runs): `auto_approve` (it would bypass the harness's approvals or
+ * sandbox), and code the child loads with your permissions that the consent cannot show or pin: `resources`
+ * `extensions` or `plugins` (a plugin's hooks run commands), and a `roster_file` (its entries can carry both).
+ * `agent_graph` has no call-level field for them, so only an inline graph (the model's own call) or a user graph
+ * (`<agent dir>/graphs/`) may set them.
+ * @returns false with one problem per such field (`node "x": auto_approve: …`, `node "x": node: roster_file: …`).
  */
-function refuseSelfGrantedApproval(nodes: Record<string, GraphNode>, problems: Problems): boolean {
+function refuseSelfGranted(nodes: Record<string, GraphNode>, problems: Problems): boolean {
+	const allow = "give the graph inline or copy it to your user graphs directory to allow it";
+	const code = "load code from the project with your permissions, which the trust prompt neither shows nor pins";
+	let granted = true;
 	// Every child a node runs: an agent node's own, a fan-out's item template, a feedback node's roles.
-	const granting = Object.entries(nodes).flatMap(([key, node]) =>
-		childrenToResolve(key, node).filter((child) => child.node.auto_approve === true),
-	);
-	for (const child of granting) {
-		problems
-			.at(child.label ?? nodeLabel(child.key))
-			.add(
-				"auto_approve: a project graph cannot grant auto_approve (it would bypass the harness's approvals or sandbox); give the graph inline or copy it to your user graphs directory to allow it",
-			);
+	for (const child of Object.entries(nodes).flatMap(([key, node]) => childrenToResolve(key, node))) {
+		const refuse = (field: string, what: string) => {
+			granted = false;
+			problems.at(child.label ?? nodeLabel(child.key)).add(`${field}: a project graph cannot ${what}; ${allow}`);
+		};
+		const { auto_approve, resources, roster_file } = child.node;
+		if (auto_approve === true)
+			refuse("auto_approve", "grant auto_approve (it would bypass the harness's approvals or sandbox)");
+		const chosen = resources !== null && typeof resources === "object" ? (resources as Record<string, unknown>) : {};
+		for (const kind of ["extensions", "plugins"]) {
+			const list = chosen[kind];
+			if (Array.isArray(list) && list.length > 0) refuse(`resources.${kind}`, `choose ${kind} (they would ${code})`);
+		}
+		if (typeof roster_file === "string") refuse("roster_file", `choose a roster file (its entries can ${code})`);
 	}
-	return granting.length === 0;
+	return granted;
 }

@@ -290,7 +290,9 @@ describe("agent_graph validation", () => {
 		expect(text).toContain('node "bad": kind: unknown node kind "loop"');
 		expect(text).not.toContain("SECRET-VALUE-123");
 		expect(text).not.toContain("/nonexistent/x.ts");
-		expect(text).not.toContain('node "r"');
+		// Refused for choosing them (they load code), not for what they hold: neither file is read.
+		expect(text).toContain('node "r": roster_file: a project graph cannot choose a roster file');
+		expect(text).toContain('node "e": resources.extensions: a project graph cannot choose extensions');
 	});
 
 	it('refuses a project graph that grants its nodes or the children of its coordinators auto_approve: a file cannot grant itself more than the call allows (SECURITY.md "Trust")', async () => {

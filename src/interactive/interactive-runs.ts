@@ -6,15 +6,14 @@
  * (docs/design-notes.md §Start-up cost).
  */
 
-import { existsSync } from "node:fs";
 import type { HarnessAdapter } from "../core/harness-adapter.ts";
 import type { LaunchSpec } from "../core/launch-spec.ts";
 import type { Problems } from "../core/problems.ts";
 import type { RunResult } from "../core/run-result.ts";
-import { processTable } from "../process/proc-table.mjs";
 import type { RunChildOptions } from "../runs/run-child.ts";
 import { findTmux } from "./find-tmux.ts";
 import type { PaneInputChannel } from "./pane-input.ts";
+import { groupAlive } from "./pane-reap.ts";
 import type { TmuxHost } from "./tmux-host.ts";
 
 /** What an interactive run needs, imported one at a time (Pi's loader can hand out a half-evaluated module when imports overlap). */
@@ -160,19 +159,5 @@ export class InteractiveRuns {
 		if (!tmux) throw new Error("tmux was not found on PATH");
 		this.host ??= new Host(tmux);
 		return this.host;
-	}
-}
-
-/**
- * True while process group `pgid` has a live member (not a zombie; a group's id is not reused while it has
- * one). Read from /proc; where there is none, any member (a zombie too) counts.
- */
-function groupAlive(pgid: number): boolean {
-	if (existsSync("/proc/self/stat")) return processTable().some((stat) => stat.pgid === pgid);
-	try {
-		process.kill(-pgid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
 	}
 }

@@ -3,6 +3,23 @@
  * to the process alone, and a pane process that outlives its grace is SIGKILLed with its group.
  */
 
+import { existsSync } from "node:fs";
+import { processTable } from "../process/proc-table.mjs";
+
+/**
+ * True while process group `pgid` has a live member (not a zombie; a group's id is not reused while it has
+ * one). Read from /proc; where there is none, any member (a zombie too) counts.
+ */
+export function groupAlive(pgid: number): boolean {
+	if (existsSync("/proc/self/stat")) return processTable().some((stat) => stat.pgid === pgid);
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
 /** Sends SIGCHLD to the tmux server `pid` (see `TmuxHost.pane`); nothing when it is gone. */
 export function nudgeReaping(pid: number): void {
 	if (!Number.isInteger(pid) || pid <= 1) return;

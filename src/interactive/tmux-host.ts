@@ -15,7 +15,7 @@ import { lifeline as defaultLifeline, type Lifeline, type RunMarker } from "../p
 import { readStat, stopAndKillFamily } from "../process/proc-table.mjs";
 import { makeOwnedTempDir, TMUX_DIR_PREFIX } from "../runs/leftovers.ts";
 import { serverEnvironment, withoutPasteMarkers } from "./pane-boundary.ts";
-import { nudgeReaping, reap, signalGroup } from "./pane-reap.ts";
+import { groupAlive, nudgeReaping, reap, signalGroup } from "./pane-reap.ts";
 import { PANE_STATE_FORMAT, type PaneState, parsePaneState } from "./pane-state.ts";
 
 export { findTmux } from "./find-tmux.ts";
@@ -133,7 +133,10 @@ export class TmuxHost {
 		// `#{pid}` (the server's) last, for the nudge below.
 		const result = await this.run(["list-panes", "-t", `=${name}`, "-F", `${PANE_STATE_FORMAT}\t#{pid}`], true);
 		if (result === undefined) {
-			this.forgetPane(name);
+			// The session is gone (`tmux kill-session`, say). A pane process that ignored the hang-up still runs, and
+			// stays registered (the lifeline kills it with Pi; a resume of it is refused) until its group is gone.
+			const registration = this.paneRegistrations.get(name);
+			if (!registration || !groupAlive(registration.pgid)) this.forgetPane(name);
 			return undefined;
 		}
 		const line = result.split("\n")[0];

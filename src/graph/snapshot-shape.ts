@@ -4,26 +4,43 @@
  * corrupt and reported naming its file; it is never run and never makes a later run's report fail.
  */
 import { z } from "zod";
+import type { NodeStatus } from "../core/graph-details.ts";
+
+/** Every node and part status the engine knows: it has no way on from any other. */
+const STATUSES = [
+	"waiting",
+	"queued",
+	"running",
+	"completed",
+	"failed",
+	"skipped",
+	"cancelled",
+] as const satisfies readonly NodeStatus[];
+const status = z.enum(STATUSES);
+/** ms since the Unix epoch, within what a `Date` holds (listings format it). */
+const timestamp = z.number().int().min(0).max(8.64e15);
 
 // Usage is summed and shown, never trusted for control: an object is enough.
 const usage = z.object({}).loose();
 
 const nodeState = z
 	.object({
-		status: z.string(),
+		status,
 		attempts: z.number(),
+		startedAt: timestamp.optional(),
+		endedAt: timestamp.optional(),
 		usage,
 		error: z.string().optional(),
 		note: z.string().optional(),
-		parts: z.record(z.string(), z.object({ status: z.string(), attempts: z.number(), usage }).loose()).optional(),
+		parts: z.record(z.string(), z.object({ status, attempts: z.number(), usage }).loose()).optional(),
 	})
 	.loose();
 
 const snapshot = z
 	.object({
 		owner: z.object({ sessionId: z.string() }).loose().optional(),
-		createdAt: z.number(),
-		updatedAt: z.number(),
+		createdAt: timestamp,
+		updatedAt: timestamp,
 		graph: z
 			.object({
 				name: z.string(),

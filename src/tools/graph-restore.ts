@@ -40,7 +40,8 @@ export function compileStored(snapshot: RunSnapshot): { graph: CompiledGraph } |
 }
 
 /**
- * Resumes a stored, unfinished run of this session in this process (foreground, or as a job).
+ * Resumes a stored, unfinished run of this session in this process (foreground, or as a job). A paused run is
+ * unpaused first, unless `automatic` (the session start's resume): a run paused since it was listed stays so.
  * @returns the run's result, or a refusal (nothing started) naming why.
  */
 export async function restoreRun(
@@ -49,6 +50,7 @@ export async function restoreRun(
 	background: boolean,
 	signal: AbortSignal | undefined,
 	onUpdate: ((partial: GraphResult) => void) | undefined,
+	automatic = false,
 ): Promise<GraphResult> {
 	const { deps, ctx } = scope;
 	const seen = stored.snapshot;
@@ -58,6 +60,8 @@ export async function restoreRun(
 		if (snapshot.finished) return "the run has ended";
 		if (!ownedBy(snapshot, sessionId)) return "the run belongs to another Pi session";
 		if (snapshot.graph.cwd !== ctx.cwd) return `it ran in ${printable(snapshot.graph.cwd)}; resume it from there`;
+		if (automatic && snapshot.state.paused)
+			return `it was paused meanwhile; resume it with agent_graph({ action: "resume", run_id: "${snapshot.runId}" })`;
 		return undefined;
 	};
 	const early = unusable(seen);
@@ -206,7 +210,7 @@ async function restoreAtStart(
 		report.notices.push(`graph run ${snapshot.runId} "${name}" is unfinished; resume it with ${hint}`);
 		return;
 	}
-	const started = await restoreRun(scope, read, true, undefined, undefined);
+	const started = await restoreRun(scope, read, true, undefined, undefined, true);
 	const text = started.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 	if (started.isError) report.problems.push(text);
 	else report.notices.push(`resuming graph run ${snapshot.runId} "${name}": ${text}`);

@@ -108,17 +108,12 @@ function runNamed(name: string): { dir: string; snapshot: () => RunSnapshot } {
 }
 
 /** Stores an unfinished run of a project graph, which restores only after a trust question; its id sorts first. */
-function storeProjectRun(sessionId: string): void {
+function storeProjectRun(sessionId: string, runId = "00000000-0000-4000-8000-000000000000"): void {
 	const file = join(fixture.workDir, ".pi", "graphs", "slow.json");
 	const definition = { name: "slow", nodes: { only: { kind: "agent", agent_type: "pi", task: "race: slow" } } };
 	mkdirSync(join(fixture.workDir, ".pi", "graphs"), { recursive: true });
 	writeFileSync(file, JSON.stringify(definition));
-	storeRun(
-		sessionId,
-		{ name: "slow", definition, agentScope: "project", file },
-		false,
-		"00000000-0000-4000-8000-000000000000",
-	);
+	storeRun(sessionId, { name: "slow", definition, agentScope: "project", file }, false, runId);
 }
 
 describe("two Pi processes on one session file", () => {
@@ -173,5 +168,33 @@ describe("two Pi processes on one session file", () => {
 		} finally {
 			unroute();
 		}
+	});
+});
+
+describe("a run paused by another Pi while this one restores others", () => {
+	it("stays paused: the session start does not resume it, and says how to", { timeout: 120_000 }, async () => {
+		writeFileSync(join(fixture.home.agentDir, "trust.json"), JSON.stringify({ [fixture.workDir]: false }));
+		const { sessionFile, sessionId } = await sessionWithFile("paused-meanwhile");
+		storeProjectRun(sessionId, "00000000-0000-4000-8000-000000000001");
+		const target = storeRun(sessionId, { name: "target" }, false, "ffffffff-ffff-4fff-bfff-ffffffffffff");
+		const b = startPi(["--session", sessionFile]);
+		const asks = () => b.events.filter((e) => e.type === "extension_ui_request" && e.method === "confirm");
+		await waitUntil(() => asks().length > 0, "B's trust question", 60_000);
+		// Meanwhile another Pi pauses the stored run (what its stored pause control commits).
+		const file = join(graphsRoot(fixture.home.agentDir), target, "snapshot.json");
+		writeFileSync(
+			file,
+			JSON.stringify({
+				...JSON.parse(readFileSync(file, "utf8")),
+				state: { ...JSON.parse(readFileSync(file, "utf8")).state, paused: true },
+			}),
+		);
+		b.child.stdin?.write(`${JSON.stringify({ type: "extension_ui_response", id: asks()[0]?.id, confirmed: false })}\n`);
+		await waitUntil(() => b.notices().some((line) => line.includes(target)), "B's report on the run", 60_000);
+		expect(b.notices().filter((line) => line.includes(target))).toEqual([
+			expect.stringContaining(`run ${target} cannot resume: it was paused meanwhile; resume it with`),
+		]);
+		expect(JSON.parse(readFileSync(file, "utf8")).state.paused).toBe(true);
+		expect(fixture.server.requests.filter((r) => r.lastUserText === "restore-isolation: only")).toHaveLength(0);
 	});
 });

@@ -291,6 +291,41 @@ describe("what a restore scan refuses", () => {
 	});
 });
 
+describe("a snapshot damaged inside", () => {
+	it("is refused naming the field: a node status the engine does not know, a time no Date holds, a name not text", () => {
+		const state = initialRunState(["only"]);
+		const damaged: Array<[string, RunSnapshot]> = [
+			[
+				"state.nodes.only.status",
+				snapshotOf("x", {
+					...state,
+					nodes: { only: { ...state.nodes.only, status: "bogus" } },
+				} as unknown as GraphRunState),
+			],
+			["updatedAt", snapshotOf("x", state, { updatedAt: 1e300 })],
+			[
+				"state.nodes.only.startedAt",
+				snapshotOf("x", { ...state, nodes: { only: { ...state.nodes.only, startedAt: -5 } } }),
+			],
+			[
+				"graph.name",
+				snapshotOf("x", state, { graph: { ...snapshotOf("x", state).graph, name: 42 as unknown as string } }),
+			],
+		];
+		for (const [field, snapshot] of damaged) {
+			const runId = newRunId();
+			const dir = createRunDir(agentDir, runId);
+			writeFileSync(join(dir, SNAPSHOT_FILE), JSON.stringify({ ...snapshot, runId }), { mode: 0o600 });
+			const read = readSnapshot(dir, runId);
+			expect("problem" in read && read.problem, field).toMatch(
+				new RegExp(
+					`^${join(dir, SNAPSHOT_FILE)}: corrupt snapshot \\(${field.replaceAll(".", "\\.")}: .+\\); the run is not restored$`,
+				),
+			);
+		}
+	});
+});
+
 describe("the writer lease", () => {
 	it("is refused while its holder lives, and taken over only once the holder's pid is gone", () => {
 		const dir = createRunDir(agentDir, newRunId());

@@ -52,8 +52,9 @@ export class LiveInputs {
 }
 
 /**
- * The child `ref` names in `call`: its 0-based index (a number or digits), or its `task_name`, agent or
- * roster entry name, or (a graph node's child) its node key. Without `ref`, the call's only child.
+ * The child `ref` names in `call`: its 0-based index (a number, or digits), or its `task_name`, agent or
+ * roster entry name, or (a graph node's child) its node key; digits that are both an index and another child's
+ * name are ambiguous. Without `ref`, the call's only child.
  */
 export function findChild(call: LiveCall, ref: string | number | undefined): ChildLookup {
 	const children = call.children();
@@ -66,11 +67,14 @@ export function findChild(call: LiveCall, ref: string | number | undefined): Chi
 				reason: "not_found",
 				...(children.length === 0 ? { noSuchChild: true as const } : {}),
 			};
-	} else if (typeof ref === "number" || /^\d+$/.test(ref)) {
-		const index = Number(ref);
-		matches = children.filter((child) => child.index === index);
+	} else if (typeof ref === "number") {
+		matches = children.filter((child) => child.index === ref);
 	} else {
-		matches = children.filter((child) => child.taskName === ref || child.agent === ref || child.nodeKey === ref);
+		// Digits are an index, and also a name a child may have (`task_name: "2"`): both are looked for.
+		const index = /^\d+$/.test(ref) ? Number(ref) : undefined;
+		matches = children.filter(
+			(child) => child.index === index || child.taskName === ref || child.agent === ref || child.nodeKey === ref,
+		);
 	}
 	// The reference and the children's names (a task name, an agent file's name) are shown as one visible line each.
 	const shown = printable(String(ref));

@@ -65,4 +65,25 @@ describe("/subagent-send with two foreground calls", () => {
 		const sent = await sendWithTwoCalls([child(0, "docs", "running")], "lint stop");
 		expect(sent).toMatchObject({ receipt: { status: "queued" }, sentToOld: ["stop"] });
 	});
+
+	it("reaches the newest call's child named by digits (task_name \"2\") instead of the older call's child 2", async () => {
+		const [sentToOld, sentToNew]: string[][] = [[], []];
+		const inputs = new LiveInputs();
+		const old = inputs.open("call-old", false, () => [0, 1, 2].map((i) => child(i, `old-${i}`, "running")));
+		for (const i of [0, 1, 2]) old.onInput(i, recordingChannel(sentToOld));
+		inputs.open("call-new", false, () => [child(0, "2", "running")]).onInput(0, recordingChannel(sentToNew));
+		expect(await sendFromCommand(inputs, "2 stop and revert")).toMatchObject({ status: "queued" });
+		expect([sentToOld, sentToNew]).toEqual([[], ["stop and revert"]]);
+	});
+
+	it("refuses digits that are one child's index and another child's task_name as naming two children", async () => {
+		const sent = await sendWithTwoCalls([child(0, "docs", "running"), child(1, "0", "running")], "0 stop");
+		expect(sent).toEqual({
+			receipt: {
+				...refusedInNewest("not_found"),
+				message: expect.stringContaining('"0" names 2 children of call call-new'),
+			},
+			sentToOld: [],
+		});
+	});
 });

@@ -14,16 +14,24 @@ export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): s
 	if (discovery.agents.length === 0) lines.push("none");
 	for (const agent of discovery.agents) {
 		lines.push(`- ${describeAgent(agent)} [${agent.harness}]: ${agent.description}`);
-		const aliases = agent.aliases.length > 0 ? `, aliases: ${agent.aliases.join(", ")}` : "";
+		// Only the aliases that select it; one another file claims first is named as lost.
+		const own = agent.aliases.filter((alias) => discovery.selects.get(alias) === agent);
+		const lost = agent.aliases.filter((alias) => !own.includes(alias));
+		const aliases =
+			(own.length > 0 ? `, aliases: ${own.join(", ")}` : "") +
+			(lost.length > 0 ? `, aliases that select another agent: ${lost.join(", ")}` : "");
 		const scope = agent.source === "project" ? ' (select with agentScope: "both" or "project")' : "";
 		lines.push(`  format: ${agent.format}, file: ${agent.filePath}${aliases}${scope}`);
 	}
 	for (const { agent, by } of discovery.shadowed) {
 		const qualified = `${agent.format}:${agent.name}`;
 		const failed = discovery.errors.some((error) => error.filePath === by) ? ", which failed to load" : "";
+		const taker = discovery.selectsOfFormat.get(qualified);
 		const how = discovery.blocked.has(qualified)
 			? "not selectable until that file is fixed or renamed"
-			: `select it as ${qualified}`;
+			: taker === agent
+				? `select it as ${qualified}`
+				: `not selectable: ${qualified} selects ${taker?.filePath ?? "another file"} (of the same format)`;
 		lines.push(
 			`- shadowed: ${agent.name} (${agent.source}, ${agent.format}) ${agent.filePath}, by ${by}${failed}; ${how}`,
 		);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findAgent, selectAgent } from "../../src/config/agent-selection.ts";
 import { type DiscoverAgentsOptions, discoverAgents } from "../../src/config/agents.ts";
+import { catalogueLines } from "../../src/tools/agent-catalogue.ts";
 import { problemsFound } from "../support/problems.ts";
 import { tempDir, writeTree } from "./helpers.ts";
 
@@ -23,7 +24,8 @@ function discover(user: Record<string, string>, builtin: Record<string, string> 
 	const options: DiscoverAgentsOptions = { cwd: root, agentDir, scope: "user", builtinDir, env: {} };
 	const discovery = discoverAgents(options);
 	const refusal = (selector: string) => problemsFound((problems) => findAgent(discovery, selector, options, problems));
-	return { discovery, refusal, file: (name: string) => join(agentDir, "agents", name) };
+	const catalogue = () => catalogueLines({ cwd: root, agentDir, builtinDir, env: {} });
+	return { discovery, refusal, catalogue, file: (name: string) => join(agentDir, "agents", name), builtinDir };
 }
 
 describe("agent aliases", () => {
@@ -109,5 +111,46 @@ describe("agent aliases", () => {
 		const { discovery } = discover({ "solo.md": agentMd("name: solo\ndescription: S\naliases: [solo, one, one]") });
 		expect(discovery.errors).toEqual([]);
 		expect(selectAgent(discovery, "one")?.name).toBe("solo");
+	});
+
+	it("refuse a name or alias of a pi file that its format prefix would make unreachable", () => {
+		const { discovery, file } = discover({
+			"odd.md": agentMd("name: odd\ndescription: O\naliases: ['claude:foo', 'pi:scout', fine]"),
+		});
+		expect(discovery.errors.map((error) => [error.filePath, error.problems])).toEqual([
+			[
+				file("odd.md"),
+				[
+					'aliases: "claude:foo" could never be selected (a name before ":" picks that format); choose another',
+					'aliases: "pi:scout" could never be selected (a name before ":" picks that format); choose another',
+				],
+			],
+		]);
+	});
+
+	it("are listed in the catalogue only where they select the agent, and a shadowed file's selector only where it works", () => {
+		const { catalogue, file, builtinDir } = discover(
+			{ "helper.md": agentMd("name: helper\ndescription: H\naliases: [scout, planner]") },
+			{ "planner.md": agentMd("name: planner\ndescription: Built-in planner") },
+		);
+		const lines = catalogue();
+		// The user file's aliases take scout and planner from the built-ins, which pi:<name> cannot reach either:
+		// the user file is of the same format and comes first.
+		expect(lines).toContain(`  format: pi, file: ${file("helper.md")}, aliases: scout, planner`);
+		for (const name of ["scout", "planner"])
+			expect(lines).toContain(
+				`- shadowed: ${name} (builtin, pi) ${join(builtinDir, `${name}.md`)}, by ${file("helper.md")}; not selectable: pi:${name} selects ${file("helper.md")} (of the same format)`,
+			);
+	});
+
+	it("that a higher-precedence name takes are listed as selecting another agent", () => {
+		const root = tempDir();
+		const agentDir = join(root, "agent-home");
+		writeTree(join(root, "project"), { ".pi/agents/reviewer.md": agentMd("name: reviewer\ndescription: Project") });
+		writeTree(agentDir, { "agents/helper.md": agentMd("name: helper\ndescription: H\naliases: [reviewer, aide]") });
+		const lines = catalogueLines({ cwd: join(root, "project"), agentDir, builtinDir: null, env: {} });
+		expect(lines).toContain(
+			`  format: pi, file: ${join(agentDir, "agents/helper.md")}, aliases: aide, aliases that select another agent: reviewer`,
+		);
 	});
 });

@@ -170,7 +170,7 @@ describe("agent libraries of other tools", () => {
 		expect(text).toContain("aliases: ctx, context");
 		expect(text).toContain("- planner (builtin) [pi]");
 		expect(text).toMatch(
-			/- shadowed: scout \(builtin, pi\) \S+agents\/scout\.md, by \S+\/agents\/scout\.md; select it as pi:scout/,
+			/- shadowed: scout \(builtin, pi\) \S+agents\/scout\.md, by (\S+\/agents\/scout\.md); not selectable: pi:scout selects \1 \(of the same format\)/,
 		);
 		expect(text).toMatch(/- shadowed: worker \(builtin, pi\) .*; select it as pi:worker/);
 	});

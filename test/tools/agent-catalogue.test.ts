@@ -28,7 +28,7 @@ describe("agent catalogue", () => {
 			`- shadowed: scout (builtin, pi) ${join(builtinDir, "scout.md")}, by ${join(user, "scout.md")}, which failed to load; not selectable until that file is fixed or renamed`,
 		);
 		expect(lines).toContain(
-			`- shadowed: worker (builtin, pi) ${join(builtinDir, "worker.md")}, by ${join(user, "worker.md")}; select it as pi:worker`,
+			`- shadowed: worker (builtin, pi) ${join(builtinDir, "worker.md")}, by ${join(user, "worker.md")}; not selectable: pi:worker selects ${join(user, "worker.md")} (of the same format)`,
 		);
 	});
 });

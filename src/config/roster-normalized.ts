@@ -22,15 +22,18 @@ interface CheckedDefinition {
 	definition: ParsedNormalizedDefinition;
 	cwd?: string;
 	resources?: Resources;
-	/** Resolved `agent_file` of each role, in order. */
-	roleFiles: string[];
+	/** Resolved `agent_file` of each role, in order; `undefined` where it is missing (a problem says so). */
+	roleFiles: Array<string | undefined>;
+	/** No problem beyond the schema either: the definition can be used. */
+	clean: boolean;
 }
 
 /**
  * Reads and validates one normalized definition without reading the definitions it references:
  * schema, non-Pi roster rule, its agent's cwd/resources (against its own directory) and the existence
  * of each role's `agent_file`.
- * @returns the checked definition, or `undefined` with every problem added to `problems`.
+ * @returns the checked definition (`clean` false when a problem was added to `problems` past the schema), or
+ *   `undefined` when it fails its schema (every problem added).
  */
 function checkDefinitionFile(file: string, problems: Problems): CheckedDefinition | undefined {
 	const read = readJson(file, problems);
@@ -52,17 +55,18 @@ function checkDefinitionValue(raw: unknown, file: string, problems: Problems): C
 		if (roster.enabled) problems.add(`roster.enabled: must be false ${why}`);
 		if (roster.roles.length > 0) problems.add(`roster.roles: must be empty ${why}`);
 	}
-	const checked: CheckedDefinition = { definition, roleFiles: [] };
+	const checked: CheckedDefinition = { definition, roleFiles: [], clean: false };
 	if (agent.cwd !== undefined) checked.cwd = resolveExisting(baseDir, agent.cwd, "dir", problems.at("agent.cwd"));
 	if (agent.resources !== undefined) {
 		checked.resources = resolveResources(agent.resources, baseDir, problems, "agent.resources");
 	}
 	roster.roles.forEach((role, index) => {
-		checked.roleFiles.push(
-			resolveExisting(baseDir, role.agent_file, "file", problems.at(`roster.roles[${index}]: agent_file`)),
-		);
+		const found = problems.size;
+		const path = resolveExisting(baseDir, role.agent_file, "file", problems.at(`roster.roles[${index}]: agent_file`));
+		checked.roleFiles.push(problems.size === found ? path : undefined);
 	});
-	return problems.size === before ? checked : undefined;
+	checked.clean = problems.size === before;
+	return checked;
 }
 
 function entryFromDefinition(checked: CheckedDefinition, agentFile: string): RosterEntry {
@@ -88,14 +92,19 @@ export function loadNormalized(raw: unknown, file: string): LoadedRoster {
 	const checked = checkDefinitionValue(raw, file, problems);
 	if (!checked) throw new ConfigError(problems.list);
 	const entries: RosterEntry[] = [];
-	// Each child's `agent` as read, for the duplicate-name check of every child with a readable name, valid or not.
+	// Each child's `agent` as read, for the duplicate-name check of every child with a readable name, valid or not;
+	// the children that exist are read whatever else the parent has wrong, so one answer lists every problem.
 	const agents: unknown[] = [];
 	checked.roleFiles.forEach((childFile, index) => {
+		if (childFile === undefined) {
+			agents.push(undefined);
+			return;
+		}
 		const childProblems = problems.at(`roster.roles[${index}] → ${childFile}`);
 		const read = readJson(childFile, childProblems);
 		agents.push((read?.value as { agent?: unknown } | undefined)?.agent);
 		const child = read && checkDefinitionValue(read.value, childFile, childProblems);
-		if (child) entries.push(entryFromDefinition(child, childFile));
+		if (child?.clean) entries.push(entryFromDefinition(child, childFile));
 	});
 	checkUniqueNames(agents, problems);
 	if (problems.size > 0) throw new ConfigError(problems.list);
@@ -120,7 +129,7 @@ export function recheckNormalizedEntry(entry: RosterEntry, problems: Problems): 
 	}
 	const found = new Problems(file);
 	const checked = checkDefinitionFile(file, found);
-	if (!checked) {
+	if (!checked?.clean) {
 		problems.add(
 			`${file}: the definition of roster entry "${entry.name}" is no longer valid; fix it (and if you changed its agent settings, ${reload})`,
 		);

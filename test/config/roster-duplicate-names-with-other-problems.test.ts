@@ -68,6 +68,25 @@ describe("the other rosters get the same check", () => {
 		expect(message).toContain('roster.roles[1] "twin": name: duplicate name "twin" (already used by roster.roles[0])');
 	});
 
+	it("a normalized roster with a problem of its own (a missing agent_file, a bad cwd): its children are read too", () => {
+		const dir = tempDir();
+		const definition = (extra: Record<string, unknown> = {}) => ({
+			agent: entry("twin", extra),
+			roster: { enabled: false, roles: [] },
+		});
+		const roles = ["../a/agent.json", "../b/agent.json", "../gone/agent.json"].map((file) => ({ agent_file: file }));
+		writeTree(dir, {
+			"parent/agent.json": { agent: entry("parent", { cwd: "no-such-dir" }), roster: { enabled: true, roles } },
+			"a/agent.json": definition(),
+			"b/agent.json": definition({ resource: {} }),
+		});
+		const message = problemsOf(() => loadRosterFile(join(dir, "parent/agent.json"))).join("\n");
+		expect(message).toContain("roster.roles[2]: agent_file:");
+		expect(message).toContain("agent.cwd:");
+		expect(message).toContain('agent.resource: unknown key "resource"');
+		expect(message).toContain('roster.roles[1] "twin": name: duplicate name "twin" (already used by roster.roles[0])');
+	});
+
 	it("the settings file's personal roster, malformed in shape", () => {
 		const agentDir = tempDir();
 		const roster = { enabled: true, roles: [entry("c"), entry("c", { resource: {} })] };

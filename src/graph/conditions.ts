@@ -4,6 +4,7 @@
  * paths it may name is checked with every other reference in `validate.ts`. Values compare as JSON.
  */
 import { isDeepStrictEqual } from "node:util";
+import { didYouMean } from "../core/nearest-name.ts";
 import type { Problems } from "../core/problems.ts";
 import { parseRef, type RefScope, readRef, type ValueRef } from "./value-refs.ts";
 
@@ -16,6 +17,7 @@ export type Condition =
 
 const TESTS = ["equals", "not_equals", "in", "exists"] as const;
 const COMBINATORS = ["all", "any", "not"] as const;
+const OPS = [...TESTS, ...COMBINATORS] as const;
 
 /**
  * Parses a raw `when`. Problems are labelled with the place inside it (`when.all[1]: …`).
@@ -28,19 +30,15 @@ export function parseCondition(raw: unknown, problems: Problems): Condition | un
 	}
 	const fields = raw as Record<string, unknown>;
 	const given = Object.keys(fields);
-	const ops = given.filter(
-		(key) => (TESTS as readonly string[]).includes(key) || (COMBINATORS as readonly string[]).includes(key),
-	);
+	const ops = given.filter((key) => (OPS as readonly string[]).includes(key));
 	if (ops.length !== 1) {
-		problems.add(
-			`give exactly one of ${[...TESTS, ...COMBINATORS].join(", ")}; got ${ops.length === 0 ? "none" : ops.join(" and ")}`,
-		);
+		reportUnknownKeys(given, [...OPS, "ref"], problems);
+		problems.add(`give exactly one of ${OPS.join(", ")}; got ${ops.length === 0 ? "none" : ops.join(" and ")}`);
 		return undefined;
 	}
-	const op = ops[0] as (typeof TESTS)[number] | (typeof COMBINATORS)[number];
+	const op = ops[0] as (typeof OPS)[number];
 	const allowed = (COMBINATORS as readonly string[]).includes(op) ? [op] : [op, "ref"];
-	const unknown = given.filter((key) => !allowed.includes(key));
-	for (const key of unknown) problems.add(`unknown key "${key}"`);
+	const unknown = reportUnknownKeys(given, allowed, problems);
 	if (op === "all" || op === "any") return parseList(op, fields[op], problems.at(op));
 	if (op === "not") {
 		const item = parseCondition(fields.not, problems.at("not"));
@@ -54,6 +52,17 @@ export function parseCondition(raw: unknown, problems: Problems): Condition | un
 	if (op === "in") return Array.isArray(value) ? { op, ref, values: value } : undefined;
 	if (op === "exists") return typeof value === "boolean" ? { op, ref, exists: value } : undefined;
 	return { op, ref, value };
+}
+
+/**
+ * Adds `unknown key "equal" (did you mean "equals"?)` for each key of `given` that `known` lacks, with the nearest
+ * known key as the graph's other objects give it (docs/graphs.md §Validation).
+ * @returns the unknown keys.
+ */
+function reportUnknownKeys(given: string[], known: readonly string[], problems: Problems): string[] {
+	const unknown = given.filter((key) => !known.includes(key));
+	for (const key of unknown) problems.add(`unknown key ${JSON.stringify(key)}${didYouMean(key, known)}`);
+	return unknown;
 }
 
 function parseList(op: "all" | "any", raw: unknown, problems: Problems): Condition | undefined {

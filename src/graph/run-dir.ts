@@ -28,14 +28,16 @@ export function newRunId(): string {
 
 /**
  * Why `path` may not hold run state: it is missing, a symlink, not a directory or owned by another user.
+ * @param whenMissing what to say instead of `<path>: cannot be read (ENOENT)` when nothing is at `path`.
  * @returns the problem naming `path`, or `undefined` when it is a directory of this user.
  */
-export function directoryProblem(path: string): string | undefined {
+export function directoryProblem(path: string, whenMissing?: string): string | undefined {
 	let stat: ReturnType<typeof lstatSync>;
 	try {
 		stat = lstatSync(path);
 	} catch (error) {
-		return `${path}: cannot be read (${(error as NodeJS.ErrnoException).code})`;
+		const code = (error as NodeJS.ErrnoException).code;
+		return code === "ENOENT" && whenMissing !== undefined ? whenMissing : `${path}: cannot be read (${code})`;
 	}
 	if (stat.isSymbolicLink()) return `${path}: is a symlink; graph run directories must be real directories`;
 	if (!stat.isDirectory()) return `${path}: is not a directory`;

@@ -72,7 +72,8 @@ export function findStored(
 ): { dir: string; snapshot: RunSnapshot } | { refused: string } {
 	if (!RUN_ID.test(runId)) return { refused: `${JSON.stringify(runId)} is not a run id (a UUID v4)` };
 	const dir = join(graphsRoot(scope.deps.agentDir), runId);
-	const problem = directoryProblem(dir);
+	// No directory is no run; a directory that is there but cannot be used is named, as is its snapshot.
+	const problem = directoryProblem(dir, `no run ${runId} (action "list" shows the runs)`);
 	if (problem) return { refused: problem };
 	const read = readSnapshot(dir, runId);
 	if ("problem" in read) return { refused: read.problem };

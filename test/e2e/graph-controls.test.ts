@@ -19,9 +19,7 @@ let env: E2eEnv;
 const uiLog: UiCall[] = [];
 
 beforeAll(async () => {
-	env = await startE2eEnv({ mode: "rpc" });
-	env.session.dispose();
-	env.session = await createExtensionSession({ cwd: env.workDir, agentDir: env.home.agentDir, uiLog, mode: "rpc" });
+	env = await startE2eEnv({ mode: "rpc", uiLog });
 });
 afterAll(async () => env?.close());
 

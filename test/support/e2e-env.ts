@@ -11,7 +11,12 @@ import type { SubagentDetails } from "../../src/core/details.ts";
 import type { HarnessAdapter } from "../../src/core/harness-adapter.ts";
 import type { LaunchSpec } from "../../src/core/launch-spec.ts";
 import { runChild } from "../../src/runs/run-child.ts";
-import { createExtensionSession, type ExtensionSession, type ExtensionSessionOptions } from "./extension-session.ts";
+import {
+	createExtensionSession,
+	type ExtensionSession,
+	type ExtensionSessionOptions,
+	type UiCall,
+} from "./extension-session.ts";
 import { type FakeModelServer, startFakeModelServer } from "./fake-model/index.ts";
 import { writeJson } from "./files.ts";
 import { createNativeHomes, type NativeHomes } from "./native-homes.ts";
@@ -42,6 +47,8 @@ export async function startE2eEnv(
 		/** `ctx.mode` of the session (default "print"); see `createExtensionSession`. */
 		mode?: ExtensionContext["mode"];
 		keepUpdates?: boolean;
+		/** Records the session's UI calls (`notify` for a command's answer); see `createExtensionSession`. */
+		uiLog?: UiCall[];
 	} = {},
 ): Promise<E2eEnv> {
 	const server = await startFakeModelServer();
@@ -58,6 +65,7 @@ export async function startE2eEnv(
 		projectTrusted: options.projectTrusted,
 		mode: options.mode,
 		keepUpdates: options.keepUpdates,
+		uiLog: options.uiLog,
 	});
 	const env: E2eEnv = {
 		server,

@@ -142,20 +142,21 @@ function lastCheckpoint(file: string): number {
 	}
 	try {
 		let end = fstatSync(fd).size;
-		// The bytes after `end` not yet read as lines: the start of a line that began before `end`.
-		let rest = Buffer.alloc(0);
+		// The bytes after `end` not yet read as lines, the last chunk first, none with a newline: the end of a line
+		// that began before `end`. Joined once its start is found, so a long line is copied once, not once a chunk.
+		let rest: Buffer[] = [];
 		while (end > 0) {
 			const start = Math.max(0, end - TAIL_CHUNK);
 			const chunk = Buffer.alloc(end - start);
 			readSync(fd, chunk, 0, chunk.length, start);
-			const bytes = Buffer.concat([chunk, rest]);
 			end = start;
 			// Every line after the first newline is whole; at the file's start the first line is too.
-			const cut = end === 0 ? -1 : bytes.indexOf(0x0a);
+			const cut = end === 0 ? -1 : chunk.indexOf(0x0a);
 			if (end > 0 && cut === -1) {
-				rest = bytes;
+				rest.push(chunk);
 				continue;
 			}
+			const bytes = Buffer.concat([chunk, ...rest.reverse()]);
 			const lines = bytes
 				.subarray(cut + 1)
 				.toString("utf8")
@@ -164,7 +165,7 @@ function lastCheckpoint(file: string): number {
 				const checkpoint = checkpointOf(line);
 				if (checkpoint !== undefined) return checkpoint;
 			}
-			rest = bytes.subarray(0, Math.max(cut, 0));
+			rest = [chunk.subarray(0, Math.max(cut, 0))];
 		}
 		return 0;
 	} finally {

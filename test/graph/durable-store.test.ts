@@ -16,7 +16,7 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { basename, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FS_FAULT_ENV } from "../../src/core/fault-points.ts";
 import { runGraph } from "../../src/graph/engine.ts";
 import type { SpecRunner } from "../../src/graph/executors.ts";
@@ -200,6 +200,27 @@ describe("the ledger, one line per event", () => {
 		const lines = ledgerLines(dir);
 		expect(lines.map((record) => record?.event)).toEqual([admit("a"), undefined, admit("b")]);
 		expect(lines.map((record) => record?.checkpoint)).toEqual([1, undefined, 2]);
+	});
+
+	it("numbers on from the last whole record past a long last line a crash cut short, joining that line once", () => {
+		const { dir, store, state } = runWithAAdmitted(agentDir);
+		const ledger = join(dir, LEDGER_FILE);
+		// 4 MiB without a newline: 64 of the chunks the tail is read in.
+		appendFileSync(ledger, `{"runId":"cut short","padding":"${"x".repeat(4 * 1024 * 1024)}`);
+		// The tail's bytes copied into joined buffers: about the ledger's size, not once for every chunk read.
+		const concat = vi.spyOn(Buffer, "concat");
+		let restored: RunStore;
+		let copied = 0;
+		try {
+			restored = new RunStore(dir, store.snapshot);
+			for (const result of concat.mock.results) copied += (result.value as Buffer).length;
+		} finally {
+			concat.mockRestore();
+		}
+		expect(copied).toBeGreaterThan(0);
+		expect(copied).toBeLessThan(2 * statSync(ledger).size);
+		restored.commit([admit("b")], applyEvent(state, admit("b")));
+		expect(ledgerLines(dir).map((record) => record?.checkpoint)).toEqual([1, undefined, 2]);
 	});
 
 	it("never numbers a checkpoint again in a restored run (the restore goes on from the ledger's last one)", () => {

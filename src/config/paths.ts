@@ -17,7 +17,8 @@
  * they are not expanded): a path starting with `~` or looking like a URL / package selector
  * (`https://…`, `npm:…`, `git:…`) is rejected up front with a message saying so, because it can never
  * be meant literally; a path containing `$` is taken literally and, when it then does not exist, the
- * "does not exist" message adds that variables are not expanded.
+ * "does not exist" message adds that variables are not expanded, and for `${…}` (a graph's ValueRef or
+ * template, say) that nothing is filled in.
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -64,7 +65,11 @@ export function checkExisting(path: string, kind: PathKind, problems: Problems):
 		stats = statSync(path);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		const hint = path.includes("$") ? " (environment variables are not expanded)" : "";
+		const hint = path.includes("${")
+			? " (taken as written: ValueRefs, templates and environment variables are not filled in here)"
+			: path.includes("$")
+				? " (environment variables are not expanded)"
+				: "";
 		problems.add(
 			code === "ENOENT" || code === "ENOTDIR" ? `${path} does not exist${hint}` : `cannot access ${path} (${code})`,
 		);

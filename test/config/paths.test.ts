@@ -1,3 +1,4 @@
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: ValueRefs written as paths, taken as written */
 import { execFileSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -53,12 +54,15 @@ describe("path rules", () => {
 		);
 	});
 
-	it("takes $VAR literally and says so when the path does not exist", () => {
+	it("takes $VAR and ${…} literally and says so when the path does not exist", () => {
 		const dir = tempDir();
 		expect(
 			problemsFound((problems) => resolveAdHocPath(dir, "$HOME/skills", "any", problems.at("resources.skills[0]"))),
 		).toEqual([
 			`resources.skills[0]: ${join(dir, "$HOME/skills")} does not exist (environment variables are not expanded)`,
+		]);
+		expect(problemsFound((problems) => resolveAdHocCwd(dir, "${inputs.d}", problems))).toEqual([
+			`cwd: ${join(dir, "${inputs.d}")} does not exist (taken as written: ValueRefs, templates and environment variables are not filled in here)`,
 		]);
 	});
 

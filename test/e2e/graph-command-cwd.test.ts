@@ -3,6 +3,7 @@
  * a missing one used to let the run start (and an agent node run, a model request) before the gate failed at
  * dispatch. Now the graph is refused before anything runs, naming the node, as an agent node's missing cwd is.
  */
+/** biome-ignore-all lint/suspicious/noTemplateCurlyInString: graph templates */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +36,12 @@ describe("a command gate's cwd", () => {
 	it("that does not exist refuses the graph before anything runs, naming the node", async () => {
 		expect(await refusedGraph("/nonexistent/gate-dir")).toContain(
 			'node "b": cwd: /nonexistent/gate-dir does not exist',
+		);
+	});
+
+	it("written with a ValueRef refuses the graph saying a cwd is taken as written, not filled in", async () => {
+		expect(await refusedGraph("${inputs.d}")).toContain(
+			`node "b": cwd: ${join(env.workDir, "${inputs.d}")} does not exist (taken as written: ValueRefs, templates and environment variables are not filled in here)`,
 		);
 	});
 

@@ -61,19 +61,18 @@ import { lazySchema, zod } from "../core/zod.ts";
 import { settingsFilePath } from "./paths.ts";
 import { readJson } from "./read-json.ts";
 import { inlineRosterSchema } from "./roster-schema.ts";
-import { booleanWithDefault, fieldProblems, locateProblem, typeName } from "./zod-issues.ts";
+import {
+	booleanWithDefault,
+	describeValue,
+	fieldProblems,
+	integerAtLeast,
+	locateProblem,
+	typeName,
+} from "./zod-issues.ts";
 
 export { settingsFilePath };
 
-const integer = (min: number, fallback: number, unit: string) =>
-	zod()
-		.int({ error: (issue) => `expected an integer (${unit}), got ${describe(issue.input)}` })
-		.min(min, `must be at least ${min} (${unit})`)
-		.default(fallback);
-
-function describe(value: unknown): string {
-	return typeof value === "number" ? String(value) : typeName(value);
-}
+const integer = (min: number, fallback: number, unit: string) => integerAtLeast(min, unit).default(fallback);
 
 const strictSection = <T extends z.core.$ZodLooseShape>(shape: T) =>
 	zod().strictObject(shape, {
@@ -98,7 +97,7 @@ const interactiveSchema = () =>
 	strictSection({
 		stay_open: booleanWithDefault(false),
 		inactivity_timeout_ms: zod()
-			.int({ error: (issue) => `expected an integer (ms) or null, got ${describe(issue.input)}` })
+			.int({ error: (issue) => `expected an integer (ms) or null, got ${describeValue(issue.input)}` })
 			.min(1, "must be at least 1 (ms), or null for no inactivity timeout")
 			.nullable()
 			.default(null),

@@ -60,6 +60,21 @@ export function requiredString() {
 		.refine((s) => s.trim() !== "", "must not be empty");
 }
 
+/**
+ * A whole number of at least `min`, counted in `unit`, with the messages every numeric field of the settings file
+ * and of a graph gives: `expected an integer (ms), got 1.5`, `must be at least 1 (ms)`.
+ */
+export function integerAtLeast(min: number, unit: string) {
+	return zod()
+		.int({ error: (issue) => `expected an integer (${unit}), got ${describeValue(issue.input)}` })
+		.min(min, `must be at least ${min} (${unit})`);
+}
+
+/** A number as written, anything else by its type (`typeName`), for messages. */
+export function describeValue(value: unknown): string {
+	return typeof value === "number" ? String(value) : typeName(value);
+}
+
 /** `typeof`, but `null` and arrays named as such, for messages. */
 export function typeName(value: unknown): string {
 	if (value === null) return "null";

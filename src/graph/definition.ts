@@ -6,7 +6,7 @@
  * fields (dependencies, cycles, ValueRefs, conditions) are checked in `validate.ts`.
  */
 import type { z as Zod } from "zod";
-import { requiredString, typeName } from "../config/zod-issues.ts";
+import { describeValue, integerAtLeast, requiredString, typeName } from "../config/zod-issues.ts";
 import { fieldPath, type ValuePath } from "../core/json-shape.ts";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import { zod } from "../core/zod.ts";
@@ -25,7 +25,8 @@ const jsonSchemaObject = z.record(z.string(), z.unknown(), {
 const stringList = z.array(z.string(), {
 	error: (issue) => `expected a list of strings, got ${typeName(issue.input)}`,
 });
-const positiveInt = z.number().int().positive();
+/** A count of at least 1, in `unit`: `must be at least 1 (ms)`, as the settings file's limits say it. */
+const positiveInt = (unit: string) => integerAtLeast(1, unit);
 
 /** The child fields an agent node shares with a `subagent` call (docs/rules.md §Calling the tool). */
 const childFields = {
@@ -54,7 +55,7 @@ const commonFields = {
 	/** Checked by `conditions.ts`. */
 	when: z.unknown().optional(),
 	/** Admissions the node may have: its first run plus reruns after a crash or a retry (docs/graphs.md §Durability). */
-	max_attempts: positiveInt.optional(),
+	max_attempts: positiveInt("admissions").optional(),
 };
 
 /** One child run as a template: an agent node's child fields and its `output_schema` (fanout items, feedback roles). */
@@ -82,8 +83,8 @@ const fanoutNodeSchema = z.strictObject({
 	...commonFields,
 	/** A ValueRef to an array (`${nodes.<key>.output.<path>}` or `${inputs.<path>}`). */
 	over: requiredString(),
-	max_items: positiveInt.default(DEFAULT_MAX_ITEMS),
-	concurrency: positiveInt.optional(),
+	max_items: positiveInt("items").default(DEFAULT_MAX_ITEMS),
+	concurrency: positiveInt("children").optional(),
 	node: agentTemplateSchema,
 	on_item_failure: z.enum(["fail", "continue"]).default("fail"),
 });
@@ -94,7 +95,14 @@ const feedbackNodeSchema = z.strictObject({
 	...commonFields,
 	worker: agentTemplateSchema,
 	evaluator: agentTemplateSchema,
-	max_iterations: z.number({ error: "is required (a positive integer, at most the settings cap)" }).int().positive(),
+	max_iterations: z
+		.int({
+			error: (issue) =>
+				issue.input === undefined
+					? "is required (a positive integer, at most the settings cap)"
+					: `expected an integer (rounds), got ${describeValue(issue.input)}`,
+		})
+		.min(1, "must be at least 1 (rounds)"),
 	on_exhausted: z.enum(["fail", "accept_last"]).default("fail"),
 });
 
@@ -115,7 +123,7 @@ const commandNodeSchema = z.strictObject({
 		.array(requiredString(), { error: (issue) => `expected an argv list of strings, got ${typeName(issue.input)}` })
 		.min(1, 'give the program and its arguments, e.g. ["npm", "test"]'),
 	cwd: z.string().optional(),
-	timeout_ms: positiveInt.optional(),
+	timeout_ms: positiveInt("ms").optional(),
 });
 
 /** A `human` gate: a question the user answers in Pi's UI (docs/graphs.md §Human gates). */
@@ -153,11 +161,14 @@ const nodeSchema = z.discriminatedUnion(
 );
 
 const limitsSchema = z.strictObject({
-	concurrency: positiveInt.optional(),
-	max_nodes_started: positiveInt.optional(),
-	max_usd: z.number().positive().optional(),
-	max_tokens: positiveInt.optional(),
-	timeout_ms: positiveInt.optional(),
+	concurrency: positiveInt("nodes").optional(),
+	max_nodes_started: positiveInt("nodes").optional(),
+	max_usd: z
+		.number({ error: (issue) => `expected a number (USD), got ${describeValue(issue.input)}` })
+		.positive("must be more than 0 (USD)")
+		.optional(),
+	max_tokens: positiveInt("tokens").optional(),
+	timeout_ms: positiveInt("ms").optional(),
 });
 
 export const graphSchema = z.strictObject({

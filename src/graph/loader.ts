@@ -11,6 +11,7 @@ import { dirname, extname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { type AgentScope, contentDigest } from "../config/agents.ts";
 import { parseJsonText } from "../config/read-json.ts";
+import { didYouMean } from "../core/nearest-name.ts";
 import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { readUserFile } from "../core/user-file.ts";
@@ -92,8 +93,10 @@ export function readSavedGraph(
 	const fromProject = project.get(name);
 	const files = fromProject ?? user.get(name);
 	if (!files) {
-		const known = [...new Set([...user.keys(), ...project.keys()])].sort().join(", ") || "none";
-		problems.add(`name: unknown saved graph "${name}" in scope "${scope}". Saved graphs: ${known}`);
+		const known = [...new Set([...user.keys(), ...project.keys()])].sort();
+		problems.add(
+			`name: unknown saved graph "${name}" in scope "${scope}"${didYouMean(name, known)}. Saved graphs: ${known.join(", ") || "none"}`,
+		);
 		return undefined;
 	}
 	if (files.length > 1) {

@@ -86,6 +86,14 @@ describe("saved graphs", () => {
 		expect(problems.list).toEqual([]);
 	});
 
+	it("names the nearest saved graph of a misspelt name, beside the ones there are", async () => {
+		const problems = new Problems();
+		await gated("shard", "user", context().value, problems);
+		expect(problems.list).toEqual([
+			'name: unknown saved graph "shard" in scope "user" (did you mean "shared"?). Saved graphs: broken, mine, shared, twice',
+		]);
+	});
+
 	it("names unknown, ambiguous and unparsable graphs", async () => {
 		const problems = new Problems();
 		const { value } = context();

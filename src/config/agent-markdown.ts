@@ -26,7 +26,7 @@ import { didYouMean } from "../core/nearest-name.ts";
 import { parseErrorLine } from "../core/printable.ts";
 import type { Problems } from "../core/problems.ts";
 import { lazySchema } from "../core/zod.ts";
-import { AGENT_FORMATS, type AgentDefinition, type AgentSource, type PiAgentSettings } from "./agent-definition.ts";
+import type { AgentDefinition, AgentSource, PiAgentSettings } from "./agent-definition.ts";
 import { IGNORED_AGENT_KEYS, piToolName, REFUSED_AGENT_KEYS, splitForeignKeys } from "./agent-keys.ts";
 import { contentDigest, listItems, listSchema, optional } from "./agent-values.ts";
 import { addZodIssues, requiredString } from "./zod-issues.ts";
@@ -193,15 +193,6 @@ export function parseAgentFile(
 		);
 		return undefined;
 	}
-	// `claude:foo` is read as format `claude` and name `foo` (docs/agent-libraries.md §Selecting an agent).
-	for (const [key, names] of [
-		["name", [fm.name]],
-		["aliases", fm.aliases ?? []],
-	] as const) {
-		for (const name of names.filter((entry) => AGENT_FORMATS.some((format) => entry.startsWith(`${format}:`))))
-			problems.add(`${key}: "${name}" could never be selected (a name before ":" picks that format); choose another`);
-	}
-	if (problems.size > before) return undefined;
 	const harness = fm.harness ?? "pi";
 	// A pi child of a file written for Claude Code gets pi's names for the same built-in tools.
 	const toolNames = (names: string[]) => (harness === "pi" ? names.map(piToolName) : names);

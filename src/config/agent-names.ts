@@ -8,7 +8,7 @@
  *   name by any format, `pi:<name>` (and the other formats) by a file of that format. A definition whose name is
  *   taken is shadowed; a file that failed to load still takes its names, so nothing runs in its place.
  */
-import type { AgentDefinition, AgentFileError, ShadowedAgent } from "./agent-definition.ts";
+import { AGENT_FORMATS, type AgentDefinition, type AgentFileError, type ShadowedAgent } from "./agent-definition.ts";
 
 /** One file of a directory and the names it claims: a definition that loaded, or a file that failed to. */
 export interface NameClaim {
@@ -20,6 +20,25 @@ export interface NameClaim {
 }
 
 const UNUSED = "neither file is used until one is renamed";
+
+/**
+ * The problems of a definition's name and aliases that a selector would read otherwise: `claude:foo` is format
+ * `claude` and name `foo` (docs/agent-libraries.md §Selecting an agent), so such a name never selects its file.
+ */
+export function selectorNameProblems(agent: AgentDefinition): string[] {
+	const entries: Array<[string, string]> = [
+		["name", agent.name],
+		...agent.aliases.map((a): [string, string] => ["aliases", a]),
+	];
+	return entries.flatMap(([key, name]) => {
+		const format = AGENT_FORMATS.find((candidate) => name.startsWith(`${candidate}:`));
+		if (format === undefined) return [];
+		const rest = name.slice(format.length + 1);
+		return [
+			`${key}: "${name}" would be read as format "${format}" and name "${rest}" when selected; choose a name without "${format}:"`,
+		];
+	});
+}
 
 /**
  * The claims of one directory, in the order its files are read, that claim a name an earlier one claimed:

@@ -30,7 +30,7 @@ import {
 	findNearestAgentsDir,
 } from "./agent-dirs.ts";
 import { parseAgentFile } from "./agent-markdown.ts";
-import { type NameClaim, nameClashes, resolveNames } from "./agent-names.ts";
+import { type NameClaim, nameClashes, resolveNames, selectorNameProblems } from "./agent-names.ts";
 import { contentDigest } from "./agent-values.ts";
 import { PARSED_BUILTIN_AGENTS } from "./builtin-agents.ts";
 
@@ -160,7 +160,8 @@ function loadAgentsFromDir({ dir, source, format }: AgentDirectory): {
 			continue;
 		}
 		const { agent, problems } = parseOnce(format, read.text, filePath, source);
-		if (!agent) failed([...problems]);
+		const unselectable = agent ? selectorNameProblems(agent) : [];
+		if (!agent || unselectable.length > 0) failed([...problems, ...unselectable]);
 		else claims.push({ filePath, name: agent.name, aliases: agent.aliases, agent });
 	}
 	const clashes = nameClashes(claims);

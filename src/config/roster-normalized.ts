@@ -6,6 +6,7 @@
  * file is read again and compared with its load-time snapshot.
  */
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { ConfigError } from "../core/config-error.ts";
 import type { Resources } from "../core/launch-spec.ts";
 import { Problems } from "../core/problems.ts";
@@ -98,6 +99,13 @@ export function loadNormalized(raw: unknown, file: string): LoadedRoster {
 	checked.roleFiles.forEach((childFile, index) => {
 		if (childFile === undefined) {
 			agents.push(undefined);
+			return;
+		}
+		// A role that is the file itself (docs/rules.md §Rosters: self references are valid) is the definition
+		// checked above: its problems are listed once.
+		if (resolve(childFile) === resolve(file)) {
+			agents.push(checked.definition.agent);
+			if (checked.clean) entries.push(entryFromDefinition(checked, childFile));
 			return;
 		}
 		const childProblems = problems.at(`roster.roles[${index}] → ${childFile}`);

@@ -66,8 +66,20 @@ export function requiredString() {
  */
 export function integerAtLeast(min: number, unit: string) {
 	return zod()
-		.int({ error: (issue) => `expected an integer (${unit}), got ${describeValue(issue.input)}` })
+		.int({ error: (issue) => notAnInteger(issue.input, unit) })
 		.min(min, `must be at least ${min} (${unit})`);
+}
+
+/**
+ * Why `value` is no integer field's value: `expected an integer (ms), got 1.5`; a whole number past 2^53 − 1, which
+ * a JSON number cannot hold exactly, `must be at most 9007199254740991 (ms)`; `Infinity` (YAML `.inf`) `expected a
+ * finite number`.
+ */
+export function notAnInteger(value: unknown, unit: string): string {
+	if (typeof value === "number" && !Number.isFinite(value)) return `expected a finite number (${unit}), got ${value}`;
+	if (typeof value === "number" && Number.isInteger(value))
+		return `must be at most ${Number.MAX_SAFE_INTEGER} (${unit})`;
+	return `expected an integer (${unit}), got ${describeValue(value)}`;
 }
 
 /** A number as written, anything else by its type (`typeName`), for messages. */

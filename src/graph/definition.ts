@@ -6,7 +6,7 @@
  * fields (dependencies, cycles, ValueRefs, conditions) are checked in `validate.ts`.
  */
 import type { z as Zod } from "zod";
-import { describeValue, integerAtLeast, requiredString, typeName } from "../config/zod-issues.ts";
+import { describeValue, integerAtLeast, notAnInteger, requiredString, typeName } from "../config/zod-issues.ts";
 import { fieldPath, type ValuePath } from "../core/json-shape.ts";
 import { HARNESSES, type Harness } from "../core/launch-spec.ts";
 import { zod } from "../core/zod.ts";
@@ -100,7 +100,7 @@ const feedbackNodeSchema = z.strictObject({
 			error: (issue) =>
 				issue.input === undefined
 					? "is required (a positive integer, at most the settings cap)"
-					: `expected an integer (rounds), got ${describeValue(issue.input)}`,
+					: notAnInteger(issue.input, "rounds"),
 		})
 		.min(1, "must be at least 1 (rounds)"),
 	on_exhausted: z.enum(["fail", "accept_last"]).default("fail"),
@@ -164,7 +164,12 @@ const limitsSchema = z.strictObject({
 	concurrency: positiveInt("nodes").optional(),
 	max_nodes_started: positiveInt("nodes").optional(),
 	max_usd: z
-		.number({ error: (issue) => `expected a number (USD), got ${describeValue(issue.input)}` })
+		.number({
+			error: (issue) =>
+				typeof issue.input === "number"
+					? `expected a finite number (USD), got ${issue.input}`
+					: `expected a number (USD), got ${describeValue(issue.input)}`,
+		})
 		.positive("must be more than 0 (USD)")
 		.optional(),
 	max_tokens: positiveInt("tokens").optional(),

@@ -4,7 +4,14 @@
  * load. Shown by `subagent_roster`, by `/subagent-agents`, and (its failures) once at session start.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { type DiscoverAgentsOptions, describeAgent, discoverAgents, formatAgentFileErrors } from "../config/agents.ts";
+import {
+	type AgentDefinition,
+	type AgentDiscovery,
+	type DiscoverAgentsOptions,
+	describeAgent,
+	discoverAgents,
+	formatAgentFileErrors,
+} from "../config/agents.ts";
 import { printable } from "../core/printable.ts";
 
 /** The catalogue as text lines; project directories are read (not run) whatever the scope. */
@@ -14,14 +21,8 @@ export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): s
 	if (discovery.agents.length === 0) lines.push("none");
 	for (const agent of discovery.agents) {
 		lines.push(`- ${describeAgent(agent)} [${agent.harness}]: ${agent.description}`);
-		// Only the aliases that select it; one another file claims first is named as lost.
-		const own = agent.aliases.filter((alias) => discovery.selects.get(alias) === agent);
-		const lost = agent.aliases.filter((alias) => !own.includes(alias));
-		const aliases =
-			(own.length > 0 ? `, aliases: ${own.join(", ")}` : "") +
-			(lost.length > 0 ? `, aliases that select another agent: ${lost.join(", ")}` : "");
 		const scope = agent.source === "project" ? ' (select with agentScope: "both" or "project")' : "";
-		lines.push(`  format: ${agent.format}, file: ${agent.filePath}${aliases}${scope}`);
+		lines.push(`  format: ${agent.format}, file: ${agent.filePath}${aliasesOf(agent, discovery)}${scope}`);
 	}
 	for (const { agent, by } of discovery.shadowed) {
 		const qualified = `${agent.format}:${agent.name}`;
@@ -39,6 +40,26 @@ export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): s
 	for (const line of formatAgentFileErrors(discovery.errors)) lines.push(`- failed to load: ${line}`);
 	// Names, descriptions and paths come from the files: one visible line each (SECURITY.md "Text from files and children").
 	return lines.map(printable);
+}
+
+/**
+ * `, aliases: a, b` for the aliases that select `agent` (the catalogue's scope, "both"); those another source takes
+ * first are listed apart: one a file that failed to load holds, one another agent takes (a project one only with
+ * agentScope "both" or "project").
+ */
+function aliasesOf(agent: AgentDefinition, discovery: AgentDiscovery): string {
+	const parts: Array<[string, string[]]> = [
+		["aliases", []],
+		["aliases held by a file that failed to load", []],
+		["aliases that select another agent", []],
+		['aliases that select a project agent with agentScope "both" or "project"', []],
+	];
+	for (const alias of agent.aliases) {
+		const taker = discovery.selects.get(alias);
+		const slot = taker === agent ? 0 : discovery.blocked.has(alias) ? 1 : taker?.source === "project" ? 3 : 2;
+		parts[slot]?.[1].push(alias);
+	}
+	return parts.map(([label, names]) => (names.length > 0 ? `, ${label}: ${names.join(", ")}` : "")).join("");
 }
 
 /** The load problems of every agent file, one line each (`<file>: <problem>`), for the session-start report. */

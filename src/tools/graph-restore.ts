@@ -61,7 +61,7 @@ export async function restoreRun(
 		if (!ownedBy(snapshot, sessionId)) return "the run belongs to another Pi session";
 		if (snapshot.graph.cwd !== ctx.cwd) return `it ran in ${printable(snapshot.graph.cwd)}; resume it from there`;
 		if (automatic && snapshot.state.paused)
-			return `it was paused meanwhile; resume it with agent_graph({ action: "resume", run_id: "${snapshot.runId}" })`;
+			return `it was paused meanwhile; resume it with ${resumeHint(snapshot.runId)}`;
 		return undefined;
 	};
 	const early = unusable(seen);
@@ -156,6 +156,9 @@ function storedOrigin(snapshot: RunSnapshot, agentDir: string): GraphOrigin {
 	return { source, name, file, digest: digest ?? contentDigest(JSON.stringify(definition)) };
 }
 
+/** How to resume run `runId`, by the tool and by the command. */
+const resumeHint = (runId: string) => `agent_graph({ action: "resume", run_id: "${runId}" }) or /graph resume ${runId}`;
+
 /** What a session start found: notices to show, and problems (reported as errors). */
 export interface StartReport {
 	notices: string[];
@@ -203,7 +206,7 @@ async function restoreAtStart(
 	const { snapshot } = read;
 	if (!ownedBy(snapshot, ctx.sessionManager.getSessionId()) || snapshot.finished || scope.runs.get(snapshot.runId))
 		return;
-	const hint = `agent_graph({ action: "resume", run_id: "${snapshot.runId}" }) or /graph resume ${snapshot.runId}`;
+	const hint = resumeHint(snapshot.runId);
 	// The name is the caller's or a file's (SECURITY.md "Text from files and children").
 	const name = printable(snapshot.graph.name);
 	if (snapshot.state.paused || !deps.state().graphs.auto_resume || ctx.mode === "print" || ctx.mode === "json") {

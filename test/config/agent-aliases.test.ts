@@ -113,19 +113,26 @@ describe("agent aliases", () => {
 		expect(selectAgent(discovery, "one")?.name).toBe("solo");
 	});
 
-	it("refuse a name or alias of a pi file that its format prefix would make unreachable", () => {
-		const { discovery, file } = discover({
-			"odd.md": agentMd("name: odd\ndescription: O\naliases: ['claude:foo', 'pi:scout', fine]"),
+	it("refuse a name or alias of any format's file that a selector would read as format-qualified", () => {
+		const root = tempDir();
+		const agentDir = join(root, "agent-home");
+		const claudeDir = join(root, "claude-home");
+		writeTree(agentDir, { "agents/odd.md": agentMd("name: odd\ndescription: O\naliases: ['claude:foo', fine]") });
+		writeTree(claudeDir, { "agents/odd.md": agentMd("name: pi:reviewer\ndescription: C") });
+		const discovery = discoverAgents({
+			cwd: root,
+			agentDir,
+			scope: "user",
+			builtinDir: null,
+			env: { CLAUDE_CONFIG_DIR: claudeDir },
 		});
+		const why = (name: string, format: string, rest: string) =>
+			`"${name}" would be read as format "${format}" and name "${rest}" when selected; choose a name without "${format}:"`;
 		expect(discovery.errors.map((error) => [error.filePath, error.problems])).toEqual([
-			[
-				file("odd.md"),
-				[
-					'aliases: "claude:foo" could never be selected (a name before ":" picks that format); choose another',
-					'aliases: "pi:scout" could never be selected (a name before ":" picks that format); choose another',
-				],
-			],
+			[join(agentDir, "agents/odd.md"), [`aliases: ${why("claude:foo", "claude", "foo")}`]],
+			[join(claudeDir, "agents/odd.md"), [`name: ${why("pi:reviewer", "pi", "reviewer")}`]],
 		]);
+		expect(discovery.agents).toEqual([]);
 	});
 
 	it("are listed in the catalogue only where they select the agent, and a shadowed file's selector only where it works", () => {
@@ -143,14 +150,19 @@ describe("agent aliases", () => {
 			);
 	});
 
-	it("that a higher-precedence name takes are listed as selecting another agent", () => {
+	it("that a higher-precedence file takes are listed apart, saying by what and in which scope", () => {
 		const root = tempDir();
 		const agentDir = join(root, "agent-home");
-		writeTree(join(root, "project"), { ".pi/agents/reviewer.md": agentMd("name: reviewer\ndescription: Project") });
-		writeTree(agentDir, { "agents/helper.md": agentMd("name: helper\ndescription: H\naliases: [reviewer, aide]") });
+		writeTree(join(root, "project"), {
+			".pi/agents/reviewer.md": agentMd("name: reviewer\ndescription: Project"),
+			".pi/agents/broken.md": "---\nname: [\n---\n",
+		});
+		writeTree(agentDir, {
+			"agents/helper.md": agentMd("name: helper\ndescription: H\naliases: [reviewer, aide, broken]"),
+		});
 		const lines = catalogueLines({ cwd: join(root, "project"), agentDir, builtinDir: null, env: {} });
 		expect(lines).toContain(
-			`  format: pi, file: ${join(agentDir, "agents/helper.md")}, aliases: aide, aliases that select another agent: reviewer`,
+			`  format: pi, file: ${join(agentDir, "agents/helper.md")}, aliases: aide, aliases held by a file that failed to load: broken, aliases that select a project agent with agentScope "both" or "project": reviewer`,
 		);
 	});
 });

@@ -87,6 +87,17 @@ describe("the other rosters get the same check", () => {
 		expect(message).toContain('roster.roles[1] "twin": name: duplicate name "twin" (already used by roster.roles[0])');
 	});
 
+	it("a normalized roster that lists itself as a role reports its own problems once", () => {
+		const dir = tempDir();
+		const roles = [{ agent_file: "agent.json" }, { agent_file: "../gone/agent.json" }];
+		writeTree(dir, {
+			"parent/agent.json": { agent: entry("parent", { cwd: "no-such-dir" }), roster: { enabled: true, roles } },
+		});
+		const problems = problemsOf(() => loadRosterFile(join(dir, "parent/agent.json")));
+		expect(problems.filter((problem) => problem.includes("no-such-dir does not exist"))).toHaveLength(1);
+		expect(problems.filter((problem) => problem.includes("gone/agent.json does not exist"))).toHaveLength(1);
+	});
+
 	it("the settings file's personal roster, malformed in shape", () => {
 		const agentDir = tempDir();
 		const roster = { enabled: true, roles: [entry("c"), entry("c", { resource: {} })] };

@@ -44,4 +44,17 @@ describe("a graph's numeric fields", () => {
 			]),
 		);
 	});
+
+	it("refuse a whole number too large to hold exactly, and an infinity, as such rather than as not an integer", () => {
+		const problems = problemsOf({
+			nodes: { b: { kind: "command", run: ["true"], timeout_ms: 1e16 } },
+			limits: { max_tokens: 1e21, max_usd: Number.POSITIVE_INFINITY, timeout_ms: Number.POSITIVE_INFINITY },
+		});
+		expect(problems).toEqual([
+			'node "b": timeout_ms: must be at most 9007199254740991 (ms)',
+			"limits.max_usd: expected a finite number (USD), got Infinity",
+			"limits.max_tokens: must be at most 9007199254740991 (tokens)",
+			"limits.timeout_ms: expected a finite number (ms), got Infinity",
+		]);
+	});
 });

@@ -11,7 +11,8 @@ import type { ChildActivity } from "./run-result.ts";
  * Where one node stands (docs/graphs.md "Node states"): `waiting` (dependencies not settled) → `queued`
  * (admitted, waiting for a slot) → `running` → `completed` · `failed` · `skipped` · `cancelled`.
  */
-export type NodeStatus = "waiting" | "queued" | "running" | "completed" | "failed" | "skipped" | "cancelled";
+export const NODE_STATUSES = ["waiting", "queued", "running", "completed", "failed", "skipped", "cancelled"] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
 
 /** The states a node ends in. */
 export const TERMINAL_NODE_STATUSES: readonly NodeStatus[] = ["completed", "failed", "skipped", "cancelled"];

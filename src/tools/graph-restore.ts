@@ -184,15 +184,11 @@ export async function graphsAtSessionStart(scope: ActionScope): Promise<StartRep
 		);
 	}
 	const { graphs } = deps.state();
-	try {
-		pruneRuns(deps.agentDir, {
-			sessionId,
-			maxAgeMs: graphs.max_age_days * 24 * 60 * 60 * 1000,
-			maxTotalBytes: graphs.max_total_bytes,
-		});
-	} catch (error) {
-		report.problems.push(`graph runs not pruned: ${(error as Error).message}`);
-	}
+	pruneRuns(deps.agentDir, {
+		sessionId,
+		maxAgeMs: graphs.max_age_days * 24 * 60 * 60 * 1000,
+		maxTotalBytes: graphs.max_total_bytes,
+	});
 	return report;
 }
 

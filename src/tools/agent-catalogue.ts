@@ -25,21 +25,23 @@ export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): s
 		lines.push(`  format: ${agent.format}, file: ${agent.filePath}${aliasesOf(agent, discovery)}${scope}`);
 	}
 	for (const { agent, by } of discovery.shadowed) {
-		const qualified = `${agent.format}:${agent.name}`;
 		const failed = discovery.errors.some((error) => error.filePath === by) ? ", which failed to load" : "";
-		const taker = discovery.selectsOfFormat.get(qualified);
-		const how = discovery.blocked.has(qualified)
-			? "not selectable until that file is fixed or renamed"
-			: taker === agent
-				? `select it as ${qualified}`
-				: `not selectable: ${qualified} selects ${taker?.filePath ?? "another file"} (of the same format)`;
 		lines.push(
-			`- shadowed: ${agent.name} (${agent.source}, ${agent.format}) ${agent.filePath}, by ${by}${failed}; ${how}`,
+			`- shadowed: ${agent.name} (${agent.source}, ${agent.format}) ${agent.filePath}, by ${by}${failed}; ${howToSelect(agent, discovery)}`,
 		);
 	}
 	for (const line of formatAgentFileErrors(discovery.errors)) lines.push(`- failed to load: ${line}`);
 	// Names, descriptions and paths come from the files: one visible line each (SECURITY.md "Text from files and children").
 	return lines.map(printable);
+}
+
+/** How a shadowed definition is selected by its format, or why it cannot be. */
+function howToSelect(agent: AgentDefinition, discovery: AgentDiscovery): string {
+	const qualified = `${agent.format}:${agent.name}`;
+	if (discovery.blocked.has(qualified)) return "not selectable until that file is fixed or renamed";
+	const taker = discovery.selectsOfFormat.get(qualified);
+	if (taker === agent) return `select it as ${qualified}`;
+	return `not selectable: ${qualified} selects ${taker?.filePath ?? "another file"} (of the same format)`;
 }
 
 /**
@@ -48,18 +50,22 @@ export function catalogueLines(options: Omit<DiscoverAgentsOptions, "scope">): s
  * agentScope "both" or "project").
  */
 function aliasesOf(agent: AgentDefinition, discovery: AgentDiscovery): string {
-	const parts: Array<[string, string[]]> = [
-		["aliases", []],
-		["aliases held by a file that failed to load", []],
-		["aliases that select another agent", []],
-		['aliases that select a project agent with agentScope "both" or "project"', []],
-	];
-	for (const alias of agent.aliases) {
+	const labels = [
+		"aliases",
+		"aliases held by a file that failed to load",
+		"aliases that select another agent",
+		'aliases that select a project agent with agentScope "both" or "project"',
+	] as const;
+	const labelOf = (alias: string): (typeof labels)[number] => {
 		const taker = discovery.selects.get(alias);
-		const slot = taker === agent ? 0 : discovery.blocked.has(alias) ? 1 : taker?.source === "project" ? 3 : 2;
-		parts[slot]?.[1].push(alias);
-	}
-	return parts.map(([label, names]) => (names.length > 0 ? `, ${label}: ${names.join(", ")}` : "")).join("");
+		if (taker === agent) return labels[0];
+		if (discovery.blocked.has(alias)) return labels[1];
+		return taker?.source === "project" ? labels[3] : labels[2];
+	};
+	return labels
+		.map((label) => [label, agent.aliases.filter((alias) => labelOf(alias) === label)] as const)
+		.map(([label, names]) => (names.length > 0 ? `, ${label}: ${names.join(", ")}` : ""))
+		.join("");
 }
 
 /** The load problems of every agent file, one line each (`<file>: <problem>`), for the session-start report. */
